@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+/** The `lab` command line: one entry point, one file per command group under ./commands. */
+import { Command } from 'commander';
+import { registerTasksCommands } from './commands/tasks.ts';
+import { registerEpisodeCommands } from './commands/episodes.ts';
+import { registerBenchCommands } from './commands/bench.ts';
+
+const program = new Command();
+program
+  .name('lab')
+  .description('Agent lab workbench: environments, episodes, training and decoding from the command line')
+  .showHelpAfterError()
+  .option('--lab <dir>', 'lab folder (default: $LAB_DIR or the user data directory)');
+
+registerTasksCommands(program);
+registerEpisodeCommands(program);
+registerBenchCommands(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`lab: ${message}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,53 @@
+/**
+ * The minimal Chrome DevTools Protocol surface the environment is written against.
+ * Two transports implement it: a WebSocket to a Chromium process (./chromium.ts) and
+ * Electron's `webContents.debugger` (../app/electron-cdp.ts).
+ */
+
+export type CdpEventListener = (method: string, params: any) => void;
+
+/** A CDP session scoped to one page target. */
+export interface CdpSession {
+  send<T = any>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Subscribe to all events of this session; returns an unsubscribe function. */
+  onEvent(listener: CdpEventListener): () => void;
+  /** Resolves when the target goes away (closed or crashed). */
+  readonly closed: Promise<void>;
+}
+
+/** A fresh, isolated page (own cookies, storage and cache) for one episode. */
+export interface PageHandle {
+  session: CdpSession;
+  /** Close the page and its isolated context. */
+  dispose(): Promise<void>;
+}
+
+/** Something that hands out isolated pages: a Chromium process or an Electron window. */
+export interface BrowserHost {
+  readonly kind: 'chromium' | 'remote' | 'electron';
+  newPage(viewport: { width: number; height: number }): Promise<PageHandle>;
+  close(): Promise<void>;
+}
+
+/**
+ * Synthetic event a host delivers on the opener's session when the page tried to open a
+ * window or tab. The host has already closed or refused it; the environment records the error.
+ */
+export const POPUP_EVENT = 'Lab.popupBlocked';
+
+export class CdpError extends Error {
+  constructor(
+    readonly method: string,
+    readonly cdpMessage: string,
+  ) {
+    super(`${method}: ${cdpMessage}`);
+    this.name = 'CdpError';
+  }
+}
+
+export class CdpClosedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'CdpClosedError';
+  }
+}

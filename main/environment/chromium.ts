@@ -1,0 +1,312 @@
+/**
+ * Transport (a): a Chromium process the workbench launches, or one it attaches to over ws://.
+ * Every episode page lives in its own browser context (Target.createBrowserContext), which gives
+ * it fresh cookies, storage and cache, and is disposed with the page.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import {
+  CdpClosedError,
+  CdpError,
+  POPUP_EVENT,
+  type BrowserHost,
+  type CdpEventListener,
+  type CdpSession,
+  type PageHandle,
+} from './cdp.ts';
+
+const CANDIDATES: Record<string, string[]> = {
+  linux: [
+    '/usr/lib/chromium/chromium', // Debian's binary; the /usr/bin wrapper starts slower
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome-stable',
+    '/usr/bin/google-chrome',
+    '/snap/bin/chromium',
+  ],
+  darwin: [
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  ],
+  win32: [
+    'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+    'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
+  ],
+};
+
+/** The Chromium to launch: $LAB_CHROMIUM, then the usual install locations. */
+export function findChromium(configured?: string): string {
+  const explicit = configured ?? process.env.LAB_CHROMIUM;
+  if (explicit) {
+    if (!existsSync(explicit)) throw new Error(`Chromium not found at ${explicit} (from --chromium or LAB_CHROMIUM)`);
+    return explicit;
+  }
+  for (const path of CANDIDATES[process.platform] ?? []) if (existsSync(path)) return path;
+  throw new Error(
+    'No Chromium or Chrome found. Install one (Debian: apt-get install chromium), ' +
+      'set LAB_CHROMIUM=/path/to/chrome, or attach to a running browser with --browser ws://...',
+  );
+}
+
+/** Flags that keep a headless Chromium quiet on a machine with no network. */
+const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-extensions',
+  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  '--disable-dev-shm-usage',
+  '--mute-audio',
+  '--hide-scrollbars',
+  // Background tabs must not be throttled: parallel environments are all "background".
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+];
+
+interface Pending {
+  resolve: (v: any) => void;
+  reject: (e: Error) => void;
+  method: string;
+}
+
+/** One WebSocket to the browser endpoint, multiplexing flat sessions by sessionId. */
+class BrowserConnection {
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private listeners = new Map<string, Set<CdpEventListener>>();
+  private closedReason: string | null = null;
+  readonly closed: Promise<void>;
+
+  constructor(private ws: WebSocket) {
+    this.closed = new Promise((resolve) => {
+      ws.on('close', () => {
+        this.fail('browser connection closed');
+        resolve();
+      });
+    });
+    ws.on('error', (err) => this.fail(`browser connection error: ${err.message}`));
+    ws.on('message', (data) => this.onMessage(String(data)));
+  }
+
+  static async open(url: string, timeoutMs = 10_000): Promise<BrowserConnection> {
+    const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024 });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`could not connect to ${url} within ${timeoutMs} ms`)), timeoutMs);
+      ws.once('open', () => (clearTimeout(timer), resolve()));
+      ws.once('error', (err) => (clearTimeout(timer), reject(new Error(`could not connect to ${url}: ${err.message}`))));
+    });
+    return new BrowserConnection(ws);
+  }
+
+  send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+    if (this.closedReason) return Promise.reject(new CdpClosedError(this.closedReason));
+    const id = this.nextId++;
+    const message = sessionId ? { id, method, params, sessionId } : { id, method, params };
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, method });
+      this.ws.send(JSON.stringify(message));
+    });
+  }
+
+  /** Listen to events of one session ('' for browser-level events). */
+  on(sessionId: string, listener: CdpEventListener): () => void {
+    let set = this.listeners.get(sessionId);
+    if (!set) this.listeners.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => set!.delete(listener);
+  }
+
+  emit(sessionId: string, method: string, params: any): void {
+    for (const l of [...(this.listeners.get(sessionId) ?? [])]) l(method, params);
+  }
+
+  private onMessage(text: string): void {
+    const msg = JSON.parse(text);
+    if (typeof msg.id === 'number') {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.error) p.reject(new CdpError(p.method, msg.error.message ?? JSON.stringify(msg.error)));
+      else p.resolve(msg.result);
+      return;
+    }
+    this.emit(msg.sessionId ?? '', msg.method, msg.params);
+  }
+
+  private fail(reason: string): void {
+    if (this.closedReason) return;
+    this.closedReason = reason;
+    for (const p of this.pending.values()) p.reject(new CdpClosedError(reason));
+    this.pending.clear();
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+class FlatSession implements CdpSession {
+  readonly closed: Promise<void>;
+  private markClosed!: () => void;
+
+  constructor(
+    private conn: BrowserConnection,
+    readonly sessionId: string,
+  ) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
+    conn.closed.then(() => this.markClosed());
+  }
+
+  send<T>(method: string, params?: Record<string, unknown>): Promise<T> {
+    return this.conn.send<T>(method, params, this.sessionId);
+  }
+
+  onEvent(listener: CdpEventListener): () => void {
+    return this.conn.on(this.sessionId, listener);
+  }
+
+  detached(): void {
+    this.markClosed();
+  }
+}
+
+export interface ChromiumOptions {
+  /** Attach to this browser endpoint (ws://host:port/devtools/browser/...) instead of launching. */
+  browserUrl?: string;
+  executable?: string;
+  /** Extra command-line flags for a launched browser. */
+  args?: string[];
+  headless?: boolean;
+}
+
+export class ChromiumHost implements BrowserHost {
+  readonly kind: 'chromium' | 'remote';
+  private sessions = new Map<string, FlatSession>(); // by sessionId
+  private sessionByTarget = new Map<string, string>(); // targetId -> sessionId
+
+  private constructor(
+    private conn: BrowserConnection,
+    private proc: ChildProcess | null,
+    private userDataDir: string | null,
+  ) {
+    this.kind = proc ? 'chromium' : 'remote';
+    conn.on('', (method, params) => this.onBrowserEvent(method, params));
+  }
+
+  static async start(options: ChromiumOptions = {}): Promise<ChromiumHost> {
+    if (options.browserUrl) {
+      if (!/^wss?:\/\//.test(options.browserUrl)) {
+        throw new Error(`--browser must be a ws:// or wss:// DevTools endpoint, got "${options.browserUrl}"`);
+      }
+      const conn = await BrowserConnection.open(options.browserUrl);
+      return ChromiumHost.init(new ChromiumHost(conn, null, null));
+    }
+    const executable = findChromium(options.executable);
+    const userDataDir = mkdtempSync(join(tmpdir(), 'lab-chromium-'));
+    const flags = [...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', ...(options.args ?? [])];
+    if (options.headless === false) flags.splice(flags.indexOf('--headless=new'), 1);
+    const proc = spawn(executable, [...flags, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const url = await readDevtoolsUrl(proc, executable);
+    const conn = await BrowserConnection.open(url);
+    return ChromiumHost.init(new ChromiumHost(conn, proc, userDataDir));
+  }
+
+  private static async init(host: ChromiumHost): Promise<ChromiumHost> {
+    await host.conn.send('Target.setDiscoverTargets', { discover: true });
+    return host;
+  }
+
+  async newPage(viewport: { width: number; height: number }): Promise<PageHandle> {
+    const { browserContextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
+      disposeOnDetach: true,
+    });
+    const { targetId } = await this.conn.send<{ targetId: string }>('Target.createTarget', {
+      url: 'about:blank',
+      browserContextId,
+      width: viewport.width,
+      height: viewport.height,
+    });
+    const { sessionId } = await this.conn.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    const session = new FlatSession(this.conn, sessionId);
+    this.sessions.set(sessionId, session);
+    this.sessionByTarget.set(targetId, sessionId);
+    await session.send('Emulation.setDeviceMetricsOverride', {
+      width: viewport.width,
+      height: viewport.height,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
+    return {
+      session,
+      dispose: async () => {
+        this.sessions.delete(sessionId);
+        this.sessionByTarget.delete(targetId);
+        await this.conn.send('Target.closeTarget', { targetId }).catch(() => {});
+        await this.conn.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
+      },
+    };
+  }
+
+  private onBrowserEvent(method: string, params: any): void {
+    if (method === 'Target.detachedFromTarget') {
+      this.sessions.get(params.sessionId)?.detached();
+    } else if (method === 'Target.targetCreated') {
+      // A page opened by one of ours (window.open, target=_blank): close it and tell the opener.
+      const info = params.targetInfo;
+      if (info.type !== 'page' || !info.openerId) return;
+      const openerSession = this.sessionByTarget.get(info.openerId);
+      if (!openerSession) return;
+      this.conn.send('Target.closeTarget', { targetId: info.targetId }).catch(() => {});
+      this.conn.emit(openerSession, POPUP_EVENT, { url: info.url, targetId: info.targetId });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.proc) {
+      await this.conn.send('Browser.close').catch(() => {});
+      const proc = this.proc;
+      await Promise.race([
+        new Promise((r) => proc.once('exit', r)),
+        new Promise((r) => setTimeout(r, 2000)),
+      ]);
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+    }
+    this.conn.close();
+    if (this.userDataDir) rmSync(this.userDataDir, { recursive: true, force: true });
+  }
+}
+
+function readDevtoolsUrl(proc: ChildProcess, executable: string, timeoutMs = 20_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${executable} did not print its DevTools endpoint within ${timeoutMs} ms:\n${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    proc.stderr!.on('data', (chunk) => {
+      stderr += String(chunk);
+      const m = stderr.match(/DevTools listening on (ws:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        proc.stderr!.removeAllListeners('data');
+        proc.stderr!.resume(); // keep draining so Chromium never blocks on a full pipe
+        resolve(m[1]);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${executable} exited with code ${code} before it was ready:\n${stderr.slice(-2000)}`));
+    });
+    proc.once('error', (err) => (clearTimeout(timer), reject(err)));
+  });
+}

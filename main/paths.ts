@@ -1,0 +1,20 @@
+/** Where the workbench finds its shipped resources and the user's lab folder. */
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository (or packaged app) root: the folder holding resources/. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function resourcePath(...parts: string[]): string {
+  return join(PROJECT_ROOT, 'resources', ...parts);
+}
+
+/** The default lab folder: $LAB_DIR, else the platform's user data directory. */
+export function defaultLabDir(): string {
+  if (process.env.LAB_DIR) return resolve(process.env.LAB_DIR);
+  const home = homedir();
+  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'agent-lab', 'lab');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'agent-lab', 'lab');
+  return join(process.env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'agent-lab', 'lab');
+}

@@ -1,0 +1,89 @@
+import type { Agent } from '../agents/types.ts';
+
+export type Tier = 1 | 2 | 3;
+
+export interface SeedRange {
+  /** Inclusive lower bound. */
+  from: number;
+  /** Exclusive upper bound. */
+  to: number;
+}
+
+/** What an agent and the episode record are told about a task instance. */
+export interface TaskSpec {
+  family: string;
+  seed: number;
+  tier: Tier;
+  instruction: string;
+  startUrl: string;
+  /** Origins the page may navigate within (the task server's own). */
+  allowedOrigins: string[];
+  maxSteps: number;
+}
+
+export interface KeyPoint {
+  name: string;
+  met: boolean;
+  detail?: string;
+}
+
+export interface CheckResult {
+  success: boolean;
+  keyPoints: KeyPoint[];
+}
+
+/** A minimal request as the task server hands it to a family. */
+export interface SiteRequest {
+  method: 'GET' | 'POST';
+  /** Path below the instance prefix, always starting with '/'. */
+  path: string;
+  query: URLSearchParams;
+  /** Parsed application/x-www-form-urlencoded or JSON body for POST. */
+  form: URLSearchParams;
+  json?: unknown;
+}
+
+export type SiteResponse =
+  | { kind: 'html'; status?: number; body: string }
+  | { kind: 'json'; status?: number; body: unknown }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not_found' };
+
+/**
+ * A live task instance on the server: its generated data, its mutable site state, and the task.
+ * `State` belongs to the family; only the family reads or writes it.
+ */
+export interface InstanceContext<State = unknown> {
+  id: string;
+  family: string;
+  seed: number;
+  tier: Tier;
+  /** URL prefix of this instance, e.g. http://127.0.0.1:4123/i/abc123 (no trailing slash). */
+  baseUrl: string;
+  state: State;
+  /** Messages the agent sent to the user (send_msg_to_user), filled in by the environment. */
+  agentMessages: string[];
+  /** Set when the agent called report_infeasible. */
+  reportedInfeasible?: string;
+}
+
+export interface GeneratedTask<State> {
+  instruction: string;
+  state: State;
+  /** Where the episode starts, relative to the instance prefix ('/' for the home page). */
+  startPath: string;
+}
+
+export interface TaskFamily<State = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly seeds: { train: SeedRange; test: SeedRange };
+  /** Build data and task from the seed; deterministic. Tier is derived from the seed unless given. */
+  generate(seed: number, tier?: Tier): GeneratedTask<State> & { tier: Tier };
+  /** Render a page or handle a form post; may mutate ctx.state. */
+  handle(req: SiteRequest, ctx: InstanceContext<State>): SiteResponse;
+  /** Judge success from server-side state (and the agent's messages for questions). */
+  check(ctx: InstanceContext<State>): CheckResult;
+  /** An agent that solves the instance by acting only through environment actions. */
+  oracle(ctx: InstanceContext<State>): Agent;
+}
