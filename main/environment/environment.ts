@@ -98,7 +98,10 @@ export class BrowserEnv {
     let error: StepError | null = null;
     const nav = await session.send<{ errorText?: string }>('Page.navigate', { url: start.startUrl });
     if (nav.errorText) error = { code: 'navigation_failed', message: `${nav.errorText} loading ${start.startUrl}` };
-    else await this.state.settle(deadline, this.options.settleQuietMs);
+    else if ((await this.state.settle(deadline, this.options.settleQuietMs)) === 'loading') {
+      await session.send('Page.stopLoading').catch(() => {});
+      error = { code: 'step_timeout', message: `${start.startUrl} was still loading after ${this.options.stepTimeoutMs} ms; loading was stopped` };
+    }
     const faults = this.state.takeFaults();
     return this.observe(error ?? pickError(faults));
   }
@@ -125,7 +128,13 @@ export class BrowserEnv {
           action,
         );
         tAction = performance.now();
-        await state.settle(Math.min(deadline, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs);
+        // Stop settling a little before the step deadline so a slow load is reported as such.
+        const settled = await state.settle(Math.min(deadline - 100, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs);
+        if (settled === 'loading') {
+          // Like a person pressing Esc: stop the slow load so the page can be read and used.
+          await this.session.send('Page.stopLoading').catch(() => {});
+          throw new ActionError('step_timeout', `the page was still loading after ${Math.round(performance.now() - t0)} ms; loading was stopped`);
+        }
         return out;
       }, deadline);
       if (outcome.message !== undefined) {
@@ -228,7 +237,10 @@ export class BrowserEnv {
     if (err instanceof StepTimeout) {
       if (this.state!.crashed) return { code: 'renderer_crashed', message: 'the page renderer crashed' };
       const responsive = await this.probe(500);
-      if (responsive) return { code: 'step_timeout', message: `the step did not finish within ${this.options.stepTimeoutMs} ms` };
+      if (responsive) {
+        if (this.state!.loading) await this.session.send('Page.stopLoading').catch(() => {});
+        return { code: 'step_timeout', message: `the step did not finish within ${this.options.stepTimeoutMs} ms` };
+      }
       // The page's main thread is stuck (e.g. an endless loop): stop the running script.
       await this.session.send('Runtime.terminateExecution').catch(() => {});
       const recovered = await this.probe(1000);

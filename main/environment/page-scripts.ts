@@ -45,9 +45,11 @@ export function installSettleTracker(): void {
       const start = performance.now();
       const tick = () => {
         const now = performance.now();
-        if (lab.pending === 0 && now - lab.lastChange >= quietMs) resolve(true);
+        // Quiet counts from the later of the last change and the start of the wait, so a
+        // navigation or request the action schedules a moment later is still caught.
+        if (lab.pending === 0 && now - Math.max(lab.lastChange, start) >= quietMs) resolve(true);
         else if (now - start >= maxMs) resolve(false);
-        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - lab.lastChange), 10)));
+        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, start)), 10)));
       };
       tick();
     });

@@ -125,10 +125,11 @@ export class PageState {
    * Wait until the main document has loaded, tracked requests are done and the DOM has been quiet
    * for quietMs, or until the deadline. Not settling in time is not an error: some pages animate.
    */
-  async settle(deadline: number, quietMs: number): Promise<void> {
+  async settle(deadline: number, quietMs: number): Promise<'settled' | 'busy' | 'loading'> {
     for (let round = 0; round < 20; round++) {
       const remaining = deadline - Date.now();
-      if (this.crashed || remaining <= 0) return;
+      if (this.crashed) return 'settled';
+      if (remaining <= 0) return this.loading ? 'loading' : 'busy';
       if (this.loading) {
         await this.waitUntil(() => !this.loading || this.crashed, remaining);
         continue;
@@ -148,8 +149,9 @@ export class PageState {
         // The document went away under the evaluation (a navigation): settle the new one.
         continue;
       }
-      if (this.loading || this.navigations !== before) continue;
-      return;
+      if (this.loading || this.navigations !== before || this.inflight.size) continue;
+      return 'settled';
     }
+    return this.loading ? 'loading' : 'busy';
   }
 }
