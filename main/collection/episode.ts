@@ -6,7 +6,7 @@ import type { Agent, AgentTurn } from '../agents/types.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { Observation } from '../environment/types.ts';
 import { parseAction } from '../environment/actions.ts';
-import type { TaskServer } from '../tasks/server.ts';
+import type { TaskInstance, TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import type { EndRecord, ObservationRecord } from '../store/schema.ts';
@@ -15,7 +15,8 @@ export interface EpisodeRequest {
   family: string;
   seed: number;
   tier?: Tier;
-  agent: Agent;
+  /** The agent, or a factory for agents that need the instance (the oracle). */
+  agent: Agent | ((instance: TaskInstance) => Agent);
   maxSteps?: number;
   /** Agent config recorded in the header (model, temperature, rates...). */
   agentConfig?: Record<string, unknown>;
@@ -39,6 +40,8 @@ export interface EpisodeDeps {
   store: LabStore;
   browserKind: string;
   onStep?: (index: number, turn: AgentTurn, error: string | null) => void;
+  /** The environment's timing of each step (benchmarks). */
+  onTiming?: (timing: { actionMs: number; settleMs: number; observeMs: number; totalMs: number }) => void;
   signal?: AbortSignal;
 }
 
@@ -47,16 +50,17 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
   const started = performance.now();
   const instance = server.createInstance(req.family, req.seed, { tier: req.tier, maxSteps: req.maxSteps });
   const { spec, ctx, family } = instance;
+  const agent = typeof req.agent === 'function' ? req.agent(instance) : req.agent;
   const split = inRange(spec.seed, family.seeds.train) ? 'train' : inRange(spec.seed, family.seeds.test) ? 'test' : 'other';
   const writer = store.createEpisode({
     task: { family: spec.family, seed: spec.seed, tier: spec.tier, instruction: spec.instruction, startUrl: spec.startUrl, split },
-    agent: { name: req.agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
+    agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
     env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind },
     links: req.links ?? {},
   });
   try {
     let observation = await env.reset({ instruction: spec.instruction, startUrl: spec.startUrl, allowedOrigins: spec.allowedOrigins });
-    await req.agent.reset(spec);
+    await agent.reset(spec);
     const history: AgentTurn[] = [];
     let reason: EndRecord['reason'] = 'max_steps';
     for (let i = 0; i < spec.maxSteps; i++) {
@@ -67,7 +71,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       const tAgent = performance.now();
       let turn: AgentTurn;
       try {
-        turn = await req.agent.act(observation, history);
+        turn = await agent.act(observation, history);
       } catch (err) {
         reason = 'agent_error';
         ctx.agentMessages.push(`[agent error] ${(err as Error).message}`);
@@ -83,6 +87,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
         error: result.error,
         timing: { agentMs, ...result.timing },
       });
+      deps.onTiming?.(result.timing);
       deps.onStep?.(i, turn, result.error?.code ?? null);
       history.push(turn);
       observation = result.observation;

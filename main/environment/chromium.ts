@@ -292,6 +292,12 @@ export class ChromiumHost implements BrowserHost {
     return host;
   }
 
+  /** Product and version of the browser, e.g. "Chrome/156.0.8078.73". */
+  async version(): Promise<string> {
+    const v = await this.conn.send<{ product: string }>('Browser.getVersion');
+    return v.product;
+  }
+
   async newPage(viewport: { width: number; height: number }): Promise<PageHandle> {
     const { browserContextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
       disposeOnDetach: true,
@@ -303,6 +309,8 @@ export class ChromiumHost implements BrowserHost {
       height: viewport.height,
     });
     const { sessionId } = await this.conn.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    // Environment pages are untrusted: nothing they start may land on disk.
+    await this.conn.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId }).catch(() => {});
     const session = new FlatSession(this.conn, sessionId);
     this.sessions.set(sessionId, session);
     this.sessionByTarget.set(targetId, sessionId);
