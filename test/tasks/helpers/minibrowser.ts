@@ -272,8 +272,10 @@ export class MiniBrowser {
       else if (c.tag === 'textarea') data.append(name, c.el.value ?? '');
     }
     if (submitter?.attrs.name) data.append(submitter.attrs.name, submitter.attrs.value ?? '');
-    const action = new URL(f.action || this.url, this.url);
-    if (f.method === 'post') {
+    // A submitter's formaction/formmethod override the form's, as in HTML.
+    const action = new URL(submitter?.attrs.formaction || f.action || this.url, this.url);
+    const method = (submitter?.attrs.formmethod || f.method).toLowerCase();
+    if (method === 'post') {
       await this.goto(action.href, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: data.toString() });
     } else {
       action.search = data.toString();
