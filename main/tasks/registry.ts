@@ -1,7 +1,9 @@
 /** The built-in task families, by name. */
 import type { TaskFamily } from './types.ts';
+import { flightsFamily } from './families/flights/index.ts';
+import { shopFamily } from './families/shop/index.ts';
 
-const families: TaskFamily[] = [];
+const families: TaskFamily[] = [shopFamily, flightsFamily];
 
 export function builtinFamilies(): Map<string, TaskFamily> {
   return new Map(families.map((f) => [f.name, f]));

@@ -1,0 +1,56 @@
+/** Pieces every built-in site shares: instance-absolute links and the cookie banner. */
+import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
+import { html, type Raw } from './html.ts';
+
+/** Instance path prefix, e.g. "/i/ab12cd"; pages link with absolute paths below it. */
+export function prefixOf(ctx: InstanceContext<unknown>): string {
+  try {
+    return new URL(ctx.baseUrl).pathname.replace(/\/$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/** A URL builder bound to an instance: href('/cart') -> '/i/<id>/cart'. */
+export function hrefs(ctx: InstanceContext<unknown>): (path: string, query?: Record<string, string | number | undefined>) => string {
+  const prefix = prefixOf(ctx);
+  return (path, query) => {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') qs.set(k, String(v));
+    const s = qs.toString();
+    return prefix + path + (s ? `?${s}` : '');
+  };
+}
+
+export interface UiState {
+  cookiesDismissed: boolean;
+}
+
+/** A fixed cookie bar at the bottom of the page: a distractor that can cover content until dismissed. */
+export function cookieBanner(ui: UiState, href: (p: string) => string, returnPath: string): Raw | undefined {
+  if (ui.cookiesDismissed) return undefined;
+  return html`<div class="cookie-banner" role="region" aria-label="Cookie consent">
+<p>We use cookies to improve your experience and to show you personalised offers.</p>
+<form method="post" action="${href('/cookies')}">
+<input type="hidden" name="return" value="${returnPath}">
+<button type="submit" name="choice" value="accept">Accept all cookies</button>
+<button type="submit" name="choice" value="reject" class="secondary">Reject non-essential</button>
+</form>
+</div>`;
+}
+
+/** Only instance-relative paths are followed back, never another origin. */
+export function safeReturn(path: string | null): string {
+  return path && path.startsWith('/') && !path.startsWith('//') ? path : '/';
+}
+
+export function handleCookies(req: SiteRequest, ui: UiState): SiteResponse {
+  ui.cookiesDismissed = true;
+  return { kind: 'redirect', location: safeReturn(req.form.get('return')) };
+}
+
+/** The path plus query as the page was requested, to come back to after a banner post. */
+export function currentPath(req: SiteRequest): string {
+  const qs = req.query.toString();
+  return req.path + (qs ? `?${qs}` : '');
+}

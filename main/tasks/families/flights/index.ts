@@ -1,0 +1,22 @@
+/** The flights family: search, sort and filter flights, then book with passenger details. */
+import type { TaskFamily, Tier } from '../../types.ts';
+import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { checkFlights } from './check.ts';
+import type { FlightsState } from './data.ts';
+import { handleFlights } from './handlers.ts';
+import { FlightsOracle } from './oracle.ts';
+import { generateFlights } from './task.ts';
+
+export const flightsFamily: TaskFamily<FlightsState> = {
+  name: 'flights',
+  description: 'A flight booking site: search with a date picker, sort and filter results, select a flight and enter passenger details.',
+  seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+  generate(seed: number, tier?: Tier) {
+    const t = tier ?? tierFromSeed(seed, 'flights');
+    const { state, instruction, startPath } = generateFlights(seed, t);
+    return { instruction, state, startPath, tier: t };
+  },
+  handle: handleFlights,
+  check: checkFlights,
+  oracle: (ctx) => new FlightsOracle(ctx),
+};
