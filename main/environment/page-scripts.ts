@@ -40,16 +40,18 @@ export function installSettleTracker(): void {
     return send0.apply(this, args as any);
   };
   // Resolves once no request is pending and the DOM has been quiet for quietMs, or after maxMs.
-  lab.settle = (quietMs: number, maxMs: number) =>
+  // `fromNow`: count quiet from the start of the wait too (same document after an action, where a
+  // navigation or request may follow a moment later); a freshly loaded document counts from its
+  // last change only.
+  lab.settle = (quietMs: number, maxMs: number, fromNow: boolean) =>
     new Promise<boolean>((resolve) => {
       const start = performance.now();
+      const floor = fromNow ? start : 0;
       const tick = () => {
         const now = performance.now();
-        // Quiet counts from the later of the last change and the start of the wait, so a
-        // navigation or request the action schedules a moment later is still caught.
-        if (lab.pending === 0 && now - Math.max(lab.lastChange, start) >= quietMs) resolve(true);
+        if (lab.pending === 0 && now - Math.max(lab.lastChange, floor) >= quietMs) resolve(true);
         else if (now - start >= maxMs) resolve(false);
-        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, start)), 10)));
+        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, floor)), 10)));
       };
       tick();
     });

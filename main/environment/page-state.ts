@@ -126,6 +126,7 @@ export class PageState {
    * for quietMs, or until the deadline. Not settling in time is not an error: some pages animate.
    */
   async settle(deadline: number, quietMs: number): Promise<'settled' | 'busy' | 'loading'> {
+    const navigationsAtStart = this.navigations;
     for (let round = 0; round < 20; round++) {
       const remaining = deadline - Date.now();
       if (this.crashed) return 'settled';
@@ -141,7 +142,7 @@ export class PageState {
       const before = this.navigations;
       try {
         await this.session.send('Runtime.evaluate', {
-          expression: `window.__lab ? window.__lab.settle(${quietMs}, ${Math.max(0, deadline - Date.now())}) : true`,
+          expression: `window.__lab ? window.__lab.settle(${quietMs}, ${Math.max(0, deadline - Date.now())}, ${this.navigations === navigationsAtStart}) : true`,
           awaitPromise: true,
           returnByValue: true,
         });
