@@ -1,18 +1,59 @@
 /**
- * The API contract between renderer and main: every method the UI may call, typed on both ends.
- * Electron exposes it through contextBridge (./index.ts); web mode serves the same methods.
+ * The API contract between renderer and main: every method the UI may call and every event it
+ * may receive, typed on both ends. Electron exposes it through contextBridge (./index.ts); web
+ * mode serves the same methods over a WebSocket (main/server/web.ts).
  */
 import type { EpisodeData, EpisodeSummary } from '../main/store/lab.ts';
+import type { EpisodeLabels, LabelEdit } from '../main/store/label-model.ts';
+import type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
 
-export interface LabApi {
-  listEpisodes(): Promise<{ episodes: EpisodeSummary[]; errors: string[] }>;
-  readEpisode(id: string): Promise<EpisodeData>;
-  listTasks(): Promise<Array<{ family: string; description: string }>>;
+export interface LabInfo {
+  labDir: string;
+  mode: 'electron' | 'web';
+  episodes: number;
 }
 
-/** IPC channel of each method; nothing else crosses. */
-export const CHANNELS: { [K in keyof LabApi]: string } = {
-  listEpisodes: 'lab:listEpisodes',
-  readEpisode: 'lab:readEpisode',
-  listTasks: 'lab:listTasks',
-};
+export interface TaskInfo {
+  family: string;
+  description: string;
+  trainSeeds: [number, number];
+  testSeeds: [number, number];
+}
+
+/** An episode row for the browser: the summary plus what the filters need. */
+export interface EpisodeRow extends EpisodeSummary {
+  instruction: string;
+  split: string;
+  outcome: 'success' | 'failure' | 'incomplete';
+  tags: string[];
+  labeledSteps: number;
+}
+
+export interface LabApi {
+  info(): Promise<LabInfo>;
+  listEpisodes(): Promise<{ episodes: EpisodeRow[]; errors: string[] }>;
+  readEpisode(id: string): Promise<EpisodeData>;
+  readLabels(id: string): Promise<EpisodeLabels>;
+  editLabels(id: string, edit: LabelEdit): Promise<EpisodeLabels>;
+  listTasks(): Promise<TaskInfo[]>;
+  /** Start replaying an episode; 'step' waits for replayNext before each step. */
+  startReplay(id: string, mode: 'run' | 'step'): Promise<{ replayId: string }>;
+  replayNext(replayId: string): Promise<void>;
+  cancelReplay(replayId: string): Promise<void>;
+}
+
+export interface LabEvents {
+  replayStep: { replayId: string; step: ReplayStep };
+  replayDone: { replayId: string; report: ReplayReport | null; error?: string };
+}
+
+export type LabMethod = keyof LabApi;
+export type LabEventName = keyof LabEvents;
+
+export const METHODS: readonly LabMethod[] = [
+  'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
+];
+export const EVENTS: readonly LabEventName[] = ['replayStep', 'replayDone'];
+
+/** IPC channel of each method and event; nothing else crosses. */
+export const channelOf = (name: LabMethod | LabEventName): string => `lab:${name}`;

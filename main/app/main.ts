@@ -1,20 +1,26 @@
 /**
  * Electron main process entry: one window for the renderer, locked down per Electron's
- * security checklist. Started by `npm start` (scripts/start.mjs) where Electron is installed.
+ * security checklist; the renderer's API (preload/api.ts) answered by LabService over IPC,
+ * only for the app's own frame. Started by `npm start` where Electron is installed.
  */
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BaseWindow, BrowserWindow, ipcMain, protocol, session, shell } from 'electron';
+import * as electron from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_CSP, appWindowPreferences, isTrustedSender } from './policy.ts';
+import { ElectronHost } from './electron-host.ts';
 import { LabStore } from '../store/lab.ts';
 import { defaultLabDir } from '../paths.ts';
 import { builtinFamilies } from '../tasks/registry.ts';
-import { CHANNELS } from '../../preload/api.ts';
+import { LabService } from '../server/service.ts';
+import { EVENTS, METHODS, channelOf } from '../../preload/api.ts';
 
 const outDir = join(import.meta.dirname, '..');
 const rendererUrl = pathToFileURL(join(outDir, 'renderer', 'index.html')).href;
 
 app.enableSandbox();
+// Screenshots are served to the renderer by hash through a scheme of our own, read-only.
+protocol.registerSchemesAsPrivileged([{ scheme: 'lab-blob', privileges: { standard: true, secure: true } }]);
 
 app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -22,18 +28,11 @@ app.whenReady().then(() => {
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 
-  const lab = new LabStore(process.env.LAB_DIR ?? defaultLabDir());
-  const guard = <A extends unknown[], R>(fn: (...args: A) => R) =>
-    (event: Electron.IpcMainInvokeEvent, ...args: A): R => {
-      if (!event.senderFrame || !isTrustedSender(event.senderFrame.url, rendererUrl)) throw new Error('untrusted sender');
-      return fn(...args);
-    };
-  ipcMain.handle(CHANNELS.listEpisodes, guard(() => lab.listEpisodes()));
-  ipcMain.handle(CHANNELS.readEpisode, guard((id: string) => lab.readEpisode(String(id))));
-  ipcMain.handle(
-    CHANNELS.listTasks,
-    guard(() => [...builtinFamilies().values()].map((f) => ({ family: f.name, description: f.description }))),
-  );
+  const store = new LabStore(process.env.LAB_DIR ?? defaultLabDir());
+  protocol.handle('lab-blob', (request) => {
+    const hash = new URL(request.url).hostname;
+    return new Response(new Uint8Array(store.blobs.get(hash)), { headers: { 'content-type': 'image/png' } });
+  });
 
   const win = new BrowserWindow({
     width: 1400,
@@ -41,6 +40,23 @@ app.whenReady().then(() => {
     title: 'Agent Lab',
     webPreferences: appWindowPreferences(join(outDir, 'preload', 'index.cjs')),
   });
+  // Environment pages open in views of a separate, hidden window: never inside the app's own page.
+  const envWindow = new BaseWindow({ show: false, width: 1280, height: 800 });
+  const service: LabService = new LabService({
+    store,
+    families: builtinFamilies(),
+    mode: 'electron',
+    startBrowser: async () => new ElectronHost(electron, envWindow, () => service.taskOrigins()),
+  });
+
+  for (const method of METHODS) {
+    ipcMain.handle(channelOf(method), (event, ...args: unknown[]) => {
+      if (!event.senderFrame || !isTrustedSender(event.senderFrame.url, rendererUrl)) throw new Error('untrusted sender');
+      return (service[method] as (...a: unknown[]) => unknown)(...args);
+    });
+  }
+  for (const name of EVENTS) service.events.on(name, (data) => win.webContents.send(channelOf(name), data));
+
   // The app window never navigates away from its UI and never opens windows; links go to the OS browser.
   win.webContents.on('will-navigate', (event, url) => {
     if (url !== rendererUrl) event.preventDefault();
@@ -50,6 +66,7 @@ app.whenReady().then(() => {
     return { action: 'deny' };
   });
   void win.loadURL(rendererUrl);
+  app.on('before-quit', () => void service.close());
 });
 
 app.on('window-all-closed', () => app.quit());

@@ -126,7 +126,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
 }
 
 /** Answers and infeasibility reports reach the checker through the instance. */
-function recordAnswer(ctx: { agentMessages: string[]; reportedInfeasible?: string }, actionText: string, ok: boolean): void {
+export function recordAnswer(ctx: { agentMessages: string[]; reportedInfeasible?: string }, actionText: string, ok: boolean): void {
   if (!ok) return;
   try {
     const action = parseAction(actionText);

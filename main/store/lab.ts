@@ -4,7 +4,7 @@
  *   blobs/<ab>/<sha256>.png  screenshots, stored once
  * Everything is readable without the app.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BlobStore } from './blobs.ts';
@@ -33,8 +33,11 @@ export interface EpisodeSummary {
   seed: number;
   tier: number;
   agent: string;
+  instruction: string;
+  split: string;
   createdAt: string;
   steps: number;
+  durationMs: number | null;
   status: 'success' | 'failure' | 'incomplete';
   warnings: string[];
 }
@@ -73,32 +76,82 @@ export class LabStore {
       .sort();
   }
 
-  /** Every episode, newest first. Unreadable files are reported, not fatal. */
+  /**
+   * Every episode, newest first. Unreadable files are reported, not fatal. Summaries are cached
+   * by file size and mtime, so listing a large lab reads only what changed.
+   */
   listEpisodes(): { episodes: EpisodeSummary[]; errors: string[] } {
     const episodes: EpisodeSummary[] = [];
     const errors: string[] = [];
+    const cache = this.loadSummaryCache();
+    const fresh: Record<string, CachedSummary> = {};
     for (const id of this.episodeIds()) {
+      const path = this.episodePath(id);
       try {
-        const e = this.readEpisode(id);
-        episodes.push({
-          id,
-          path: e.path,
-          family: e.header.task.family,
-          seed: e.header.task.seed,
-          tier: e.header.task.tier,
-          agent: e.header.agent.name,
-          createdAt: e.header.createdAt,
-          steps: e.end?.steps ?? e.steps.length,
-          status: !e.end ? 'incomplete' : e.end.success ? 'success' : 'failure',
-          warnings: e.warnings,
-        });
+        const st = statSync(path);
+        const hit = cache[id];
+        let summary: EpisodeSummary;
+        if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) summary = hit.summary;
+        else summary = summarise(this.readEpisode(id));
+        fresh[id] = { size: st.size, mtimeMs: st.mtimeMs, summary };
+        episodes.push(summary);
       } catch (err) {
         errors.push((err as Error).message);
       }
     }
+    this.saveSummaryCache(fresh);
     episodes.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     return { episodes, errors };
   }
+
+  private get summaryCachePath(): string {
+    return join(this.dir, '.cache', 'episode-summaries.json');
+  }
+
+  private loadSummaryCache(): Record<string, CachedSummary> {
+    try {
+      const data = JSON.parse(readFileSync(this.summaryCachePath, 'utf8'));
+      return data.version === SUMMARY_CACHE_VERSION ? data.entries : {};
+    } catch {
+      return {}; // missing or damaged: it is only a cache
+    }
+  }
+
+  private saveSummaryCache(entries: Record<string, CachedSummary>): void {
+    try {
+      mkdirSync(join(this.dir, '.cache'), { recursive: true });
+      const tmp = `${this.summaryCachePath}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ version: SUMMARY_CACHE_VERSION, entries }));
+      renameSync(tmp, this.summaryCachePath);
+    } catch {
+      // A read-only lab still lists; it just cannot remember.
+    }
+  }
+}
+
+const SUMMARY_CACHE_VERSION = 1;
+interface CachedSummary {
+  size: number;
+  mtimeMs: number;
+  summary: EpisodeSummary;
+}
+
+function summarise(e: EpisodeData): EpisodeSummary {
+  return {
+    id: e.header.id,
+    path: e.path,
+    family: e.header.task.family,
+    seed: e.header.task.seed,
+    tier: e.header.task.tier,
+    agent: e.header.agent.name,
+    instruction: e.header.task.instruction,
+    split: e.header.task.split,
+    createdAt: e.header.createdAt,
+    steps: e.end?.steps ?? e.steps.length,
+    durationMs: e.end?.durationMs ?? null,
+    status: !e.end ? 'incomplete' : e.end.success ? 'success' : 'failure',
+    warnings: e.warnings,
+  };
 }
 
 export function readEpisodeFile(path: string): EpisodeData {

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
+import { STEP_LABELS, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from './label-model.ts';
 
-export const STEP_LABELS = ['ok', 'detour', 'wrong', 'critical'] as const;
-export type StepLabel = (typeof STEP_LABELS)[number];
+export { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent, type StepLabel } from './label-model.ts';
 
 export const labelEventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -35,40 +35,9 @@ export const labelEventSchema = z.discriminatedUnion('type', [
     at: z.string(),
   }),
 ]);
-export type LabelEvent = z.infer<typeof labelEventSchema>;
-export type LabelEdit = LabelEvent extends infer E ? (E extends { at: string } ? Omit<E, 'at'> : never) : never;
-
-export interface EpisodeLabels {
-  steps: Record<number, StepLabel>;
-  corrections: Record<number, string>;
-  outcome: 'success' | 'failure' | null;
-  tags: string[];
-  note: string;
-  edits: number;
-}
-
-export function emptyLabels(): EpisodeLabels {
-  return { steps: {}, corrections: {}, outcome: null, tags: [], note: '', edits: 0 };
-}
-
-export function foldLabels(events: readonly LabelEvent[]): EpisodeLabels {
-  const out = emptyLabels();
-  for (const e of events) {
-    out.edits++;
-    if (e.type === 'step') {
-      if (e.label === null) delete out.steps[e.step];
-      else out.steps[e.step] = e.label;
-    } else if (e.type === 'correction') {
-      if (e.action === null) delete out.corrections[e.step];
-      else out.corrections[e.step] = e.action;
-    } else {
-      if (e.outcome !== undefined) out.outcome = e.outcome;
-      if (e.tags !== undefined) out.tags = [...new Set(e.tags)];
-      if (e.note !== undefined) out.note = e.note;
-    }
-  }
-  return out;
-}
+// The schema and the model's LabelEvent type describe the same records; keep them in step.
+const _sameShape: (e: z.infer<typeof labelEventSchema>) => LabelEvent = (e) => e;
+void _sameShape;
 
 export class LabelStore {
   readonly dir: string;

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { build } from 'vite';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { rendererConfig } from '../../../electron.config.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
+import { BrowserEnv } from '../../environment/environment.ts';
+import { collectSample } from '../../collection/sample.ts';
+import { builtinFamilies } from '../../tasks/registry.ts';
+import { LabService } from '../../server/service.ts';
+import { startWebServer } from '../../server/web.ts';
+import { intOption, openLab, startBrowser, startTaskServer, withBrowserOptions, type BrowserFlags } from '../runtime.ts';
+
+/** `npm run web`: the app in a browser, served on 127.0.0.1 with a per-run token. */
+export function registerWebCommand(program: Command): void {
+  withBrowserOptions(
+    program
+      .command('web')
+      .description('serve the workbench UI and its API on 127.0.0.1 (open the printed URL in a browser)')
+      .option('--port <n>', 'port (default: a free one)', intOption('--port', 0), 0)
+      .option('--no-build', 'serve the renderer already built in out/renderer')
+      .option('--no-sample', 'do not record sample episodes into an empty lab'),
+  ).action(async (opts: BrowserFlags & { port: number; build: boolean; sample: boolean }, cmd: Command) => {
+    const rendererDir = join(PROJECT_ROOT, 'out', 'renderer');
+    if (opts.build || !existsSync(join(rendererDir, 'index.html'))) {
+      process.stderr.write('web: building the renderer...\n');
+      await build({ ...rendererConfig, logLevel: 'warn' });
+    }
+    const store = openLab(cmd);
+    if (opts.sample && store.episodeIds().length === 0) await recordSample(store, opts);
+    const service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => startBrowser(opts) });
+    const web = await startWebServer({ service, rendererDir, port: opts.port });
+    process.stdout.write(`Agent Lab web mode: ${web.openUrl}\n(lab: ${store.dir}; Ctrl-C to stop)\n`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    await web.close();
+    await service.close();
+  });
+}
+
+/** First run: a small collection so the app has something to show. */
+async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFlags): Promise<void> {
+  process.stderr.write('web: the lab is empty; recording sample episodes (oracle and random agents, with screenshots)...\n');
+  const server = await startTaskServer();
+  const host = await startBrowser(flags);
+  const env = new BrowserEnv(host, { screenshots: true });
+  try {
+    await collectSample(
+      { env, server, store, browserKind: host.kind },
+      { agents: ['oracle', 'random'], seedsPerFamily: 2, onEpisode: (done, total, label, out) => out && process.stderr.write(`  ${done}/${total} ${label}: ${out.success ? 'success' : 'failure'}\n`) },
+    );
+  } finally {
+    await env.close();
+    await host.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The implementation of the renderer's API (preload/api.ts), shared by the Electron IPC bridge
+ * and web mode. Owns a browser and a task server, started on first use, for replays.
+ */
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import type { EpisodeRow, LabApi, LabEventName, LabEvents, LabInfo, TaskInfo } from '../../preload/api.ts';
+import type { LabStore } from '../store/lab.ts';
+import { LabelStore, type LabelEdit } from '../store/labels.ts';
+import type { BrowserHost } from '../environment/cdp.ts';
+import { BrowserEnv } from '../environment/environment.ts';
+import { TaskServer } from '../tasks/server.ts';
+import type { TaskFamily } from '../tasks/types.ts';
+import { replayEpisode } from '../collection/replay.ts';
+
+export interface ServiceDeps {
+  store: LabStore;
+  families: Map<string, TaskFamily>;
+  mode: LabInfo['mode'];
+  /** Starts the browser for replays and demonstrations (a Chromium process, or Electron views). */
+  startBrowser: () => Promise<BrowserHost>;
+}
+
+interface ReplayRun {
+  controller: AbortController;
+  gate: { release: (() => void) | null; credits: number };
+}
+
+export class LabService implements LabApi {
+  readonly events = new EventEmitter();
+  readonly labels: LabelStore;
+  private browser: Promise<BrowserHost> | null = null;
+  private taskServer: Promise<TaskServer> | null = null;
+  private startedTaskServer: TaskServer | null = null;
+  private replays = new Map<string, ReplayRun>();
+
+  constructor(private deps: ServiceDeps) {
+    this.labels = new LabelStore(deps.store.dir);
+  }
+
+  get blobs() {
+    return this.deps.store.blobs;
+  }
+
+  emit<E extends LabEventName>(event: E, data: LabEvents[E]): void {
+    this.events.emit(event, data);
+  }
+
+  async info(): Promise<LabInfo> {
+    return { labDir: this.deps.store.dir, mode: this.deps.mode, episodes: this.deps.store.episodeIds().length };
+  }
+
+  async listEpisodes(): Promise<{ episodes: EpisodeRow[]; errors: string[] }> {
+    const { episodes, errors } = this.deps.store.listEpisodes();
+    const rows = episodes.map((e): EpisodeRow => {
+      const labels = this.labels.read(e.id);
+      return {
+        ...e,
+        outcome: labels.outcome ?? e.status,
+        tags: labels.tags,
+        labeledSteps: Object.keys(labels.steps).length,
+      };
+    });
+    return { episodes: rows, errors };
+  }
+
+  async readEpisode(id: string) {
+    return this.deps.store.readEpisode(String(id));
+  }
+
+  async readLabels(id: string) {
+    return this.labels.read(String(id));
+  }
+
+  async editLabels(id: string, edit: LabelEdit) {
+    const episode = this.deps.store.readEpisode(String(id));
+    if ((edit.type === 'step' || edit.type === 'correction') && edit.step >= episode.steps.length) {
+      throw new Error(`episode ${id} has ${episode.steps.length} steps; there is no step ${edit.step}`);
+    }
+    return this.labels.append(String(id), edit);
+  }
+
+  async listTasks(): Promise<TaskInfo[]> {
+    return [...this.deps.families.values()].map((f) => ({
+      family: f.name,
+      description: f.description,
+      trainSeeds: [f.seeds.train.from, f.seeds.train.to - 1],
+      testSeeds: [f.seeds.test.from, f.seeds.test.to - 1],
+    }));
+  }
+
+  async startReplay(id: string, mode: 'run' | 'step'): Promise<{ replayId: string }> {
+    const episodeId = String(id);
+    this.deps.store.readEpisode(episodeId); // fail now, with the file named, if it is unreadable
+    const replayId = randomBytes(6).toString('hex');
+    const run: ReplayRun = { controller: new AbortController(), gate: { release: null, credits: 0 } };
+    this.replays.set(replayId, run);
+    const [host, server] = await Promise.all([this.host(), this.tasks()]);
+    const env = new BrowserEnv(host, { screenshots: true });
+    const beforeStep =
+      mode === 'step'
+        ? () =>
+            new Promise<void>((resolve) => {
+              if (run.gate.credits > 0) {
+                run.gate.credits--;
+                resolve();
+              } else run.gate.release = resolve;
+            })
+        : undefined;
+    replayEpisode({ env, server, store: this.deps.store }, episodeId, {
+      signal: run.controller.signal,
+      beforeStep,
+      onStep: (step) => this.emit('replayStep', { replayId, step }),
+    })
+      .then(
+        (report) => this.emit('replayDone', { replayId, report }),
+        (err: unknown) => this.emit('replayDone', { replayId, report: null, error: (err as Error).message }),
+      )
+      .finally(() => {
+        this.replays.delete(replayId);
+        void env.close();
+      });
+    return { replayId };
+  }
+
+  async replayNext(replayId: string): Promise<void> {
+    const run = this.replays.get(String(replayId));
+    if (!run) throw new Error(`no replay ${replayId} is running`);
+    if (run.gate.release) {
+      const release = run.gate.release;
+      run.gate.release = null;
+      release();
+    } else run.gate.credits++;
+  }
+
+  async cancelReplay(replayId: string): Promise<void> {
+    const run = this.replays.get(String(replayId));
+    if (!run) return;
+    run.controller.abort();
+    run.gate.release?.();
+  }
+
+  /** Origins environment pages may navigate within: the task server's, once it runs. */
+  taskOrigins(): string[] {
+    return this.startedTaskServer ? [this.startedTaskServer.url] : [];
+  }
+
+  private host(): Promise<BrowserHost> {
+    this.browser ??= this.deps.startBrowser();
+    return this.browser;
+  }
+
+  private tasks(): Promise<TaskServer> {
+    this.taskServer ??= new TaskServer(this.deps.families).start().then((s) => (this.startedTaskServer = s));
+    return this.taskServer;
+  }
+
+  async close(): Promise<void> {
+    for (const id of this.replays.keys()) await this.cancelReplay(id);
+    if (this.browser) await (await this.browser).close().catch(() => {});
+    if (this.taskServer) await (await this.taskServer).stop().catch(() => {});
+  }
+}

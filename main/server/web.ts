@@ -1,0 +1,132 @@
+/**
+ * Web mode: the built renderer and the same API contract over a WebSocket, on 127.0.0.1 only,
+ * protected by a per-run token (in the URL fragment, so it never reaches logs or Referer headers).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
+import { APP_CSP } from '../app/policy.ts';
+import type { LabService } from './service.ts';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+export interface WebServer {
+  url: string;
+  /** URL with the token, to open in a browser. */
+  openUrl: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function startWebServer(opts: { service: LabService; rendererDir: string; port?: number; token?: string }): Promise<WebServer> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  let origin = '';
+  const tokenOk = (candidate: string | null): boolean => {
+    if (!candidate) return false;
+    const a = Buffer.from(candidate);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+
+  const server: Server = createServer((req, res) => {
+    handleHttp(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(err instanceof Error ? err.message : err));
+    });
+  });
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', origin);
+    const security = { 'content-security-policy': APP_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+    const blob = url.pathname.match(/^\/blob\/([0-9a-f]{64})\.png$/);
+    if (blob) {
+      if (!tokenOk(url.searchParams.get('token'))) return void res.writeHead(403, security).end('bad token');
+      try {
+        const data = opts.service.blobs.get(blob[1]);
+        res.writeHead(200, { ...security, 'content-type': 'image/png', 'cache-control': 'private, max-age=31536000, immutable' }).end(data);
+      } catch {
+        res.writeHead(404, security).end('no such screenshot');
+      }
+      return;
+    }
+    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    const path = normalize(join(opts.rendererDir, rel));
+    if (!path.startsWith(opts.rendererDir + sep)) return void res.writeHead(403, security).end();
+    try {
+      const data = await readFile(path);
+      res.writeHead(200, { ...security, 'content-type': MIME[extname(path)] ?? 'application/octet-stream' }).end(data);
+    } catch {
+      res.writeHead(404, security).end('not found');
+    }
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', origin);
+    // Only our own page may connect: right path, right token, and (when a browser sends one) our Origin.
+    const originOk = !req.headers.origin || req.headers.origin === origin;
+    if (url.pathname !== '/api' || !tokenOk(url.searchParams.get('token')) || !originOk) {
+      socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
+  });
+
+  const sockets = new Set<WebSocket>();
+  for (const name of EVENTS) {
+    opts.service.events.on(name, (data) => {
+      const text = JSON.stringify({ event: name, data });
+      for (const ws of sockets) ws.send(text);
+    });
+  }
+
+  function serveSocket(ws: WebSocket): void {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('message', async (raw) => {
+      let id: unknown = null;
+      try {
+        const msg = JSON.parse(String(raw));
+        id = msg.id;
+        const method = msg.method as LabMethod;
+        if (!METHODS.includes(method)) throw new Error(`unknown method ${JSON.stringify(msg.method)}`);
+        if (!Array.isArray(msg.params)) throw new Error('params must be an array');
+        const fn = opts.service[method] as (...args: unknown[]) => Promise<unknown>;
+        const result = await fn.apply(opts.service, msg.params);
+        ws.send(JSON.stringify({ id, result }));
+      } catch (err) {
+        ws.send(JSON.stringify({ id, error: err instanceof Error ? err.message : String(err) }));
+      }
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+  return {
+    url: origin,
+    openUrl: `${origin}/#token=${token}`,
+    token,
+    close: async () => {
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Manual labels as plain data, shared by the lab (main/store/labels.ts) and the renderer:
+ * label events, and their fold into an episode's current labels.
+ */
+
+export const STEP_LABELS = ['ok', 'detour', 'wrong', 'critical'] as const;
+export type StepLabel = (typeof STEP_LABELS)[number];
+
+export type LabelEvent =
+  | { type: 'step'; step: number; label: StepLabel | null; at: string }
+  | { type: 'correction'; step: number; action: string | null; at: string }
+  | { type: 'episode'; outcome?: 'success' | 'failure' | null; tags?: string[]; note?: string; at: string };
+
+export type LabelEdit = LabelEvent extends infer E ? (E extends { at: string } ? Omit<E, 'at'> : never) : never;
+
+export interface EpisodeLabels {
+  steps: Record<number, StepLabel>;
+  corrections: Record<number, string>;
+  outcome: 'success' | 'failure' | null;
+  tags: string[];
+  note: string;
+  edits: number;
+}
+
+export function emptyLabels(): EpisodeLabels {
+  return { steps: {}, corrections: {}, outcome: null, tags: [], note: '', edits: 0 };
+}
+
+export function foldLabels(events: readonly LabelEvent[]): EpisodeLabels {
+  const out = emptyLabels();
+  for (const e of events) {
+    out.edits++;
+    if (e.type === 'step') {
+      if (e.label === null) delete out.steps[e.step];
+      else out.steps[e.step] = e.label;
+    } else if (e.type === 'correction') {
+      if (e.action === null) delete out.corrections[e.step];
+      else out.corrections[e.step] = e.action;
+    } else {
+      if (e.outcome !== undefined) out.outcome = e.outcome;
+      if (e.tags !== undefined) out.tags = [...new Set(e.tags)];
+      if (e.note !== undefined) out.note = e.note;
+    }
+  }
+  return out;
+}
+

@@ -1,0 +1,95 @@
+/**
+ * The renderer's handle on the workbench: the same typed contract in the desktop app (window.lab,
+ * from the preload) and in web mode (a WebSocket to the local server, token from the URL fragment).
+ */
+import type { LabApi, LabEventName, LabEvents } from '../../../preload/api.ts';
+
+export type Api = LabApi & {
+  on<E extends LabEventName>(event: E, listener: (data: LabEvents[E]) => void): () => void;
+  blobUrl(hash: string): string;
+};
+
+declare global {
+  interface Window {
+    lab?: LabApi & { on: Api['on'] };
+  }
+}
+
+function electronApi(bridge: NonNullable<Window['lab']>): Api {
+  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}` }) as Api;
+}
+
+function webApi(token: string): Api {
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners = new Map<string, Set<(data: unknown) => void>>();
+  let nextId = 1;
+  let socket: Promise<WebSocket> | null = null;
+
+  const connect = (): Promise<WebSocket> =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}`);
+      ws.onopen = () => resolve(ws);
+      ws.onerror = () => reject(new Error('cannot reach the workbench server (is `npm run web` still running?)'));
+      ws.onclose = () => {
+        socket = null;
+        for (const p of pending.values()) p.reject(new Error('connection to the workbench server closed'));
+        pending.clear();
+      };
+      ws.onmessage = (ev) => {
+        const msg = JSON.parse(String(ev.data));
+        if (msg.event) {
+          for (const l of listeners.get(msg.event) ?? []) l(msg.data);
+          return;
+        }
+        const p = pending.get(msg.id);
+        if (!p) return;
+        pending.delete(msg.id);
+        if (msg.error !== undefined) p.reject(new Error(msg.error));
+        else p.resolve(msg.result);
+      };
+    });
+
+  const call = async (method: string, params: unknown[]) => {
+    socket ??= connect();
+    const ws = await socket;
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  };
+
+  const api = new Proxy(
+    {
+      on: (event: string, listener: (data: unknown) => void) => {
+        socket ??= connect();
+        let set = listeners.get(event);
+        if (!set) listeners.set(event, (set = new Set()));
+        set.add(listener);
+        return () => set!.delete(listener);
+      },
+      blobUrl: (hash: string) => `/blob/${hash}.png?token=${encodeURIComponent(token)}`,
+    } as Record<string, unknown>,
+    {
+      get: (target, prop: string) => (prop in target ? target[prop] : (...params: unknown[]) => call(prop, params)),
+    },
+  );
+  return api as unknown as Api;
+}
+
+function tokenFromLocation(): string | null {
+  const m = location.hash.match(/token=([^&]+)/);
+  if (m) {
+    sessionStorage.setItem('lab-token', decodeURIComponent(m[1]));
+    return decodeURIComponent(m[1]);
+  }
+  return sessionStorage.getItem('lab-token');
+}
+
+export function createApi(): Api | null {
+  if (window.lab) return electronApi(window.lab);
+  const token = tokenFromLocation();
+  return token ? webApi(token) : null;
+}
+
+export const api = createApi();

@@ -1,0 +1,88 @@
+/**
+ * Label edits with undo: each edit is saved at once to Dexie and written through to the lab
+ * folder; undo writes the inverse edit (the lab keeps the whole history).
+ */
+import type { Api } from './api.ts';
+import type { LabDb } from './db.ts';
+import { emptyLabels, type EpisodeLabels, type LabelEdit, type StepLabel } from '../../../main/store/label-model.ts';
+
+export function inverseOf(edit: LabelEdit, before: EpisodeLabels): LabelEdit {
+  switch (edit.type) {
+    case 'step':
+      return { type: 'step', step: edit.step, label: before.steps[edit.step] ?? null };
+    case 'correction':
+      return { type: 'correction', step: edit.step, action: before.corrections[edit.step] ?? null };
+    case 'episode':
+      return {
+        type: 'episode',
+        ...(edit.outcome !== undefined ? { outcome: before.outcome } : {}),
+        ...(edit.tags !== undefined ? { tags: before.tags } : {}),
+        ...(edit.note !== undefined ? { note: before.note } : {}),
+      };
+  }
+}
+
+/** Apply an edit locally, as the lab will fold it. */
+export function applyEdit(labels: EpisodeLabels, edit: LabelEdit): EpisodeLabels {
+  const next: EpisodeLabels = { ...labels, steps: { ...labels.steps }, corrections: { ...labels.corrections }, tags: [...labels.tags], edits: labels.edits + 1 };
+  if (edit.type === 'step') {
+    if (edit.label === null) delete next.steps[edit.step];
+    else next.steps[edit.step] = edit.label as StepLabel;
+  } else if (edit.type === 'correction') {
+    if (edit.action === null) delete next.corrections[edit.step];
+    else next.corrections[edit.step] = edit.action;
+  } else {
+    if (edit.outcome !== undefined) next.outcome = edit.outcome;
+    if (edit.tags !== undefined) next.tags = [...new Set(edit.tags)];
+    if (edit.note !== undefined) next.note = edit.note;
+  }
+  return next;
+}
+
+export class Labeler {
+  labels: EpisodeLabels = emptyLabels();
+  private undoStack: LabelEdit[] = [];
+
+  constructor(
+    private api: Api,
+    private db: LabDb,
+    readonly episodeId: string,
+    private onChange: (labels: EpisodeLabels) => void,
+  ) {}
+
+  async load(): Promise<void> {
+    const cached = await this.db.labels.get(this.episodeId);
+    if (cached) this.set(cached.labels);
+    this.set(await this.api.readLabels(this.episodeId));
+  }
+
+  get canUndo(): boolean {
+    return this.undoStack.length > 0;
+  }
+
+  async edit(edit: LabelEdit, recordUndo = true): Promise<void> {
+    if (recordUndo) this.undoStack.push(inverseOf(edit, this.labels));
+    this.set(applyEdit(this.labels, edit)); // at once, before the round trip
+    await this.db.labels.put({ id: this.episodeId, labels: this.labels });
+    this.set(await this.api.editLabels(this.episodeId, edit)); // the lab's fold is the truth
+    await this.db.labels.put({ id: this.episodeId, labels: this.labels });
+    const row = await this.db.episodes.get(this.episodeId);
+    if (row) {
+      await this.db.episodes.update(this.episodeId, {
+        tags: this.labels.tags,
+        labeledSteps: Object.keys(this.labels.steps).length,
+        outcome: this.labels.outcome ?? row.status,
+      });
+    }
+  }
+
+  async undo(): Promise<void> {
+    const inverse = this.undoStack.pop();
+    if (inverse) await this.edit(inverse, false);
+  }
+
+  private set(labels: EpisodeLabels) {
+    this.labels = labels;
+    this.onChange(labels);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * End to end: the workbench UI in web mode, driven in headless Chromium with playwright-core,
+ * against a real lab folder with episodes recorded by the real environment.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import WebSocket from 'ws';
+import { rendererConfig } from '../../electron.config.ts';
+import { PROJECT_ROOT } from '../../main/paths.ts';
+import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import { BrowserEnv } from '../../main/environment/environment.ts';
+import { TaskServer } from '../../main/tasks/server.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
+import { runEpisode } from '../../main/collection/episode.ts';
+import { randomAgent } from '../../main/agents/random.ts';
+import { LabService } from '../../main/server/service.ts';
+import { startWebServer, type WebServer } from '../../main/server/web.ts';
+
+const DOCS = join(PROJECT_ROOT, 'docs');
+let store: LabStore;
+let service: LabService;
+let web: WebServer;
+let browser: Browser;
+let page: Page;
+let shopEpisode = '';
+const consoleErrors: string[] = [];
+
+before(async () => {
+  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
+  await build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+
+  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-e2e-')));
+  const server = await new TaskServer(builtinFamilies()).start();
+  const host = await ChromiumHost.start();
+  const env = new BrowserEnv(host, { screenshots: true });
+  const deps = { env, server, store, browserKind: host.kind };
+  shopEpisode = (await runEpisode(deps, { family: 'shop', seed: 10002, agent: (i) => i.family.oracle(i.ctx) })).id;
+  await runEpisode(deps, { family: 'flights', seed: 10001, agent: randomAgent(3), maxSteps: 4 });
+  await env.close();
+  await host.close();
+  await server.stop();
+
+  service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
+  web = await startWebServer({ service, rendererDir });
+  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  mkdirSync(DOCS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await web?.close();
+  await service?.close();
+});
+
+test('the episode browser lists, filters and opens recorded episodes', async () => {
+  await page.goto(web.openUrl);
+  await page.locator('.episode-row').first().waitFor();
+  assert.equal(await page.locator('.episode-row').count(), 2);
+  await page.getByLabel('Family').selectOption('shop');
+  await page.waitForFunction(() => document.querySelectorAll('.episode-row').length === 1);
+  await page.getByLabel('Outcome').selectOption('failure');
+  await page.waitForFunction(() => document.querySelectorAll('.episode-row').length === 0);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.episode-row').length === 2);
+  await page.screenshot({ path: join(DOCS, 'episodes.png') });
+});
+
+test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the lab folder and survives a reload; undo works', async () => {
+  await page.goto(`${web.url}/#/episode/${shopEpisode}`);
+  await page.getByTestId('step-number').waitFor();
+  assert.equal(await page.getByTestId('step-number').textContent(), '1');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  assert.equal(await page.getByTestId('step-number').textContent(), '3');
+  await page.keyboard.press('k');
+  assert.equal(await page.getByTestId('step-number').textContent(), '2');
+  await page.keyboard.press('4'); // critical
+  await page.getByTestId('step-label-1').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
+  assert.equal(await page.getByTestId('step-label-1').textContent(), 'critical');
+  const onDisk = readFileSync(join(store.dir, 'labels', `${shopEpisode}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(onDisk.map((e) => [e.type, e.step, e.label]), [['step', 1, 'critical']]);
+  await page.screenshot({ path: join(DOCS, 'trajectory-viewer.png') });
+
+  await page.reload();
+  await page.getByTestId('step-label-1').waitFor();
+  assert.equal(await page.getByTestId('step-label-1').textContent(), 'critical');
+
+  // Corrected action and tag by keyboard, then undo the tag.
+  await page.keyboard.press('End');
+  await page.keyboard.press('c');
+  await page.locator('#label-input').fill("click('5')");
+  await page.keyboard.press('Enter');
+  await page.getByTestId('correction').waitFor();
+  await page.keyboard.press('t');
+  await page.locator('#label-input').fill('good-demo');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: '#good-demo ×' }).waitFor();
+  await page.keyboard.press('u');
+  await page.getByRole('button', { name: '#good-demo ×' }).waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
+  assert.deepEqual(service.labels.read(shopEpisode).tags, []);
+  assert.equal(Object.values(service.labels.read(shopEpisode).corrections)[0], "click('5')");
+  // Dexie (IndexedDB in this page) holds the same labels.
+  const cached = await page.evaluate(async (id) => {
+    const req = indexedDB.open('agent-lab');
+    const dbh: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const get = dbh.transaction('labels').objectStore('labels').get(id);
+    return new Promise((r) => (get.onsuccess = () => r(get.result)));
+  }, shopEpisode);
+  assert.equal((cached as { labels: { steps: Record<string, string> } }).labels.steps['1'], 'critical');
+});
+
+test('one-click replay reproduces the recorded episode with full fidelity', async () => {
+  await page.goto(`${web.url}/#/replay/${shopEpisode}`);
+  await page.getByTestId('replay-run').click();
+  await page.getByTestId('replay-report').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('fidelity').textContent(), '100.0%');
+  await page.locator('[data-replay-step="0"]').click();
+  await page.screenshot({ path: join(DOCS, 'replay.png') });
+});
+
+test('web mode refuses requests without the token', async () => {
+  const res = await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`);
+  assert.equal(res.status, 403);
+  const ws = await new Promise<string>((resolve) => {
+    const s = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=wrong`);
+    s.on('open', () => resolve('open'));
+    s.on('error', () => resolve('refused'));
+  });
+  assert.equal(ws, 'refused');
+});
+
+test('no console errors in any view', () => {
+  assert.deepEqual(consoleErrors, []);
+});
