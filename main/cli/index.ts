@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerTasksCommands } from './commands/tasks.ts';
 import { registerEpisodeCommands } from './commands/episodes.ts';
 import { registerBenchCommands } from './commands/bench.ts';
+import { registerDemoCommand } from './commands/demo.ts';
 
 const program = new Command();
 program
@@ -15,6 +16,7 @@ program
 registerTasksCommands(program);
 registerEpisodeCommands(program);
 registerBenchCommands(program);
+registerDemoCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

@@ -79,7 +79,57 @@ interface Pending {
   method: string;
 }
 
-/** One WebSocket to the browser endpoint, multiplexing flat sessions by sessionId. */
+/** A message channel to the browser: a WebSocket (remote) or a pipe pair (launched). */
+interface Wire {
+  send(text: string): void;
+  onMessage(cb: (text: string) => void): void;
+  onClose(cb: (reason: string) => void): void;
+  close(): void;
+}
+
+function webSocketWire(ws: WebSocket): Wire {
+  return {
+    send: (text) => ws.send(text),
+    onMessage: (cb) => ws.on('message', (data) => cb(String(data))),
+    onClose: (cb) => {
+      ws.on('close', () => cb('browser connection closed'));
+      ws.on('error', (err) => cb(`browser connection error: ${err.message}`));
+    },
+    close: () => ws.close(),
+  };
+}
+
+/**
+ * --remote-debugging-pipe: NUL-terminated JSON on fds 3 (to Chromium) and 4 (from it).
+ * Chromium exits when the pipe closes, so a killed workbench never leaves a browser behind.
+ */
+function pipeWire(proc: ChildProcess): Wire {
+  const out = proc.stdio[3] as NodeJS.WritableStream;
+  const input = proc.stdio[4] as NodeJS.ReadableStream;
+  let buffer = '';
+  return {
+    send: (text) => void out.write(text + '\0'),
+    onMessage: (cb) =>
+      input.on('data', (chunk) => {
+        buffer += String(chunk);
+        let end;
+        while ((end = buffer.indexOf('\0')) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 1);
+          cb(message);
+        }
+      }),
+    onClose: (cb) => {
+      input.on('close', () => cb('browser pipe closed'));
+      proc.on('exit', (code) => cb(`browser exited (code ${code})`));
+    },
+    close: () => {
+      (out as any).end?.();
+    },
+  };
+}
+
+/** One connection to the browser, multiplexing flat sessions by sessionId. */
 class BrowserConnection {
   private nextId = 1;
   private pending = new Map<number, Pending>();
@@ -87,15 +137,14 @@ class BrowserConnection {
   private closedReason: string | null = null;
   readonly closed: Promise<void>;
 
-  constructor(private ws: WebSocket) {
+  constructor(private wire: Wire) {
     this.closed = new Promise((resolve) => {
-      ws.on('close', () => {
-        this.fail('browser connection closed');
+      wire.onClose((reason) => {
+        this.fail(reason);
         resolve();
       });
     });
-    ws.on('error', (err) => this.fail(`browser connection error: ${err.message}`));
-    ws.on('message', (data) => this.onMessage(String(data)));
+    wire.onMessage((text) => this.onMessage(text));
   }
 
   static async open(url: string, timeoutMs = 10_000): Promise<BrowserConnection> {
@@ -105,7 +154,7 @@ class BrowserConnection {
       ws.once('open', () => (clearTimeout(timer), resolve()));
       ws.once('error', (err) => (clearTimeout(timer), reject(new Error(`could not connect to ${url}: ${err.message}`))));
     });
-    return new BrowserConnection(ws);
+    return new BrowserConnection(webSocketWire(ws));
   }
 
   send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
@@ -114,7 +163,7 @@ class BrowserConnection {
     const message = sessionId ? { id, method, params, sessionId } : { id, method, params };
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, method });
-      this.ws.send(JSON.stringify(message));
+      this.wire.send(JSON.stringify(message));
     });
   }
 
@@ -151,7 +200,7 @@ class BrowserConnection {
   }
 
   close(): void {
-    this.ws.close();
+    this.wire.close();
   }
 }
 
@@ -213,17 +262,40 @@ export class ChromiumHost implements BrowserHost {
     }
     const executable = findChromium(options.executable);
     const userDataDir = mkdtempSync(join(tmpdir(), 'lab-chromium-'));
-    const flags = [...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', ...(options.args ?? [])];
+    const flags = [...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', ...(options.args ?? [])];
     if (options.headless === false) flags.splice(flags.indexOf('--headless=new'), 1);
-    const proc = spawn(executable, [...flags, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const url = await readDevtoolsUrl(proc, executable);
-    const conn = await BrowserConnection.open(url);
+    const proc = spawn(executable, [...flags, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      proc.once('spawn', () => resolve());
+      proc.once('error', (err) => reject(new Error(`could not start ${executable}: ${err.message}`)));
+    });
+    let stderr = '';
+    proc.stderr!.on('data', (chunk) => (stderr = (stderr + String(chunk)).slice(-4000)));
+    const conn = new BrowserConnection(pipeWire(proc));
+    // The first answer proves the browser is up; a browser that dies at start says why here.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${executable} did not answer within 20 s:\n${stderr}`)), 20_000);
+      conn.send('Browser.getVersion').then(
+        () => (clearTimeout(timer), resolve()),
+        () => (clearTimeout(timer), reject(new Error(`${executable} exited before it was ready:\n${stderr}`))),
+      );
+    }).catch((err) => {
+      proc.kill('SIGKILL');
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw err;
+    });
     return ChromiumHost.init(new ChromiumHost(conn, proc, userDataDir));
   }
 
   private static async init(host: ChromiumHost): Promise<ChromiumHost> {
     await host.conn.send('Target.setDiscoverTargets', { discover: true });
     return host;
+  }
+
+  /** Product and version of the browser, e.g. "Chrome/156.0.8078.73". */
+  async version(): Promise<string> {
+    const v = await this.conn.send<{ product: string }>('Browser.getVersion');
+    return v.product;
   }
 
   async newPage(viewport: { width: number; height: number }): Promise<PageHandle> {
@@ -237,6 +309,8 @@ export class ChromiumHost implements BrowserHost {
       height: viewport.height,
     });
     const { sessionId } = await this.conn.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    // Environment pages are untrusted: nothing they start may land on disk.
+    await this.conn.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId }).catch(() => {});
     const session = new FlatSession(this.conn, sessionId);
     this.sessions.set(sessionId, session);
     this.sessionByTarget.set(targetId, sessionId);
@@ -284,29 +358,4 @@ export class ChromiumHost implements BrowserHost {
     this.conn.close();
     if (this.userDataDir) rmSync(this.userDataDir, { recursive: true, force: true });
   }
-}
-
-function readDevtoolsUrl(proc: ChildProcess, executable: string, timeoutMs = 20_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`${executable} did not print its DevTools endpoint within ${timeoutMs} ms:\n${stderr.slice(-2000)}`));
-    }, timeoutMs);
-    proc.stderr!.on('data', (chunk) => {
-      stderr += String(chunk);
-      const m = stderr.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        proc.stderr!.removeAllListeners('data');
-        proc.stderr!.resume(); // keep draining so Chromium never blocks on a full pipe
-        resolve(m[1]);
-      }
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${executable} exited with code ${code} before it was ready:\n${stderr.slice(-2000)}`));
-    });
-    proc.once('error', (err) => (clearTimeout(timer), reject(err)));
-  });
 }

@@ -40,7 +40,7 @@ export type StepErrorCode =
   | 'step_timeout'
   | 'page_hang'
   | 'renderer_crashed'
-  | 'dialog_dismissed'
+  | 'dialog_opened'
   | 'popup_blocked'
   | 'navigation_failed'
   | 'navigation_blocked';

@@ -96,6 +96,16 @@ export class TaskServer {
     return instance;
   }
 
+  familySeeds(name: string): TaskFamily['seeds'] {
+    const family = this.families.get(name);
+    if (!family) throw new Error(`unknown task family "${name}" (known: ${[...this.families.keys()].join(', ')})`);
+    return family.seeds;
+  }
+
+  get familyNames(): string[] {
+    return [...this.families.keys()];
+  }
+
   releaseInstance(id: string): void {
     this.instances.delete(id);
   }

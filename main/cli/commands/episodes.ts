@@ -1,5 +1,105 @@
 import type { Command } from 'commander';
+import { BrowserEnv } from '../../environment/environment.ts';
+import { runEpisode } from '../../collection/episode.ts';
+import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
+import type { Tier } from '../../tasks/types.ts';
+import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+
+interface EpisodeFlags extends BrowserFlags {
+  task: string;
+  seed: number;
+  agent: string;
+  tier?: number;
+  maxSteps?: number;
+  screenshots?: boolean;
+  json?: boolean;
+}
 
 export function registerEpisodeCommands(program: Command): void {
-  void program;
+  withBrowserOptions(
+    program
+      .command('episode')
+      .description('run one episode of a built-in task with an agent and record it in the lab')
+      .requiredOption('--task <family>', 'task family (see `lab tasks list`)')
+      .requiredOption('--seed <n>', 'task seed', intOption('--seed'))
+      .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'oracle')
+      .option('--tier <n>', 'difficulty tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
+      .option('--max-steps <n>', 'step budget (default: by tier)', intOption('--max-steps', 1))
+      .option('--screenshots', 'record a set-of-marks screenshot at every step')
+      .option('--json', 'print JSON'),
+  ).action(async (opts: EpisodeFlags, cmd: Command) => {
+    if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
+    if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
+    const store = openLab(cmd);
+    const server = await startTaskServer();
+    const host = await startBrowser(opts).catch(async (err) => {
+      await server.stop();
+      throw err;
+    });
+    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots });
+    await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
+      const outcome = await runEpisode(
+        {
+          env,
+          server,
+          store,
+          browserKind: host.kind,
+          signal,
+          onStep: opts.json ? undefined : (i, turn, error) => process.stderr.write(`  step ${i + 1}: ${turn.action}${error ? `  -> ${error}` : ''}\n`),
+        },
+        {
+          family: opts.task,
+          seed: opts.seed,
+          tier: opts.tier as Tier | undefined,
+          maxSteps: opts.maxSteps,
+          agent: (instance) => makeAgent(opts.agent, instance, opts.seed),
+        },
+      );
+      if (opts.json) return printJson({ task: opts.task, seed: opts.seed, agent: opts.agent, ...outcome });
+      process.stdout.write(
+        `${opts.task} seed ${opts.seed} with ${opts.agent}: ${outcome.success ? 'SUCCESS' : 'FAILURE'} in ${outcome.steps} steps (${(outcome.durationMs / 1000).toFixed(1)} s, ended by ${outcome.reason})\n`,
+      );
+      for (const k of outcome.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
+      process.stdout.write(`episode ${outcome.id}\n  ${outcome.path}\n`);
+    });
+  });
+
+  const episodes = program.command('episodes').description('episodes recorded in the lab');
+  episodes
+    .command('list')
+    .description('list recorded episodes, newest first')
+    .option('--family <name>', 'only this task family')
+    .option('--status <s>', 'only success | failure | incomplete')
+    .option('--limit <n>', 'at most this many', intOption('--limit', 1), 50)
+    .option('--json', 'print JSON')
+    .action((opts: { family?: string; status?: string; limit: number; json?: boolean }, cmd: Command) => {
+      const store = openLab(cmd);
+      const { episodes: all, errors } = store.listEpisodes();
+      const rows = all.filter((e) => (!opts.family || e.family === opts.family) && (!opts.status || e.status === opts.status)).slice(0, opts.limit);
+      for (const err of errors) process.stderr.write(`warning: ${err}\n`);
+      if (opts.json) return printJson({ lab: store.dir, total: all.length, episodes: rows, errors });
+      process.stdout.write(`${all.length} episodes in ${store.dir}\n`);
+      for (const e of rows) {
+        process.stdout.write(`${e.id}  ${e.family.padEnd(9)} seed ${String(e.seed).padEnd(6)} tier ${e.tier}  ${e.agent.padEnd(8)} ${e.status.padEnd(10)} ${e.steps} steps\n`);
+      }
+    });
+  episodes
+    .command('show <id>')
+    .description('print one episode step by step')
+    .option('--json', 'print the full records as JSON')
+    .action((id: string, opts: { json?: boolean }, cmd: Command) => {
+      const e = openLab(cmd).readEpisode(id);
+      for (const w of e.warnings) process.stderr.write(`warning: ${w}\n`);
+      if (opts.json) return printJson(e);
+      const t = e.header.task;
+      process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${t.instruction}\n\n`);
+      for (const s of e.steps) {
+        process.stdout.write(`${String(s.index + 1).padStart(3)}. ${s.action}${s.error ? `  -> ${s.error.code}: ${s.error.message}` : ''}  [${s.observation.url}] ${s.timing.totalMs} ms\n`);
+        if (s.thought) process.stdout.write(`     ${s.thought}\n`);
+      }
+      if (e.end) {
+        process.stdout.write(`\n${e.end.success ? 'SUCCESS' : 'FAILURE'} (${e.end.reason})\n`);
+        for (const k of e.end.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
+      } else process.stdout.write('\n(incomplete: the run stopped before the episode ended)\n');
+    });
 }

@@ -1,0 +1,63 @@
+/**
+ * Transport (b): environment pages in Electron WebContentsViews, driven through
+ * webContents.debugger. Thin glue: the environment code is the same as with Chromium.
+ * Cannot run on the build machines (no Electron binary); policies live in ./policy.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BaseWindow, WebContentsView as WebContentsViewType } from 'electron';
+import { POPUP_EVENT, type BrowserHost, type CdpEventListener, type CdpSession, type PageHandle } from '../environment/cdp.ts';
+import { environmentPermission, environmentViewPreferences, environmentWindowOpen, isAllowedEnvironmentNavigation } from './policy.ts';
+
+export class ElectronHost implements BrowserHost {
+  readonly kind = 'electron' as const;
+
+  constructor(
+    private electron: typeof import('electron'),
+    private window: BaseWindow,
+    private allowedOrigins: () => readonly string[],
+  ) {}
+
+  async newPage(viewport: { width: number; height: number }): Promise<PageHandle> {
+    const { WebContentsView, session: sessions } = this.electron;
+    const partition = `lab-env-${randomBytes(6).toString('hex')}`;
+    const ses = sessions.fromPartition(partition);
+    ses.setPermissionRequestHandler((_wc, permission, callback) => callback(environmentPermission(permission)));
+    ses.setPermissionCheckHandler((_wc, permission) => environmentPermission(permission));
+    ses.on('will-download', (event) => event.preventDefault());
+    const view: WebContentsViewType = new WebContentsView({ webPreferences: environmentViewPreferences(partition) });
+    view.setBounds({ x: 0, y: 0, width: viewport.width, height: viewport.height });
+    this.window.contentView.addChildView(view);
+    const wc = view.webContents;
+    const dbg = wc.debugger;
+    dbg.attach('1.3');
+    const listeners = new Set<CdpEventListener>();
+    dbg.on('message', (_event, method, params) => listeners.forEach((l) => l(method, params)));
+    wc.setWindowOpenHandler(({ url }) => {
+      listeners.forEach((l) => l(POPUP_EVENT, { url }));
+      return environmentWindowOpen();
+    });
+    wc.on('will-navigate', (event, url) => {
+      if (!isAllowedEnvironmentNavigation(url, this.allowedOrigins())) event.preventDefault();
+    });
+    let markClosed!: () => void;
+    const closed = new Promise<void>((r) => (markClosed = r));
+    wc.once('destroyed', () => markClosed());
+    dbg.once('detach', () => markClosed());
+    const session: CdpSession = {
+      send: (method, params) => dbg.sendCommand(method, params ?? {}),
+      onEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
+      closed,
+    };
+    return {
+      session,
+      dispose: async () => {
+        if (dbg.isAttached()) dbg.detach();
+        this.window.contentView.removeChildView(view);
+        wc.close();
+        await ses.clearStorageData();
+      },
+    };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,89 @@
+/**
+ * The desktop app's security policies as plain functions, so they are tested in Node
+ * (Electron itself cannot run on the build machines). main/app/*.ts only wires them up.
+ */
+
+/** webPreferences for a view that shows an untrusted environment page. */
+export function environmentViewPreferences(partition: string) {
+  return {
+    partition, // non-persistent ("persist:" absent): own cookies and storage, gone with the view
+    sandbox: true,
+    contextIsolation: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webviewTag: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+    // No preload: the page gets nothing from the app.
+  } as const;
+}
+
+/** webPreferences for the app's own window (the renderer). */
+export function appWindowPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    sandbox: true,
+    contextIsolation: true,
+    nodeIntegration: false,
+    webviewTag: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+  } as const;
+}
+
+/** Content-Security-Policy of the app's own UI: only its bundled code, no remote or inline script. */
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'", // Svelte components set style attributes
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws://127.0.0.1:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-src 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** May an environment page navigate to this URL? Only http(s) within the task's origins. */
+export function isAllowedEnvironmentNavigation(url: string, allowedOrigins: readonly string[]): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (url === 'about:blank') return true;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+  return allowedOrigins.length === 0 || allowedOrigins.includes(parsed.origin);
+}
+
+/** Environment pages get no permission: no camera, microphone, notifications, geolocation, clipboard... */
+export function environmentPermission(_permission: string): boolean {
+  return false;
+}
+
+/** Environment pages may never open windows or tabs. */
+export function environmentWindowOpen(): { action: 'deny' } {
+  return { action: 'deny' };
+}
+
+/**
+ * IPC is answered only for the app's own renderer: a frame whose URL is the bundled UI,
+ * never an environment page (which has no preload anyway) or any other origin.
+ */
+export function isTrustedSender(frameUrl: string, appUrl: string): boolean {
+  let frame: URL;
+  let app: URL;
+  try {
+    frame = new URL(frameUrl);
+    app = new URL(appUrl);
+  } catch {
+    return false;
+  }
+  if (app.protocol === 'file:') return frame.protocol === 'file:' && frame.pathname === app.pathname;
+  return frame.origin === app.origin;
+}

@@ -1,0 +1,152 @@
+/**
+ * One episode: a fresh task instance, a fresh page, an agent acting until it is done or out of
+ * steps; every step is written to the lab as it happens, the checker judges the end.
+ */
+import type { Agent, AgentTurn } from '../agents/types.ts';
+import type { BrowserEnv } from '../environment/environment.ts';
+import type { Observation } from '../environment/types.ts';
+import { parseAction } from '../environment/actions.ts';
+import type { TaskInstance, TaskServer } from '../tasks/server.ts';
+import type { Tier } from '../tasks/types.ts';
+import type { LabStore } from '../store/lab.ts';
+import type { EndRecord, ObservationRecord } from '../store/schema.ts';
+
+export interface EpisodeRequest {
+  family: string;
+  seed: number;
+  tier?: Tier;
+  /** The agent, or a factory for agents that need the instance (the oracle). */
+  agent: Agent | ((instance: TaskInstance) => Agent);
+  maxSteps?: number;
+  /** Agent config recorded in the header (model, temperature, rates...). */
+  agentConfig?: Record<string, unknown>;
+  links?: { retryOf?: string; reflection?: string; shortenedFrom?: string };
+}
+
+export interface EpisodeOutcome {
+  id: string;
+  path: string;
+  success: boolean;
+  reason: EndRecord['reason'];
+  steps: number;
+  keyPoints: EndRecord['keyPoints'];
+  messages: string[];
+  durationMs: number;
+}
+
+export interface EpisodeDeps {
+  env: BrowserEnv;
+  server: TaskServer;
+  store: LabStore;
+  browserKind: string;
+  onStep?: (index: number, turn: AgentTurn, error: string | null) => void;
+  /** The environment's timing of each step (benchmarks). */
+  onTiming?: (timing: { actionMs: number; settleMs: number; observeMs: number; totalMs: number }) => void;
+  signal?: AbortSignal;
+}
+
+export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promise<EpisodeOutcome> {
+  const { env, server, store } = deps;
+  const started = performance.now();
+  const instance = server.createInstance(req.family, req.seed, { tier: req.tier, maxSteps: req.maxSteps });
+  const { spec, ctx, family } = instance;
+  const agent = typeof req.agent === 'function' ? req.agent(instance) : req.agent;
+  const split = inRange(spec.seed, family.seeds.train) ? 'train' : inRange(spec.seed, family.seeds.test) ? 'test' : 'other';
+  const writer = store.createEpisode({
+    task: { family: spec.family, seed: spec.seed, tier: spec.tier, instruction: spec.instruction, startUrl: spec.startUrl, split },
+    agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
+    env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind },
+    links: req.links ?? {},
+  });
+  try {
+    let observation = await env.reset({ instruction: spec.instruction, startUrl: spec.startUrl, allowedOrigins: spec.allowedOrigins });
+    await agent.reset(spec);
+    const history: AgentTurn[] = [];
+    let reason: EndRecord['reason'] = 'max_steps';
+    for (let i = 0; i < spec.maxSteps; i++) {
+      if (deps.signal?.aborted) {
+        reason = 'cancelled';
+        break;
+      }
+      const tAgent = performance.now();
+      let turn: AgentTurn;
+      try {
+        turn = await agent.act(observation, history);
+      } catch (err) {
+        reason = 'agent_error';
+        ctx.agentMessages.push(`[agent error] ${(err as Error).message}`);
+        break;
+      }
+      const agentMs = Math.round(performance.now() - tAgent);
+      const result = await env.step(turn.action);
+      recordAnswer(ctx, turn.action, result.error === null);
+      writer.step({
+        observation: toRecord(store, observation),
+        ...(turn.thought ? { thought: turn.thought } : {}),
+        action: turn.action,
+        error: result.error,
+        timing: { agentMs, ...result.timing },
+      });
+      deps.onTiming?.(result.timing);
+      deps.onStep?.(i, turn, result.error?.code ?? null);
+      history.push(turn);
+      observation = result.observation;
+      if (result.done) {
+        reason = result.error?.code === 'renderer_crashed' ? 'page_lost' : 'checker';
+        break;
+      }
+    }
+    const verdict = family.check(ctx);
+    const durationMs = Math.round(performance.now() - started);
+    writer.end({
+      success: verdict.success,
+      reason,
+      keyPoints: verdict.keyPoints,
+      messages: [...ctx.agentMessages],
+      ...(ctx.reportedInfeasible !== undefined ? { infeasible: ctx.reportedInfeasible } : {}),
+      finalObservation: toRecord(store, observation),
+      durationMs,
+    });
+    return {
+      id: writer.id,
+      path: writer.path,
+      success: verdict.success,
+      reason,
+      steps: writer.steps,
+      keyPoints: verdict.keyPoints,
+      messages: [...ctx.agentMessages],
+      durationMs,
+    };
+  } catch (err) {
+    writer.abandon();
+    throw err;
+  } finally {
+    server.releaseInstance(ctx.id);
+  }
+}
+
+/** Answers and infeasibility reports reach the checker through the instance. */
+function recordAnswer(ctx: { agentMessages: string[]; reportedInfeasible?: string }, actionText: string, ok: boolean): void {
+  if (!ok) return;
+  try {
+    const action = parseAction(actionText);
+    if (action.type === 'send_msg_to_user') ctx.agentMessages.push(action.text);
+    if (action.type === 'report_infeasible') ctx.reportedInfeasible = action.reason;
+  } catch {
+    // Malformed actions were already recorded as the step's error.
+  }
+}
+
+function toRecord(store: LabStore, o: Observation): ObservationRecord {
+  return {
+    url: o.url,
+    title: o.title,
+    elements: o.elements,
+    screenshot: o.screenshot ? store.blobs.put(o.screenshot.png) : null,
+    lastActionError: o.lastActionError,
+  };
+}
+
+function inRange(seed: number, r: { from: number; to: number }): boolean {
+  return seed >= r.from && seed < r.to;
+}

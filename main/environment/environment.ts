@@ -1,0 +1,293 @@
+/**
+ * The browser environment: one episode at a time on a fresh, isolated page.
+ * reset() opens the task's start URL; step() parses, executes, settles and observes, and always
+ * returns within the step timeout with either no error or exactly one named error.
+ */
+import type { BrowserHost, CdpSession, PageHandle } from './cdp.ts';
+import { ActionParseError, parseAction } from './actions.ts';
+import { ActionError, executeAction } from './execute.ts';
+import { observeElements } from './observe.ts';
+import { PageState, type DialogPolicy } from './page-state.ts';
+import { callExpression, drawMarks, installSettleTracker, removeMarks } from './page-scripts.ts';
+import type { Observation, PageElement, Screenshot, StepError, StepResult } from './types.ts';
+
+export interface EnvOptions {
+  viewport: { width: number; height: number };
+  /** Upper bound for action + settle of one step. */
+  stepTimeoutMs: number;
+  /** Upper bound for reading the page after a step. */
+  observeTimeoutMs: number;
+  /** How long the DOM must stay unchanged to count as settled. */
+  settleQuietMs: number;
+  /** Longest wait for the page to settle within a step. */
+  settleMaxMs: number;
+  screenshots: boolean;
+  /** Draw set-of-marks boxes with element ids on screenshots. */
+  marks: boolean;
+  dialogs: DialogPolicy;
+}
+
+export const DEFAULT_ENV_OPTIONS: EnvOptions = {
+  viewport: { width: 1024, height: 768 },
+  stepTimeoutMs: 10_000,
+  observeTimeoutMs: 5_000,
+  settleQuietMs: 15,
+  settleMaxMs: 3_000,
+  screenshots: false,
+  marks: true,
+  dialogs: 'dismiss',
+};
+
+export interface EpisodeStart {
+  instruction: string;
+  startUrl: string;
+  allowedOrigins?: string[];
+}
+
+/** Errors after which the page cannot be used any more. */
+const FATAL: ReadonlySet<StepError['code']> = new Set(['renderer_crashed']);
+/** When a step raises several faults, the most telling one is recorded. */
+const SEVERITY: StepError['code'][] = [
+  'renderer_crashed', 'page_hang', 'step_timeout', 'navigation_failed', 'dialog_opened', 'popup_blocked',
+];
+
+class StepTimeout extends Error {}
+
+export class BrowserEnv {
+  readonly options: EnvOptions;
+  private page: PageHandle | null = null;
+  private state: PageState | null = null;
+  private episode: EpisodeStart | null = null;
+  private messages: string[] = [];
+  private lastElements: PageElement[] = [];
+
+  constructor(
+    private host: BrowserHost,
+    options: Partial<EnvOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_ENV_OPTIONS, ...options };
+  }
+
+  get session(): CdpSession {
+    if (!this.page) throw new Error('no episode is running: call reset() first');
+    return this.page.session;
+  }
+
+  /** Elements of the last observation (ids resolve against the live page). */
+  get elements(): readonly PageElement[] {
+    return this.lastElements;
+  }
+
+  async reset(start: EpisodeStart): Promise<Observation> {
+    await this.closePage();
+    this.episode = start;
+    this.messages = [];
+    this.page = await this.host.newPage(this.options.viewport);
+    const session = this.page.session;
+    this.state = new PageState(session, this.options.dialogs);
+    await Promise.all([
+      session.send('Page.enable'),
+      session.send('Runtime.enable'),
+      session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      session.send('Inspector.enable').catch(() => {}),
+      session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installSettleTracker) }),
+    ]);
+    const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
+    this.state.mainFrameId = tree.frameTree.frame.id;
+    const deadline = Date.now() + this.options.stepTimeoutMs;
+    let error: StepError | null = null;
+    const nav = await session.send<{ errorText?: string }>('Page.navigate', { url: start.startUrl });
+    if (nav.errorText) error = { code: 'navigation_failed', message: `${nav.errorText} loading ${start.startUrl}` };
+    else if ((await this.state.settle(deadline, this.options.settleQuietMs)) === 'loading') {
+      await session.send('Page.stopLoading').catch(() => {});
+      error = { code: 'step_timeout', message: `${start.startUrl} was still loading after ${this.options.stepTimeoutMs} ms; loading was stopped` };
+    }
+    const faults = this.state.takeFaults();
+    return this.observe(error ?? pickError(faults));
+  }
+
+  async step(actionText: string): Promise<StepResult> {
+    if (!this.page || !this.state || !this.episode) throw new Error('no episode is running: call reset() first');
+    const state = this.state;
+    const t0 = performance.now();
+    state.takeFaults(); // faults from between steps belong to the previous observation
+    if (state.crashed) {
+      const observation = this.emptyObservation({ code: 'renderer_crashed', message: 'the page renderer crashed earlier' });
+      return { observation, error: observation.lastActionError, done: true, timing: timing(t0, t0, t0, t0) };
+    }
+
+    let actionError: StepError | null = null;
+    let done = false;
+    let tAction = t0;
+    try {
+      const action = parseAction(actionText);
+      const deadline = Date.now() + this.options.stepTimeoutMs;
+      const outcome = await this.withStepTimeout(async () => {
+        const out = await executeAction(
+          { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [] },
+          action,
+        );
+        tAction = performance.now();
+        // Stop settling a little before the step deadline so a slow load is reported as such.
+        const settled = await state.settle(Math.min(deadline - 100, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs);
+        if (settled === 'loading') {
+          // Like a person pressing Esc: stop the slow load so the page can be read and used.
+          await this.session.send('Page.stopLoading').catch(() => {});
+          throw new ActionError('step_timeout', `the page was still loading after ${Math.round(performance.now() - t0)} ms; loading was stopped`);
+        }
+        return out;
+      }, deadline);
+      if (outcome.message !== undefined) {
+        this.messages.push(outcome.message);
+        done = true;
+      }
+      if (outcome.infeasible !== undefined) done = true;
+    } catch (err) {
+      actionError = await this.classify(err);
+    }
+    if (tAction === t0) tAction = performance.now();
+    const tSettled = performance.now();
+    const error = pickError([...(actionError ? [actionError] : []), ...state.takeFaults()]);
+    if (error && FATAL.has(error.code)) done = true;
+    const observation = await this.observe(error);
+    const tObserved = performance.now();
+    if (state.crashed) done = true;
+    return { observation, error, done, timing: timing(t0, tAction, tSettled, tObserved) };
+  }
+
+  /** Read the page: element list, and a screenshot when enabled. Never throws. */
+  async observe(lastActionError: StepError | null = null): Promise<Observation> {
+    const state = this.state!;
+    if (state.crashed) return this.emptyObservation(lastActionError ?? { code: 'renderer_crashed', message: 'the page renderer crashed' });
+    try {
+      return await this.withStepTimeout(async () => {
+        const session = this.session;
+        const [{ elements }, info] = await Promise.all([
+          observeElements(session, this.options.viewport),
+          session.send<{ result: { value: { url: string; title: string } } }>('Runtime.evaluate', {
+            expression: '({ url: location.href, title: document.title })',
+            returnByValue: true,
+          }),
+        ]);
+        this.lastElements = elements;
+        const screenshot = this.options.screenshots ? await this.screenshot(elements) : undefined;
+        return {
+          url: info.result.value.url,
+          title: info.result.value.title,
+          instruction: this.episode!.instruction,
+          elements,
+          screenshot,
+          lastActionError,
+          messages: [...this.messages],
+        };
+      }, Date.now() + this.options.observeTimeoutMs);
+    } catch (err) {
+      const observeError = await this.classify(err);
+      return this.emptyObservation(lastActionError ?? observeError);
+    }
+  }
+
+  private async screenshot(elements: PageElement[]): Promise<Screenshot> {
+    const session = this.session;
+    const marks = this.options.marks
+      ? elements
+          .filter((e) => e.inViewport && e.role !== 'text')
+          .map((e) => [e.id, e.box.x, e.box.y, e.box.width, e.box.height] as [string, number, number, number, number])
+      : [];
+    if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(drawMarks, marks) });
+    try {
+      const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+      return { png: Buffer.from(shot.data, 'base64'), ...this.options.viewport };
+    } finally {
+      if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(removeMarks) });
+    }
+  }
+
+  private emptyObservation(error: StepError | null): Observation {
+    return {
+      url: '',
+      title: '',
+      instruction: this.episode?.instruction ?? '',
+      elements: [],
+      lastActionError: error,
+      messages: [...this.messages],
+    };
+  }
+
+  /** Run fn, but give up at the deadline or when the renderer crashes. */
+  private async withStepTimeout<T>(fn: () => Promise<T>, deadline: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StepTimeout()), Math.max(0, deadline - Date.now()));
+    });
+    const crashed = this.state!.crashedSignal.then(() => {
+      throw new ActionError('renderer_crashed', 'the page renderer crashed');
+    });
+    try {
+      return await Promise.race([fn(), timeout, crashed]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Name what went wrong; after a timeout, tell a hung page from a slow one and unstick it. */
+  private async classify(err: unknown): Promise<StepError> {
+    if (err instanceof ActionParseError) return { code: 'malformed_action', message: err.message };
+    if (err instanceof ActionError) return { code: err.code, message: err.message };
+    if (err instanceof StepTimeout) {
+      if (this.state!.crashed) return { code: 'renderer_crashed', message: 'the page renderer crashed' };
+      const responsive = await this.probe(500);
+      if (responsive) {
+        if (this.state!.loading) await this.session.send('Page.stopLoading').catch(() => {});
+        return { code: 'step_timeout', message: `the step did not finish within ${this.options.stepTimeoutMs} ms` };
+      }
+      // The page's main thread is stuck (e.g. an endless loop): stop the running script.
+      await this.session.send('Runtime.terminateExecution').catch(() => {});
+      const recovered = await this.probe(1000);
+      return {
+        code: 'page_hang',
+        message: `the page stopped responding (a script kept its main thread busy)${recovered ? '; the script was terminated' : ''}`,
+      };
+    }
+    if (this.state?.crashed) return { code: 'renderer_crashed', message: 'the page renderer crashed' };
+    return { code: 'action_failed', message: err instanceof Error ? err.message : String(err) };
+  }
+
+  private async probe(ms: number): Promise<boolean> {
+    const ok = this.session.send('Runtime.evaluate', { expression: '1', returnByValue: true }).then(
+      () => true,
+      () => false,
+    );
+    return Promise.race([ok, new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+  }
+
+  private async closePage(): Promise<void> {
+    this.state?.dispose();
+    this.state = null;
+    const page = this.page;
+    this.page = null;
+    if (page) await page.dispose();
+  }
+
+  async close(): Promise<void> {
+    await this.closePage();
+  }
+}
+
+function pickError(errors: StepError[]): StepError | null {
+  if (!errors.length) return null;
+  let best = errors[0];
+  for (const e of errors) {
+    const rank = (x: StepError) => {
+      const i = SEVERITY.indexOf(x.code);
+      return i < 0 ? SEVERITY.length : i;
+    };
+    if (rank(e) < rank(best)) best = e;
+  }
+  return best;
+}
+
+function timing(t0: number, tAction: number, tSettled: number, tObserved: number) {
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { actionMs: r(tAction - t0), settleMs: r(tSettled - tAction), observeMs: r(tObserved - tSettled), totalMs: r(tObserved - t0) };
+}

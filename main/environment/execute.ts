@@ -1,0 +1,220 @@
+/**
+ * Executes parsed actions with real input events (CDP Input domain), the way a person would act:
+ * scroll the target into view, check that it can receive the event, then move, press, type.
+ */
+import type { CdpSession } from './cdp.ts';
+import type { Action } from './actions.ts';
+import type { StepError } from './types.ts';
+import { functionDeclaration, inspectTarget, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
+import { keyEvents, parseKeyChord } from './keys.ts';
+
+/** An action that could not be carried out; becomes the step's named error. */
+export class ActionError extends Error {
+  constructor(
+    readonly code: StepError['code'],
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ActionError';
+  }
+}
+
+export interface ExecuteContext {
+  session: CdpSession;
+  viewport: { width: number; height: number };
+  /** Origins goto() may open; empty means any http(s) origin. */
+  allowedOrigins: string[];
+}
+
+export interface ExecuteOutcome {
+  /** Set by send_msg_to_user / report_infeasible. */
+  message?: string;
+  infeasible?: string;
+}
+
+const OBJECT_GROUP = 'lab-action';
+/** Inputs whose value Chromium does not take from typed text. */
+const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+
+export async function executeAction(ctx: ExecuteContext, action: Action): Promise<ExecuteOutcome> {
+  const { session } = ctx;
+  try {
+    switch (action.type) {
+      case 'click':
+      case 'dblclick':
+      case 'hover': {
+        const target = await resolveTarget(ctx, action.id, action.type !== 'hover');
+        await mouseMove(session, target.x, target.y);
+        if (action.type === 'hover') return {};
+        const button = action.type === 'click' ? action.button : 'left';
+        await mouseClick(session, target.x, target.y, button, 1);
+        if (action.type === 'dblclick') await mouseClick(session, target.x, target.y, 'left', 2);
+        return {};
+      }
+      case 'check':
+      case 'uncheck': {
+        const target = await resolveTarget(ctx, action.id, true);
+        if (target.info.checked === null) throw new ActionError('element_not_interactable', `element '${action.id}' is a <${target.info.tag}>, not a checkbox or radio`);
+        if (target.info.checked !== (action.type === 'check')) await mouseClick(session, target.x, target.y, 'left', 1);
+        return {};
+      }
+      case 'focus': {
+        const target = await resolveTarget(ctx, action.id, false);
+        await session.send('DOM.focus', { objectId: target.objectId });
+        return {};
+      }
+      case 'fill':
+      case 'clear': {
+        const text = action.type === 'fill' ? action.text : '';
+        const target = await resolveTarget(ctx, action.id, true);
+        const { info } = target;
+        if (info.tag === 'select') throw new ActionError('element_not_interactable', `element '${action.id}' is a <select>: use select_option('${action.id}', 'Label')`);
+        if (!info.editable && !SET_VALUE_TYPES.has(info.type)) {
+          throw new ActionError('element_not_interactable', `element '${action.id}' (<${info.tag}${info.type ? ` type=${info.type}` : ''}>) does not take text`);
+        }
+        await session.send('DOM.focus', { objectId: target.objectId });
+        if (SET_VALUE_TYPES.has(info.type)) {
+          await callOn(session, target.objectId, setValueWithEvents, [text]);
+          return {};
+        }
+        await callOn(session, target.objectId, selectAllText, []);
+        if (text === '') await pressChord(session, 'Backspace');
+        else await session.send('Input.insertText', { text });
+        return {};
+      }
+      case 'select_option': {
+        const target = await resolveTarget(ctx, action.id, true);
+        await session.send('DOM.focus', { objectId: target.objectId });
+        const result = await callOn<{ ok: boolean; message?: string }>(session, target.objectId, selectOptions, [action.options]);
+        if (!result.ok) throw new ActionError('invalid_argument', `select_option on '${action.id}': ${result.message}`);
+        return {};
+      }
+      case 'press': {
+        const target = await resolveTarget(ctx, action.id, false);
+        await session.send('DOM.focus', { objectId: target.objectId });
+        await pressChord(session, action.key);
+        return {};
+      }
+      case 'keyboard_press':
+        await pressChord(session, action.key);
+        return {};
+      case 'scroll':
+        await session.send('Input.dispatchMouseEvent', {
+          type: 'mouseWheel',
+          x: Math.floor(ctx.viewport.width / 2),
+          y: Math.floor(ctx.viewport.height / 2),
+          deltaX: action.dx,
+          deltaY: action.dy,
+        });
+        return {};
+      case 'go_back':
+      case 'go_forward': {
+        const history = await session.send<{ currentIndex: number; entries: Array<{ id: number }> }>('Page.getNavigationHistory');
+        const index = history.currentIndex + (action.type === 'go_back' ? -1 : 1);
+        const entry = history.entries[index];
+        if (!entry) throw new ActionError('action_failed', action.type === 'go_back' ? 'there is no previous page' : 'there is no next page');
+        await session.send('Page.navigateToHistoryEntry', { entryId: entry.id });
+        return {};
+      }
+      case 'goto': {
+        const url = checkGotoUrl(action.url, ctx.allowedOrigins);
+        const result = await session.send<{ errorText?: string }>('Page.navigate', { url });
+        if (result.errorText) throw new ActionError('navigation_failed', `${result.errorText} loading ${url}`);
+        return {};
+      }
+      case 'noop':
+        await new Promise((r) => setTimeout(r, Math.min(Math.max(action.ms, 0), 5000)));
+        return {};
+      case 'send_msg_to_user':
+        return { message: action.text };
+      case 'report_infeasible':
+        return { infeasible: action.reason };
+    }
+  } finally {
+    session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => {});
+  }
+}
+
+export function checkGotoUrl(raw: string, allowedOrigins: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ActionError('invalid_argument', `goto needs an absolute http(s) URL, got '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ActionError('navigation_blocked', `goto may only open http(s) URLs, not ${url.protocol}`);
+  }
+  if (allowedOrigins.length && !allowedOrigins.includes(url.origin)) {
+    throw new ActionError('navigation_blocked', `${url.origin} is outside this task's sites (${allowedOrigins.join(', ')})`);
+  }
+  return url.href;
+}
+
+interface ResolvedTarget {
+  objectId: string;
+  x: number;
+  y: number;
+  info: ReturnType<typeof inspectTarget>;
+}
+
+async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: boolean): Promise<ResolvedTarget> {
+  const { session } = ctx;
+  const found = await session.send<{ result: { objectId?: string; subtype?: string } }>('Runtime.evaluate', {
+    expression: `document.querySelector('[data-lab-id="${id}"]')`,
+    objectGroup: OBJECT_GROUP,
+  });
+  const objectId = found.result.objectId;
+  if (!objectId || found.result.subtype === 'null') throw new ActionError('unknown_element', `no element with id '${id}' on the page`);
+  await session.send('DOM.scrollIntoViewIfNeeded', { objectId }).catch(() => {
+    // Elements without a layout box cannot be scrolled to; inspectTarget reports why below.
+  });
+  const info = await callOn<ReturnType<typeof inspectTarget>>(session, objectId, inspectTarget, []);
+  if (info.disabled && needsPointer) throw new ActionError('element_not_interactable', `element '${id}' is disabled`);
+  if (needsPointer) {
+    if (info.width <= 0 || info.height <= 0) throw new ActionError('element_not_interactable', `element '${id}' is not visible (it has no size)`);
+    if (info.x < 0 || info.y < 0 || info.x > ctx.viewport.width || info.y > ctx.viewport.height) {
+      throw new ActionError('element_not_interactable', `element '${id}' is outside the viewport and could not be scrolled into view`);
+    }
+    if (info.coveredBy) throw new ActionError('element_not_interactable', `element '${id}' is covered by ${info.coveredBy}`);
+  }
+  return { objectId, x: info.x, y: info.y, info };
+}
+
+async function callOn<T>(session: CdpSession, objectId: string, fn: (...args: any[]) => unknown, args: unknown[]): Promise<T> {
+  const r = await session.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+    'Runtime.callFunctionOn',
+    {
+      objectId,
+      functionDeclaration: functionDeclaration(fn),
+      arguments: args.map((value) => ({ value })),
+      returnByValue: true,
+      awaitPromise: true,
+    },
+  );
+  if (r.exceptionDetails) {
+    throw new ActionError('action_failed', r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+  }
+  return r.result.value;
+}
+
+async function mouseMove(session: CdpSession, x: number, y: number): Promise<void> {
+  await session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
+}
+
+const BUTTON_MASK = { left: 1, right: 2, middle: 4 } as const;
+
+async function mouseClick(session: CdpSession, x: number, y: number, button: 'left' | 'right' | 'middle', clickCount: number): Promise<void> {
+  await session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: BUTTON_MASK[button], clickCount });
+  await session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount });
+}
+
+async function pressChord(session: CdpSession, chord: string): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseKeyChord(chord);
+  } catch (err) {
+    throw new ActionError('invalid_argument', (err as Error).message);
+  }
+  for (const event of keyEvents(parsed)) await session.send('Input.dispatchKeyEvent', event);
+}

@@ -1,0 +1,206 @@
+/**
+ * Code the environment runs inside the page. Kept as plain functions so TypeScript checks them;
+ * they are serialised with Function.prototype.toString and must not close over anything.
+ */
+
+/**
+ * Installed before any page script runs (Page.addScriptToEvaluateOnNewDocument). Tracks DOM
+ * mutations and in-flight fetch/XHR so the environment can tell when the page has settled.
+ */
+export function installSettleTracker(): void {
+  const w = window as any;
+  if (w.__lab) return;
+  const lab = { pending: 0, lastChange: performance.now(), settle: null as unknown };
+  Object.defineProperty(w, '__lab', { value: lab, enumerable: false, configurable: false, writable: false });
+  const touch = () => {
+    lab.lastChange = performance.now();
+  };
+  new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const fetch0 = w.fetch;
+  if (typeof fetch0 === 'function') {
+    w.fetch = function (this: unknown, ...args: unknown[]) {
+      lab.pending++;
+      return fetch0.apply(this, args).finally(() => {
+        lab.pending--;
+        touch();
+      });
+    };
+  }
+  const send0 = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, ...args: any[]) {
+    lab.pending++;
+    this.addEventListener(
+      'loadend',
+      () => {
+        lab.pending--;
+        touch();
+      },
+      { once: true },
+    );
+    return send0.apply(this, args as any);
+  };
+  // Resolves once no request is pending and the DOM has been quiet for quietMs, or after maxMs.
+  // `fromNow`: count quiet from the start of the wait too (same document after an action, where a
+  // navigation or request may follow a moment later); a freshly loaded document counts from its
+  // last change only.
+  lab.settle = (quietMs: number, maxMs: number, fromNow: boolean) =>
+    new Promise<boolean>((resolve) => {
+      const start = performance.now();
+      const floor = fromNow ? start : 0;
+      const tick = () => {
+        const now = performance.now();
+        if (lab.pending === 0 && now - Math.max(lab.lastChange, floor) >= quietMs) resolve(true);
+        else if (now - start >= maxMs) resolve(false);
+        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, floor)), 10)));
+      };
+      tick();
+    });
+}
+
+/**
+ * Give every element that has none a `data-lab-id`, in document order; ids already given stay.
+ * The counter lives on the document so ids never repeat within one page load.
+ */
+export function markElements(): number {
+  const d = document as any;
+  let next: number = d.__labNextId ?? 0;
+  const all = document.getElementsByTagName('*');
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i];
+    if (!el.hasAttribute('data-lab-id')) el.setAttribute('data-lab-id', String(next++));
+  }
+  d.__labNextId = next;
+  return next;
+}
+
+/** Called on the target element after it was scrolled into view: where to click and whether we can. */
+export function inspectTarget(this: Element): {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  tag: string;
+  type: string;
+  disabled: boolean;
+  editable: boolean;
+  checked: boolean | null;
+  coveredBy: string | null;
+} {
+  const el = this as HTMLElement;
+  const r = el.getBoundingClientRect();
+  const cx = r.left + r.width / 2;
+  const cy = r.top + r.height / 2;
+  let coveredBy: string | null = null;
+  if (r.width > 0 && r.height > 0) {
+    const hit = document.elementFromPoint(cx, cy);
+    // A label for the target counts as the target (clicking it activates the control).
+    const viaLabel = hit instanceof HTMLLabelElement && hit.control === el;
+    if (hit && hit !== el && !el.contains(hit) && !viaLabel) {
+      const h = hit as HTMLElement;
+      coveredBy = `<${h.tagName.toLowerCase()}${h.id ? ' id="' + h.id + '"' : ''}${
+        h.className && typeof h.className === 'string' ? ' class="' + h.className + '"' : ''
+      }>`;
+    }
+  }
+  const tag = el.tagName.toLowerCase();
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  const textInput = tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'].includes(type);
+  return {
+    x: cx,
+    y: cy,
+    width: r.width,
+    height: r.height,
+    tag,
+    type,
+    disabled: (el as HTMLInputElement).disabled === true || el.getAttribute('aria-disabled') === 'true',
+    editable: textInput || tag === 'textarea' || el.isContentEditable,
+    checked: tag === 'input' && (type === 'checkbox' || type === 'radio') ? (el as HTMLInputElement).checked : null,
+    coveredBy,
+  };
+}
+
+/** Select the element's whole content so typed text replaces it. */
+export function selectAllText(this: Element): void {
+  const el = this as HTMLInputElement;
+  if (typeof el.select === 'function') {
+    el.select();
+    return;
+  }
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const sel = window.getSelection();
+  sel?.removeAllRanges();
+  sel?.addRange(range);
+}
+
+/** Date, time, color and range inputs ignore typed text in Chromium: set the value as a user agent would. */
+export function setValueWithEvents(this: Element, value: string): string {
+  const el = this as HTMLInputElement;
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  setter.call(el, value);
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.value;
+}
+
+/**
+ * Choose options of a <select> by label or value (exact, then case-insensitive), as a user picking
+ * from the list would; fires input and change. Returns the chosen labels or an error message.
+ */
+export function selectOptions(this: Element, wanted: string[]): { ok: true; chosen: string[] } | { ok: false; message: string } {
+  const el = this as HTMLSelectElement;
+  if (el.tagName.toLowerCase() !== 'select') return { ok: false, message: `element is a <${el.tagName.toLowerCase()}>, not a <select>` };
+  const options = Array.from(el.options);
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const picked: HTMLOptionElement[] = [];
+  for (const w of wanted) {
+    const o =
+      options.find((o) => o.label.trim() === w.trim() || o.value === w) ?? options.find((o) => norm(o.label) === norm(w) || norm(o.value) === norm(w));
+    if (!o) return { ok: false, message: `no option '${w}' (options: ${options.map((o) => `'${o.label.trim()}'`).join(', ')})` };
+    if (o.disabled) return { ok: false, message: `option '${w}' is disabled` };
+    picked.push(o);
+  }
+  if (picked.length > 1 && !el.multiple) return { ok: false, message: 'this <select> takes a single option' };
+  for (const o of options) o.selected = picked.includes(o);
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true, chosen: picked.map((o) => o.label.trim()) };
+}
+
+/** Draw set-of-marks boxes in a closed shadow root above the page; returns nothing. */
+export function drawMarks(marks: Array<[string, number, number, number, number]>): void {
+  const host = document.createElement('lab-marks');
+  host.setAttribute('data-lab-overlay', '');
+  const root = host.attachShadow({ mode: 'closed' });
+  const palette = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#9a6324', '#800000'];
+  let html = '<div style="position:fixed;inset:0;pointer-events:none;z-index:2147483647">';
+  marks.forEach(([id, x, y, w, h], i) => {
+    const c = palette[i % palette.length];
+    html +=
+      `<div style="position:absolute;left:${x}px;top:${y}px;width:${w}px;height:${h}px;outline:2px solid ${c};box-sizing:border-box"></div>` +
+      `<div style="position:absolute;left:${x}px;top:${Math.max(0, y - 14)}px;background:${c};color:#fff;font:bold 11px/14px monospace;padding:0 3px">${id}</div>`;
+  });
+  root.innerHTML = html + '</div>';
+  document.documentElement.appendChild(host);
+  (window as any).__labMarks = host;
+}
+
+export function removeMarks(): void {
+  const w = window as any;
+  w.__labMarks?.remove();
+  w.__labMarks = undefined;
+}
+
+// Transpilers may wrap named functions in a `__name(...)` helper that does not exist in the page;
+// define a harmless one in the wrapper's scope.
+const NAME_SHIM = 'const __name = (f) => f;';
+
+/** Source for Runtime.evaluate: calls `fn` with JSON-serialised arguments. */
+export function callExpression(fn: (...args: any[]) => unknown, ...args: unknown[]): string {
+  return `(() => { ${NAME_SHIM} return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(',')}); })()`;
+}
+
+/** Source for Runtime.callFunctionOn: `this` is the remote object, arguments come from the call. */
+export function functionDeclaration(fn: (...args: any[]) => unknown): string {
+  return `function (...args) { ${NAME_SHIM} return (${fn.toString()}).apply(this, args); }`;
+}

@@ -1,0 +1,158 @@
+/**
+ * Watches one page's CDP events (navigation, network, dialogs, popups, crashes) and knows when
+ * the page has settled. Faults seen while a step runs are collected as named StepErrors.
+ */
+import { POPUP_EVENT, type CdpSession } from './cdp.ts';
+import type { StepError } from './types.ts';
+
+export type DialogPolicy = 'dismiss' | 'accept';
+
+/** Requests that finish; long-lived streams never do and must not hold the settle wait. */
+const TRACKED_TYPES = new Set(['Document', 'Stylesheet', 'Script', 'XHR', 'Fetch', 'Image', 'Font']);
+
+export class PageState {
+  mainFrameId = '';
+  loading = false;
+  crashed = false;
+  /** Increments on every main-frame navigation start; tells a settle loop that the document changed. */
+  navigations = 0;
+  private inflight = new Map<string, string>(); // requestId -> resource type
+  private documentUrls = new Map<string, string>();
+  private faults: StepError[] = [];
+  private waiters = new Set<() => void>();
+  private unsubscribe: () => void;
+  readonly crashedSignal: Promise<void>;
+  private signalCrash!: () => void;
+
+  constructor(
+    private session: CdpSession,
+    private dialogPolicy: DialogPolicy,
+  ) {
+    this.crashedSignal = new Promise((resolve) => (this.signalCrash = resolve));
+    this.unsubscribe = session.onEvent((method, params) => {
+      this.onEvent(method, params);
+      for (const w of [...this.waiters]) w();
+    });
+    session.closed.then(() => {
+      if (!this.crashed) {
+        this.crashed = true;
+        this.faults.push({ code: 'renderer_crashed', message: 'the page target closed' });
+        this.signalCrash();
+      }
+    });
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Faults recorded since the last call, oldest first. */
+  takeFaults(): StepError[] {
+    const out = this.faults;
+    this.faults = [];
+    return out;
+  }
+
+  private onEvent(method: string, p: any): void {
+    switch (method) {
+      case 'Page.frameStartedLoading':
+        if (p.frameId === this.mainFrameId) {
+          this.loading = true;
+          this.navigations++;
+        }
+        break;
+      case 'Page.frameStoppedLoading':
+        if (p.frameId === this.mainFrameId) this.loading = false;
+        break;
+      case 'Page.frameNavigated':
+        if (!p.frame.parentId) this.mainFrameId = p.frame.id;
+        break;
+      case 'Network.requestWillBeSent':
+        if (TRACKED_TYPES.has(p.type)) this.inflight.set(p.requestId, p.type);
+        if (p.type === 'Document' && p.frameId === this.mainFrameId) this.documentUrls.set(p.requestId, p.request.url);
+        break;
+      case 'Network.loadingFinished':
+        this.inflight.delete(p.requestId);
+        this.documentUrls.delete(p.requestId);
+        break;
+      case 'Network.loadingFailed': {
+        this.inflight.delete(p.requestId);
+        const url = this.documentUrls.get(p.requestId);
+        this.documentUrls.delete(p.requestId);
+        // A navigation replaced by another one is cancelled, not failed.
+        if (url !== undefined && !p.canceled && p.errorText !== 'net::ERR_ABORTED') {
+          this.faults.push({ code: 'navigation_failed', message: `${p.errorText} loading ${url}` });
+        }
+        break;
+      }
+      case 'Page.javascriptDialogOpening': {
+        // beforeunload must be accepted or the navigation that raised it never completes.
+        const accept = p.type === 'beforeunload' || this.dialogPolicy === 'accept';
+        this.session.send('Page.handleJavaScriptDialog', { accept }).catch(() => {});
+        const text = String(p.message ?? '').slice(0, 200);
+        this.faults.push({ code: 'dialog_opened', message: `${p.type} dialog ${accept ? 'accepted' : 'dismissed'}: ${JSON.stringify(text)}` });
+        break;
+      }
+      case POPUP_EVENT:
+        this.faults.push({ code: 'popup_blocked', message: `the page tried to open a new window${p.url && p.url !== 'about:blank' ? ` at ${p.url}` : ''}; it was closed` });
+        break;
+      case 'Inspector.targetCrashed':
+        this.crashed = true;
+        this.faults.push({ code: 'renderer_crashed', message: 'the page renderer crashed' });
+        this.signalCrash();
+        break;
+    }
+  }
+
+  /** Resolve when pred() holds or after ms; returns whether it held. Re-checked on every event. */
+  waitUntil(pred: () => boolean, ms: number): Promise<boolean> {
+    if (pred()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(ok);
+      };
+      const check = () => {
+        if (pred()) done(true);
+      };
+      const timer = setTimeout(() => done(pred()), Math.max(0, ms));
+      this.waiters.add(check);
+    });
+  }
+
+  /**
+   * Wait until the main document has loaded, tracked requests are done and the DOM has been quiet
+   * for quietMs, or until the deadline. Not settling in time is not an error: some pages animate.
+   */
+  async settle(deadline: number, quietMs: number): Promise<'settled' | 'busy' | 'loading'> {
+    const navigationsAtStart = this.navigations;
+    for (let round = 0; round < 20; round++) {
+      const remaining = deadline - Date.now();
+      if (this.crashed) return 'settled';
+      if (remaining <= 0) return this.loading ? 'loading' : 'busy';
+      if (this.loading) {
+        await this.waitUntil(() => !this.loading || this.crashed, remaining);
+        continue;
+      }
+      if (this.inflight.size) {
+        // Long polls would hold us forever: give requests at most a second per round.
+        await this.waitUntil(() => this.inflight.size === 0 || this.crashed, Math.min(remaining, 1000));
+      }
+      const before = this.navigations;
+      try {
+        await this.session.send('Runtime.evaluate', {
+          expression: `window.__lab ? window.__lab.settle(${quietMs}, ${Math.max(0, deadline - Date.now())}, ${this.navigations === navigationsAtStart}) : true`,
+          awaitPromise: true,
+          returnByValue: true,
+        });
+      } catch {
+        // The document went away under the evaluation (a navigation): settle the new one.
+        continue;
+      }
+      if (this.loading || this.navigations !== before || this.inflight.size) continue;
+      return 'settled';
+    }
+    return this.loading ? 'loading' : 'busy';
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The episode file format: JSON Lines, one event per line, validated on read.
+ *   {"type":"episode", ...}   header, first line
+ *   {"type":"step", ...}      one per step, appended as it happens
+ *   {"type":"end", ...}       outcome, last line (absent if the run died)
+ */
+import { z } from 'zod';
+
+export const FORMAT_VERSION = 1;
+
+const box = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+export const elementSchema = z.object({
+  id: z.string(),
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  value: z.string().optional(),
+  checked: z.union([z.boolean(), z.literal('mixed')]).optional(),
+  selected: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  expanded: z.boolean().optional(),
+  required: z.boolean().optional(),
+  invalid: z.boolean().optional(),
+  options: z.array(z.string()).optional(),
+  box,
+  visible: z.boolean(),
+  inViewport: z.boolean(),
+});
+
+export const stepErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+/** What the agent saw: the observation minus the screenshot bytes, which live in blobs/. */
+export const observationRecordSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  elements: z.array(elementSchema),
+  /** sha256 of the PNG in the lab's blob store. */
+  screenshot: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  lastActionError: stepErrorSchema.nullable(),
+});
+
+export const taskRecordSchema = z.object({
+  family: z.string(),
+  seed: z.number().int(),
+  tier: z.number().int().min(1).max(3),
+  instruction: z.string(),
+  startUrl: z.string(),
+  split: z.enum(['train', 'test', 'other']),
+});
+
+export const episodeHeaderSchema = z.object({
+  type: z.literal('episode'),
+  version: z.literal(FORMAT_VERSION),
+  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  createdAt: z.string(),
+  task: taskRecordSchema,
+  agent: z.object({ name: z.string(), config: z.record(z.string(), z.unknown()).optional() }),
+  env: z.object({ viewport: z.object({ width: z.number(), height: z.number() }), screenshots: z.boolean(), browser: z.string() }),
+  links: z
+    .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })
+    .default({}),
+});
+
+export const stepRecordSchema = z.object({
+  type: z.literal('step'),
+  index: z.number().int().min(0),
+  observation: observationRecordSchema,
+  thought: z.string().optional(),
+  action: z.string(),
+  error: stepErrorSchema.nullable(),
+  timing: z.object({
+    agentMs: z.number(),
+    actionMs: z.number(),
+    settleMs: z.number(),
+    observeMs: z.number(),
+    totalMs: z.number(),
+  }),
+  at: z.string(),
+});
+
+export const endRecordSchema = z.object({
+  type: z.literal('end'),
+  success: z.boolean(),
+  reason: z.enum(['checker', 'max_steps', 'page_lost', 'agent_error', 'cancelled']),
+  keyPoints: z.array(z.object({ name: z.string(), met: z.boolean(), detail: z.string().optional() })),
+  steps: z.number().int().min(0),
+  messages: z.array(z.string()),
+  infeasible: z.string().optional(),
+  finalObservation: observationRecordSchema,
+  durationMs: z.number(),
+  at: z.string(),
+});
+
+export const episodeLineSchema = z.discriminatedUnion('type', [episodeHeaderSchema, stepRecordSchema, endRecordSchema]);
+
+export type EpisodeHeader = z.infer<typeof episodeHeaderSchema>;
+export type StepRecord = z.infer<typeof stepRecordSchema>;
+export type EndRecord = z.infer<typeof endRecordSchema>;
+export type ObservationRecord = z.infer<typeof observationRecordSchema>;
+export type EpisodeLine = z.infer<typeof episodeLineSchema>;

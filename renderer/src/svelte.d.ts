@@ -1,0 +1,5 @@
+declare module '*.svelte' {
+  import type { Component } from 'svelte';
+  const component: Component<Record<string, never>>;
+  export default component;
+}

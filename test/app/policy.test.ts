@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  APP_CSP,
+  appWindowPreferences,
+  environmentPermission,
+  environmentViewPreferences,
+  environmentWindowOpen,
+  isAllowedEnvironmentNavigation,
+  isTrustedSender,
+} from '../../main/app/policy.ts';
+
+test('environment views are sandboxed, isolated, without Node or preload, in their own partition', () => {
+  const p = environmentViewPreferences('lab-env-abc');
+  assert.equal(p.sandbox, true);
+  assert.equal(p.contextIsolation, true);
+  assert.equal(p.nodeIntegration, false);
+  assert.equal(p.nodeIntegrationInSubFrames, false);
+  assert.equal(p.webSecurity, true);
+  assert.equal(p.webviewTag, false);
+  assert.equal('preload' in p, false);
+  assert.equal(p.partition, 'lab-env-abc');
+  assert.ok(!p.partition.startsWith('persist:'), 'nothing persists across episodes');
+});
+
+test('environment pages get no permissions and cannot open windows', () => {
+  for (const perm of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen']) {
+    assert.equal(environmentPermission(perm), false, perm);
+  }
+  assert.deepEqual(environmentWindowOpen(), { action: 'deny' });
+});
+
+test('environment navigation stays on http(s) within the task origins; never file:// or app URLs', () => {
+  const origins = ['http://127.0.0.1:4000'];
+  assert.equal(isAllowedEnvironmentNavigation('http://127.0.0.1:4000/i/x/cart', origins), true);
+  assert.equal(isAllowedEnvironmentNavigation('http://127.0.0.1:4001/', origins), false);
+  assert.equal(isAllowedEnvironmentNavigation('https://evil.example/', origins), false);
+  assert.equal(isAllowedEnvironmentNavigation('file:///etc/passwd', origins), false);
+  assert.equal(isAllowedEnvironmentNavigation('file:///etc/passwd', []), false);
+  assert.equal(isAllowedEnvironmentNavigation('chrome://settings', []), false);
+  assert.equal(isAllowedEnvironmentNavigation('javascript:alert(1)', []), false);
+  assert.equal(isAllowedEnvironmentNavigation('not a url', []), false);
+  assert.equal(isAllowedEnvironmentNavigation('https://any.example/', []), true, 'live-web tasks name no origins');
+});
+
+test('IPC answers only the app renderer, never an environment page', () => {
+  const app = 'file:///opt/agent-lab/out/renderer/index.html';
+  assert.equal(isTrustedSender(app, app), true);
+  assert.equal(isTrustedSender('file:///tmp/other.html', app), false);
+  assert.equal(isTrustedSender('http://127.0.0.1:4000/i/x/', app), false);
+  assert.equal(isTrustedSender('http://127.0.0.1:5173/', 'http://127.0.0.1:5173/index.html'), true);
+  assert.equal(isTrustedSender('http://127.0.0.1:5174/', 'http://127.0.0.1:5173/'), false);
+  assert.equal(isTrustedSender('garbage', app), false);
+});
+
+test('the app window is sandboxed and its CSP allows only its own code', () => {
+  const p = appWindowPreferences('/x/preload.cjs');
+  assert.equal(p.sandbox, true);
+  assert.equal(p.contextIsolation, true);
+  assert.equal(p.nodeIntegration, false);
+  assert.match(APP_CSP, /default-src 'self'/);
+  assert.match(APP_CSP, /script-src 'self'(;|$)/);
+  assert.doesNotMatch(APP_CSP, /unsafe-eval/);
+  assert.match(APP_CSP, /object-src 'none'/);
+});

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+
+test('`lab episode --agent oracle --json` succeeds on a test seed of every family and records it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-cli-'));
+  for (const family of builtinFamilies().values()) {
+    const seed = family.seeds.test.from + 7;
+    const { stdout } = await lab('--lab', dir, 'episode', '--task', family.name, '--seed', String(seed), '--agent', 'oracle', '--json');
+    const out = JSON.parse(stdout);
+    assert.equal(out.success, true, `${family.name} seed ${seed}: ${JSON.stringify(out.keyPoints)}`);
+    assert.equal(out.reason, 'checker');
+    assert.ok(out.keyPoints.length >= 2 && out.keyPoints.every((k: { met: boolean }) => k.met));
+    const e = new LabStore(dir).readEpisode(out.id);
+    assert.equal(e.header.task.split, 'test');
+    assert.equal(e.steps.length, out.steps);
+    assert.equal(e.end?.success, true);
+  }
+  const { stdout } = await lab('--lab', dir, 'episodes', 'list', '--json');
+  assert.equal(JSON.parse(stdout).total, builtinFamilies().size);
+});
+
+test('`lab episode --screenshots` stores one PNG per step by content hash', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-cli-'));
+  const { stdout } = await lab('--lab', dir, 'episode', '--task', 'shop', '--seed', '10003', '--screenshots', '--json');
+  const out = JSON.parse(stdout);
+  const store = new LabStore(dir);
+  const e = store.readEpisode(out.id);
+  for (const s of e.steps) {
+    assert.ok(s.observation.screenshot, `step ${s.index} has a screenshot`);
+    assert.ok(store.blobs.has(s.observation.screenshot!));
+  }
+});
+
+test('bad CLI input is refused with a message that names it', async () => {
+  await assert.rejects(lab('episode', '--task', 'nope', '--seed', '1', '--json'), /unknown task family "nope"/);
+  await assert.rejects(lab('episode', '--task', 'shop', '--seed', 'x'), /--seed must be an integer >= 0, got "x"/);
+  await assert.rejects(lab('episode', '--task', 'shop', '--seed', '1', '--agent', 'gpt'), /unknown agent "gpt"/);
+  await assert.rejects(lab('episode', '--task', 'shop', '--seed', '1', '--browser', 'http://x'), /--browser must be a ws:\/\/ or wss:\/\/ DevTools endpoint/);
+});
+
+test('`lab tasks list --json` lists every family with disjoint train and test seeds', async () => {
+  const { stdout } = await lab('tasks', 'list', '--json');
+  const rows = JSON.parse(stdout);
+  assert.deepEqual(rows.map((r: { family: string }) => r.family).sort(), [...builtinFamilies().keys()].sort());
+  for (const r of rows) assert.ok(r.trainSeeds[1] < r.testSeeds[0] || r.testSeeds[1] < r.trainSeeds[0], r.family);
+});

@@ -1,0 +1,68 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChromiumHost } from '../../main/environment/chromium.ts';
+import { BrowserEnv } from '../../main/environment/environment.ts';
+import { TaskServer } from '../../main/tasks/server.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
+import { runEpisode } from '../../main/collection/episode.ts';
+import { randomAgent } from '../../main/agents/random.ts';
+
+let host: ChromiumHost;
+let server: TaskServer;
+let env: BrowserEnv;
+let store: LabStore;
+
+before(async () => {
+  server = await new TaskServer(builtinFamilies()).start();
+  host = await ChromiumHost.start();
+  env = new BrowserEnv(host);
+  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-episodes-')));
+});
+after(async () => {
+  await env.close();
+  await host.close();
+  await server.stop();
+});
+
+const deps = () => ({ env, server, store, browserKind: host.kind });
+
+test('the oracle solves test seeds of every family, in every tier, through the environment', async () => {
+  for (const family of builtinFamilies().values()) {
+    for (const tier of [1, 2, 3] as const) {
+      for (const seed of [family.seeds.test.from + 11, family.seeds.test.from + 12]) {
+        const out = await runEpisode(deps(), { family: family.name, seed, tier, agent: (i) => i.family.oracle(i.ctx) });
+        const unmet = out.keyPoints.filter((k) => !k.met).map((k) => k.name);
+        assert.equal(out.success, true, `${family.name} seed ${seed} tier ${tier}: unmet ${unmet.join(', ')}`);
+      }
+    }
+  }
+});
+
+test('the verdict comes from server state: a random agent mostly fails', async () => {
+  let successes = 0;
+  let episodes = 0;
+  for (const family of builtinFamilies().values()) {
+    for (let k = 0; k < 4; k++) {
+      const out = await runEpisode(deps(), { family: family.name, seed: family.seeds.test.from + 40 + k, tier: 2, agent: randomAgent(k), maxSteps: 15 });
+      episodes++;
+      if (out.success) successes++;
+      assert.ok(out.keyPoints.some((kp) => !kp.met) || out.success, 'a failure names an unmet key point');
+    }
+  }
+  assert.ok(successes <= episodes / 4, `random agent succeeded ${successes}/${episodes} times`);
+});
+
+test('a task instance is fresh for every episode: state from one does not leak into the next', async () => {
+  const family = builtinFamilies().get('shop')!;
+  const seed = family.seeds.test.from + 5;
+  const first = await runEpisode(deps(), { family: 'shop', seed, agent: (i) => i.family.oracle(i.ctx) });
+  assert.equal(first.success, true);
+  // The same seed again with an agent that only answers: the order from the first run is not there.
+  const idle = { name: 'idle', reset() {}, act: async () => ({ action: "send_msg_to_user('done')" }) };
+  const second = await runEpisode(deps(), { family: 'shop', seed, agent: idle });
+  assert.equal(second.success, false);
+});

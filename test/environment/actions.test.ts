@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ActionParseError, extractAction, formatAction, parseAction } from '../../main/environment/actions.ts';
+
+test('parses every action type with its arguments', () => {
+  assert.deepEqual(parseAction("click('12')"), { type: 'click', id: '12', button: 'left' });
+  assert.deepEqual(parseAction('click("3", "right")'), { type: 'click', id: '3', button: 'right' });
+  assert.deepEqual(parseAction("click(12, button='middle')"), { type: 'click', id: '12', button: 'middle' });
+  assert.deepEqual(parseAction("dblclick('4')"), { type: 'dblclick', id: '4' });
+  assert.deepEqual(parseAction("hover('4')"), { type: 'hover', id: '4' });
+  assert.deepEqual(parseAction("focus('4')"), { type: 'focus', id: '4' });
+  assert.deepEqual(parseAction("fill('7', 'Boston')"), { type: 'fill', id: '7', text: 'Boston' });
+  assert.deepEqual(parseAction("clear('7')"), { type: 'clear', id: '7' });
+  assert.deepEqual(parseAction("select_option('3', 'Economy')"), { type: 'select_option', id: '3', options: ['Economy'] });
+  assert.deepEqual(parseAction("select_option('3', ['A', 'B'])"), { type: 'select_option', id: '3', options: ['A', 'B'] });
+  assert.deepEqual(parseAction("check('5')"), { type: 'check', id: '5' });
+  assert.deepEqual(parseAction("uncheck('5')"), { type: 'uncheck', id: '5' });
+  assert.deepEqual(parseAction("press('7', 'Enter')"), { type: 'press', id: '7', key: 'Enter' });
+  assert.deepEqual(parseAction("keyboard_press('Control+a')"), { type: 'keyboard_press', key: 'Control+a' });
+  assert.deepEqual(parseAction('scroll(0, -400.5)'), { type: 'scroll', dx: 0, dy: -400.5 });
+  assert.deepEqual(parseAction('go_back()'), { type: 'go_back' });
+  assert.deepEqual(parseAction('go_forward( )'), { type: 'go_forward' });
+  assert.deepEqual(parseAction("goto('http://a.b/c?d=1')"), { type: 'goto', url: 'http://a.b/c?d=1' });
+  assert.deepEqual(parseAction('noop()'), { type: 'noop', ms: 1000 });
+  assert.deepEqual(parseAction("send_msg_to_user('It costs $12')"), { type: 'send_msg_to_user', text: 'It costs $12' });
+  assert.deepEqual(parseAction("report_infeasible('no such flight')"), { type: 'report_infeasible', reason: 'no such flight' });
+});
+
+test('string escapes and quotes survive a format/parse round trip', () => {
+  for (const text of ["it's", 'say "hi"', 'back\\slash', 'line\nbreak', 'tab\there', '']) {
+    const a = parseAction(formatAction({ type: 'fill', id: '1', text }));
+    assert.deepEqual(a, { type: 'fill', id: '1', text });
+  }
+});
+
+test('malformed actions get an error that names the problem', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['', /empty action/],
+    ["clik('1')", /unknown action 'clik'/],
+    ["click('1'", /expected '\)' but found end of input/],
+    ["click('x')", /must be an element id/],
+    ["fill('1')", /fill takes 2 argument\(s\), got 1/],
+    ["click('1') now", /unexpected 'now' at column 12/],
+    ["fill('1', 'abc)", /unterminated string starting at column 11/],
+    ["scroll('a', 1)", /scroll argument 1 must be a number/],
+    ["click('1', 'sideways')", /left, right or middle/],
+    ['click 12', /expected '\('/],
+    ["select_option('1', [])", /non-empty list/],
+    ['fill(1, 2, 3)', /takes 2 argument/],
+    ['#!', /unexpected '#' at column 1/],
+  ];
+  for (const [input, pattern] of cases) {
+    assert.throws(() => parseAction(input), (err: unknown) => err instanceof ActionParseError && pattern.test(err.message), input);
+  }
+});
+
+test('extracts the action after a thought, from a fence or the last action line', () => {
+  assert.deepEqual(extractAction("The search box is 4.\nclick('4')"), { thought: 'The search box is 4.', actionText: "click('4')" });
+  assert.deepEqual(extractAction("Think.\n```action\nfill('2', 'x')\n```\ntrailing"), { thought: 'Think.', actionText: "fill('2', 'x')" });
+  assert.deepEqual(extractAction("Action: go_back()"), { thought: '', actionText: 'go_back()' });
+  assert.equal(extractAction('no action here').actionText, 'no action here');
+});

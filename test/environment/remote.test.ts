@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import { BrowserEnv } from '../../main/environment/environment.ts';
+import { startFixtureServer } from '../helpers/fixture-server.ts';
+
+test('attaches to a browser that is already running, over ws://', async () => {
+  const profile = mkdtempSync(join(tmpdir(), 'lab-remote-'));
+  const proc = spawn(
+    findChromium(),
+    ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const server = await startFixtureServer();
+  try {
+    const wsUrl = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no DevTools URL:\n${err}`)), 20_000);
+      proc.stderr.on('data', (c) => {
+        err += String(c);
+        const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    const host = await ChromiumHost.start({ browserUrl: wsUrl });
+    assert.equal(host.kind, 'remote');
+    const env = new BrowserEnv(host);
+    const obs = await env.reset({ instruction: '', startUrl: `${server.url}/form.html` });
+    assert.equal(obs.title, 'Form fixture');
+    const book = obs.elements.find((e) => e.name === 'Book')!;
+    const r = await env.step(`click('${book.id}')`);
+    assert.equal(r.error, null);
+    await env.close();
+    await host.close();
+    assert.equal(proc.exitCode, null, 'closing the workbench leaves a remote browser running');
+  } finally {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a wrong endpoint fails fast with a message naming it', async () => {
+  await assert.rejects(ChromiumHost.start({ browserUrl: 'ws://127.0.0.1:1/devtools/browser/x' }), /could not connect to ws:\/\/127\.0\.0\.1:1/);
+  await assert.rejects(ChromiumHost.start({ executable: '/nonexistent/chrome' }), /Chromium not found at \/nonexistent\/chrome/);
+});
