@@ -2,7 +2,7 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, money, type Raw } from '../common/html.ts';
 import { cookieBanner, currentPath, hrefs } from '../common/site.ts';
-import { CATEGORIES, COLORS, categoryOf, type Product, type ShopState } from './data.ts';
+import { CATEGORIES, COLORS, FEATURED, categoryOf, type Product, type ShopState } from './data.ts';
 import { SORTS, parseListingQuery, runListing } from './query.ts';
 
 export type Ctx = InstanceContext<ShopState>;
@@ -49,7 +49,7 @@ function swatchColor(c: string): string {
 
 export function homePage(ctx: Ctx, req: SiteRequest): string {
   const s = ctx.state;
-  const featured = s.products.filter((p) => p.inStock).slice(0, 8);
+  const featured = s.products.filter((p) => p.inStock).slice(0, FEATURED);
   return shopPage(
     ctx,
     req,

@@ -1,7 +1,7 @@
 /** Picks the shop task for a seed and tier and phrases its instruction. */
 import type { Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
-import { SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
+import { FEATURED, SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
 
 export function generateShop(seed: number, tier: Tier): { state: ShopState; instruction: string } {
   const catalog = generateCatalog(seed);
@@ -10,7 +10,9 @@ export function generateShop(seed: number, tier: Tier): { state: ShopState; inst
   let goal: ShopGoal;
   if (tier === 2) goal = cheapestGoal(rng, products, catalog.brands);
   else {
-    const p = rng.pick(products.filter((x) => x.inStock));
+    // Tier 1 names a product featured on the home page (no search needed); tier 3 one that must be found.
+    const featured = products.filter((x) => x.inStock).slice(0, FEATURED);
+    const p = rng.pick(tier === 1 ? featured : products.filter((x) => x.inStock && !featured.includes(x)));
     goal = { kind: tier === 1 ? 'add' : 'buy', productId: p.id, qty: tier === 1 ? 1 : rng.int(2, 3) };
     if (p.sizes.length) goal.size = rng.pick(p.sizes);
     if (tier === 3) {

@@ -37,9 +37,9 @@ export function generateWebmail(seed: number, tier: Tier): { state: WebmailState
     goals.push({ kind: 'move', id: m.id, to });
     parts.push(`Move ${about(m)} to ${folderLabel(to)}.`);
   } else if (kind === 'answer') {
-    // Tier 1 asks about a message on the first inbox page; tier 2 about one that needs a search or another folder.
-    const pool = tier === 1 ? withFact(page1) : withFact([...page2, ...messages.filter((m) => m.folder === 'archive')]);
-    const m = take(pool.length ? pool : withFact(inbox));
+    // Tier 1 asks about a message in Archive (open the folder); tier 2 about one past the first inbox page (search or page).
+    const pool = tier === 1 ? withFact(messages.filter((m) => m.folder === 'archive')) : withFact(page2);
+    const m = take(pool.length ? pool : withFact(page1));
     goals.push({ kind: 'answer', id: m.id, answer: m.fact!.value, label: m.fact!.label });
     parts.push(`What is the ${m.fact!.label} in ${about(m)}? Tell me in a message.`);
   } else if (kind === 'reply') {
