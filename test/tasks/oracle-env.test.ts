@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import type { TaskServer } from '../../main/tasks/server.ts';
+import { randomAgent } from '../../main/agents/random.ts';
 import { runInEnv } from './helpers/env-run.ts';
 import { startServer } from './helpers/server.ts';
 
@@ -43,6 +44,7 @@ for (const family of ['shop', 'flights', 'webmail']) {
         const c = r.instance.family.check(r.instance.ctx);
         assert.ok(c.success, `seed ${seed} tier ${tier}: ${JSON.stringify(c.keyPoints.filter((k) => !k.met))}\n${r.actions.join('\n')}\n${r.errors.join('\n')}`);
         assert.deepEqual(r.errors, [], 'no action errors');
+        assert.deepEqual(r.unnamed, [], 'every interactive element has an accessible name');
         steps[tier - 1].push(r.steps);
         server.releaseInstance(r.instance.ctx.id);
       }
@@ -51,3 +53,14 @@ for (const family of ['shop', 'flights', 'webmail']) {
     t.diagnostic(`oracle steps (mean) tier 1: ${mean(steps[0])}, tier 2: ${mean(steps[1])}, tier 3: ${mean(steps[2])}`);
   });
 }
+
+test('random agent: episodes run in real Chromium on every family and the checker still answers', { skip: chromium ? false : 'no Chromium installed' }, async () => {
+  for (const family of ['shop', 'flights', 'webmail']) {
+    const r = await runInEnv(env, server, family, 10200, () => randomAgent(3), 1);
+    const c = r.instance.family.check(r.instance.ctx);
+    assert.ok(r.steps > 0);
+    assert.equal(typeof c.success, 'boolean');
+    assert.ok(!r.errors.some((e) => /malformed_action/.test(e)), r.errors.join('\n'));
+    server.releaseInstance(r.instance.ctx.id);
+  }
+});

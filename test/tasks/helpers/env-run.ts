@@ -10,7 +10,11 @@ export interface EnvRun {
   steps: number;
   actions: string[];
   errors: string[];
+  /** Interactive elements seen without an accessible name ("role on path"). */
+  unnamed: string[];
 }
+
+const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'spinbutton', 'slider', 'switch']);
 
 export async function runInEnv(env: BrowserEnv, server: TaskServer, family: string, seed: number, makeAgent: (i: TaskInstance) => Agent, tier?: Tier): Promise<EnvRun> {
   const instance = server.createInstance(family, seed, tier ? { tier } : {});
@@ -21,8 +25,10 @@ export async function runInEnv(env: BrowserEnv, server: TaskServer, family: stri
   const history: AgentTurn[] = [];
   const actions: string[] = [];
   const errors: string[] = [];
+  const unnamed = new Set<string>();
   let steps = 0;
   for (; steps < spec.maxSteps; ) {
+    for (const e of obs.elements) if (INTERACTIVE.has(e.role) && e.visible && !e.name.trim()) unnamed.add(`${e.role} <${e.tag}> on ${new URL(obs.url).pathname.replace(/^\/i\/\w+/, '')}`);
     const turn = await agent.act(obs, history);
     history.push(turn);
     actions.push(turn.action);
@@ -37,5 +43,5 @@ export async function runInEnv(env: BrowserEnv, server: TaskServer, family: stri
     obs = r.observation;
     if (r.done) break;
   }
-  return { instance, steps, actions, errors };
+  return { instance, steps, actions, errors, unnamed: [...unnamed] };
 }

@@ -96,6 +96,8 @@ export interface ShopGoal {
 
 export interface ShopState {
   storeName: string;
+  /** The signed-in customer; checkout starts from their saved address. */
+  account: Address;
   brands: string[];
   products: Product[];
   goal: ShopGoal;

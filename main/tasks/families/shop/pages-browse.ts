@@ -20,6 +20,7 @@ export function shopPage(ctx: Ctx, req: SiteRequest, title: string, main: Raw, q
 <input type="search" name="q" value="${q}" aria-label="Search products" placeholder="Search products">
 <button type="submit">Search</button>
 </form>
+<span class="me">Hi, ${s.account.name.split(' ')[0]}</span>
 <a class="cart-link" href="${href('/cart')}">Cart (${count})</a>`,
     nav: html`<ul>${CATEGORIES.map((c) => html`<li><a href="${href('/search', { category: c.slug })}">${c.label}</a></li>`)}</ul>`,
     main,

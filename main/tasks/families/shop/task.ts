@@ -7,6 +7,8 @@ export function generateShop(seed: number, tier: Tier): { state: ShopState; inst
   const catalog = generateCatalog(seed);
   const rng = new Rng(mixSeed(seed, 'shop-task', tier));
   const products = catalog.products;
+  // Half of the purchases go to the saved address (check it, keep it), half somewhere new (replace it).
+  const account = randomAddress(rng);
   let goal: ShopGoal;
   if (tier === 2) goal = cheapestGoal(rng, products, catalog.brands);
   else {
@@ -18,10 +20,10 @@ export function generateShop(seed: number, tier: Tier): { state: ShopState; inst
     if (tier === 3) {
       if (p.colors.length > 1) goal.color = rng.pick(p.colors);
       goal.shipping = rng.pick(SHIPPING).id;
-      goal.address = randomAddress(rng);
+      goal.address = rng.chance(0.5) ? { ...account } : { ...randomAddress(rng), name: rng.chance(0.5) ? account.name : randomAddress(rng).name };
     }
   }
-  const state: ShopState = { ...catalog, goal, cart: [], orders: [], ui: { cookiesDismissed: false } };
+  const state: ShopState = { ...catalog, account, goal, cart: [], orders: [], ui: { cookiesDismissed: false } };
   return { state, instruction: instructionFor(goal, products) };
 }
 
