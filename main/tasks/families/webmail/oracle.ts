@@ -3,7 +3,7 @@ import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { normalizeText } from '../common/normalize.ts';
 import { OracleAgent, act, find, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';
-import { folderLabel } from './data.ts';
+import { folderLabel, type MailGoal } from './data.ts';
 import { goalMet } from './check.ts';
 import type { Ctx } from './pages.ts';
 
@@ -16,7 +16,13 @@ export class WebmailOracle extends OracleAgent {
   protected decide(obs: Observation): AgentTurn {
     const s = this.ctx.state;
     const { path } = instancePath(obs.url);
-    const g = s.goals.find((x) => !goalMet(this.ctx, x));
+    // Actions first, then put back anything moved by mistake, and answer last (answering ends the episode).
+    const targets = new Set(s.goals.map((x) => x.id));
+    const restore: MailGoal[] = s.messages
+      .filter((m) => m.id < 5000 && !targets.has(m.id) && s.initial.folders[m.id] !== m.folder)
+      .map((m) => ({ kind: 'move', id: m.id, to: s.initial.folders[m.id] }));
+    const order = [...s.goals.filter((x) => x.kind !== 'answer'), ...restore, ...s.goals.filter((x) => x.kind === 'answer')];
+    const g = order.find((x) => !goalMet(this.ctx, x));
     if (!g) return { thought: 'Every part of the task is done.', action: act.say('Done.') };
     const m = s.messages.find((x) => x.id === g.id)!;
 
