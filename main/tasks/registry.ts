@@ -2,8 +2,9 @@
 import type { TaskFamily } from './types.ts';
 import { flightsFamily } from './families/flights/index.ts';
 import { shopFamily } from './families/shop/index.ts';
+import { webmailFamily } from './families/webmail/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily];
 
 export function builtinFamilies(): Map<string, TaskFamily> {
   return new Map(families.map((f) => [f.name, f]));

@@ -344,4 +344,38 @@ export class MiniBrowser {
         return { error: 'malformed_action', done: false };
     }
   }
+
+  /** Find an element by role and accessible name (exact, case-insensitive; or a RegExp). */
+  find(role: string, name: string | RegExp): PageElement {
+    const els = this.observe().elements;
+    const hit = els.find((e) => e.role === role && (typeof name === 'string' ? e.name.toLowerCase() === name.toLowerCase() : name.test(e.name)));
+    if (!hit) throw new Error(`no ${role} named ${String(name)} on ${this.url}; have: ${els.filter((e) => e.role !== 'text').map((e) => `${e.role}:${e.name}`).join(' | ')}`);
+    return hit;
+  }
+
+  has(role: string, name: string | RegExp): boolean {
+    return this.observe().elements.some((e) => e.role === role && (typeof name === 'string' ? e.name.toLowerCase() === name.toLowerCase() : name.test(e.name)));
+  }
+
+  /** The page's visible text, tags stripped, for assertions about messages shown. */
+  text(): string {
+    return this.observe().elements.map((e) => e.name).join('\n');
+  }
+
+  private async must(action: string): Promise<void> {
+    const r = await this.step(action);
+    if (r.error) throw new Error(`${action} failed: ${r.error}`);
+  }
+  click(role: string, name: string | RegExp): Promise<void> {
+    return this.must(`click('${this.find(role, name).id}')`);
+  }
+  fill(role: string, name: string | RegExp, value: string): Promise<void> {
+    return this.must(`fill('${this.find(role, name).id}', ${JSON.stringify(value)})`);
+  }
+  select(name: string | RegExp, label: string): Promise<void> {
+    return this.must(`select_option('${this.find('combobox', name).id}', ${JSON.stringify(label)})`);
+  }
+  press(role: string, name: string | RegExp, key: string): Promise<void> {
+    return this.must(`press('${this.find(role, name).id}', '${key}')`);
+  }
 }

@@ -20,6 +20,9 @@ export const CATEGORIES: Category[] = [
   { slug: 'backpacks', label: 'Backpacks', sizes: [], nouns: ['Daypack', 'Rucksack', 'Commuter Pack', 'Hydration Pack', 'Travel Pack'], price: [29, 199] },
 ];
 
+/** How many in-stock products the home page features. */
+export const FEATURED = 8;
+
 export const COLORS = ['Red', 'Blue', 'Black', 'White', 'Green', 'Grey', 'Orange', 'Yellow', 'Navy'];
 const ADJECTIVES = ['Swift', 'Aero', 'Nimbus', 'Vertex', 'Alpine', 'Coastal', 'Urban', 'Terra', 'Nova', 'Pulse', 'Zephyr', 'Granite', 'Cascade', 'Ember', 'Horizon', 'Solstice', 'Drift', 'Falcon'];
 const BRAND_HEADS = ['Strid', 'North', 'Vel', 'Kest', 'Aur', 'Trek', 'Hal', 'Zen', 'Mon', 'Cor', 'Bri', 'Lum'];
@@ -93,6 +96,8 @@ export interface ShopGoal {
 
 export interface ShopState {
   storeName: string;
+  /** The signed-in customer; checkout starts from their saved address. */
+  account: Address;
   brands: string[];
   products: Product[];
   goal: ShopGoal;

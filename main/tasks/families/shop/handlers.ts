@@ -21,7 +21,7 @@ export function handleShop(req: SiteRequest, ctx: Ctx): SiteResponse {
     if (path === '/cart') return page(cartPage(ctx, req));
     if (path === '/checkout') {
       if (!s.cart.length) return { kind: 'redirect', location: '/cart' };
-      return page(checkoutPage(ctx, req, emptyCheckout()));
+      return page(checkoutPage(ctx, req, emptyCheckout(s.account)));
     }
     const om = path.match(/^\/order\/([A-Z0-9-]+)$/);
     if (om) {

@@ -2,7 +2,7 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, money, type Raw } from '../common/html.ts';
 import { cookieBanner, currentPath, hrefs } from '../common/site.ts';
-import { CATEGORIES, COLORS, categoryOf, type Product, type ShopState } from './data.ts';
+import { CATEGORIES, COLORS, FEATURED, categoryOf, type Product, type ShopState } from './data.ts';
 import { SORTS, parseListingQuery, runListing } from './query.ts';
 
 export type Ctx = InstanceContext<ShopState>;
@@ -20,6 +20,7 @@ export function shopPage(ctx: Ctx, req: SiteRequest, title: string, main: Raw, q
 <input type="search" name="q" value="${q}" aria-label="Search products" placeholder="Search products">
 <button type="submit">Search</button>
 </form>
+<span class="me">Hi, ${s.account.name.split(' ')[0]}</span>
 <a class="cart-link" href="${href('/cart')}">Cart (${count})</a>`,
     nav: html`<ul>${CATEGORIES.map((c) => html`<li><a href="${href('/search', { category: c.slug })}">${c.label}</a></li>`)}</ul>`,
     main,
@@ -49,7 +50,7 @@ function swatchColor(c: string): string {
 
 export function homePage(ctx: Ctx, req: SiteRequest): string {
   const s = ctx.state;
-  const featured = s.products.filter((p) => p.inStock).slice(0, 8);
+  const featured = s.products.filter((p) => p.inStock).slice(0, FEATURED);
   return shopPage(
     ctx,
     req,

@@ -57,8 +57,8 @@ export interface CheckoutForm {
   errors: Partial<Record<keyof Address | 'shipping', string>>;
 }
 
-export function emptyCheckout(): CheckoutForm {
-  return { name: '', street: '', city: '', postal: '', shipping: 'standard', errors: {} };
+export function emptyCheckout(saved: Address): CheckoutForm {
+  return { ...saved, shipping: 'standard', errors: {} };
 }
 
 function field(id: keyof Address, label: string, f: CheckoutForm, extra: Raw | string = ''): Raw {
@@ -83,6 +83,7 @@ ${errs.length ? html`<div class="errors" role="alert"><p>Please fix the followin
 <div class="checkout">
 <form method="post" action="${href('/checkout')}" novalidate>
 <fieldset><legend>Shipping address</legend>
+<p class="hint">Your saved address is filled in; change it to ship somewhere else.</p>
 ${field('name', 'Full name', f, html` autocomplete="name"`)}
 ${field('street', 'Street address', f, html` autocomplete="street-address"`)}
 ${field('city', 'City', f)}

@@ -1,25 +1,29 @@
 /** Picks the shop task for a seed and tier and phrases its instruction. */
 import type { Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
-import { SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
+import { FEATURED, SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
 
 export function generateShop(seed: number, tier: Tier): { state: ShopState; instruction: string } {
   const catalog = generateCatalog(seed);
   const rng = new Rng(mixSeed(seed, 'shop-task', tier));
   const products = catalog.products;
+  // Half of the purchases go to the saved address (check it, keep it), half somewhere new (replace it).
+  const account = randomAddress(rng);
   let goal: ShopGoal;
   if (tier === 2) goal = cheapestGoal(rng, products, catalog.brands);
   else {
-    const p = rng.pick(products.filter((x) => x.inStock));
+    // Tier 1 names a product featured on the home page (no search needed); tier 3 one that must be found.
+    const featured = products.filter((x) => x.inStock).slice(0, FEATURED);
+    const p = rng.pick(tier === 1 ? featured : products.filter((x) => x.inStock && !featured.includes(x)));
     goal = { kind: tier === 1 ? 'add' : 'buy', productId: p.id, qty: tier === 1 ? 1 : rng.int(2, 3) };
     if (p.sizes.length) goal.size = rng.pick(p.sizes);
     if (tier === 3) {
       if (p.colors.length > 1) goal.color = rng.pick(p.colors);
       goal.shipping = rng.pick(SHIPPING).id;
-      goal.address = randomAddress(rng);
+      goal.address = rng.chance(0.5) ? { ...account } : { ...randomAddress(rng), name: rng.chance(0.5) ? account.name : randomAddress(rng).name };
     }
   }
-  const state: ShopState = { ...catalog, goal, cart: [], orders: [], ui: { cookiesDismissed: false } };
+  const state: ShopState = { ...catalog, account, goal, cart: [], orders: [], ui: { cookiesDismissed: false } };
   return { state, instruction: instructionFor(goal, products) };
 }
 

@@ -1,0 +1,22 @@
+/** The webmail family: folders, search, reading, starring, moving and replying, plus questions about mail. */
+import type { TaskFamily, Tier } from '../../types.ts';
+import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { checkWebmail } from './check.ts';
+import type { WebmailState } from './data.ts';
+import { handleWebmail } from './handlers.ts';
+import { WebmailOracle } from './oracle.ts';
+import { generateWebmail } from './task.ts';
+
+export const webmailFamily: TaskFamily<WebmailState> = {
+  name: 'webmail',
+  description: 'A webmail client: folders, search, read, star, move and reply; questions answered from the mail.',
+  seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+  generate(seed: number, tier?: Tier) {
+    const t = tier ?? tierFromSeed(seed, 'webmail');
+    const { state, instruction } = generateWebmail(seed, t);
+    return { instruction, state, startPath: '/folder/inbox', tier: t };
+  },
+  handle: handleWebmail,
+  check: checkWebmail,
+  oracle: (ctx) => new WebmailOracle(ctx),
+};

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import type { Tier } from '../../main/tasks/types.ts';
+
+const families = [...builtinFamilies().values()];
+
+test('the three built-in families are registered', () => {
+  assert.deepEqual(families.map((f) => f.name).sort(), ['flights', 'shop', 'webmail']);
+});
+
+for (const f of families) {
+  test(`${f.name}: generation is deterministic per seed`, () => {
+    for (const seed of [0, 1, 77, 9999, 10000, 10999]) {
+      assert.equal(JSON.stringify(f.generate(seed)), JSON.stringify(f.generate(seed)), `seed ${seed}`);
+      for (const tier of [1, 2, 3] as Tier[]) assert.equal(JSON.stringify(f.generate(seed, tier)), JSON.stringify(f.generate(seed, tier)));
+    }
+  });
+
+  test(`${f.name}: data and task differ across seeds`, () => {
+    const instructions = new Set<string>();
+    const states = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) {
+      const g = f.generate(seed, 2);
+      instructions.add(g.instruction);
+      states.add(JSON.stringify(g.state));
+    }
+    assert.equal(states.size, 20, 'every seed has its own site data');
+    assert.ok(instructions.size >= 18, `instructions repeat too often (${instructions.size} distinct of 20)`);
+  });
+
+  test(`${f.name}: train and test seed ranges are disjoint and non-empty`, () => {
+    const { train, test: held } = f.seeds;
+    assert.ok(train.from < train.to && held.from < held.to);
+    assert.ok(train.to <= held.from || held.to <= train.from, 'ranges overlap');
+  });
+
+  test(`${f.name}: tier comes from the seed when not given, and is honoured when given`, () => {
+    const seen = new Set<number>();
+    for (let seed = 0; seed < 60; seed++) seen.add(f.generate(seed).tier);
+    assert.deepEqual([...seen].sort(), [1, 2, 3]);
+    for (const tier of [1, 2, 3] as Tier[]) assert.equal(f.generate(5, tier).tier, tier);
+  });
+
+  test(`${f.name}: instructions are non-empty and start paths are instance-relative`, () => {
+    for (let seed = 10000; seed < 10030; seed++) {
+      const g = f.generate(seed);
+      assert.ok(g.instruction.length > 20);
+      assert.ok(g.startPath.startsWith('/'));
+    }
+  });
+}
