@@ -6,6 +6,20 @@
 import type { EpisodeData, EpisodeSummary } from '../main/store/lab.ts';
 import type { EpisodeLabels, LabelEdit } from '../main/store/label-model.ts';
 import type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
+import type { HumanInput, InputOutcome } from '../main/collection/demonstration.ts';
+import type { EpisodeOutcome } from '../main/collection/episode.ts';
+import type { PageElement } from '../main/environment/types.ts';
+
+export interface DemoStart {
+  demoId: string;
+  family: string;
+  seed: number;
+  tier: number;
+  instruction: string;
+  viewport: { width: number; height: number };
+  /** The live page's element list, for hover highlights in the live view. */
+  elements: PageElement[];
+}
 
 export interface LabInfo {
   labDir: string;
@@ -40,11 +54,19 @@ export interface LabApi {
   startReplay(id: string, mode: 'run' | 'step'): Promise<{ replayId: string }>;
   replayNext(replayId: string): Promise<void>;
   cancelReplay(replayId: string): Promise<void>;
+  /** Open a task in a live page for a person to demonstrate; frames arrive as demoFrame events. */
+  startDemo(family: string, seed: number): Promise<DemoStart>;
+  /** A click, entry or key from the live view; resolves when its action has run. */
+  demoInput(demoId: string, input: HumanInput): Promise<InputOutcome & { stepError?: string | null; elements: PageElement[] }>;
+  cancelDemo(demoId: string): Promise<void>;
 }
 
 export interface LabEvents {
   replayStep: { replayId: string; step: ReplayStep };
   replayDone: { replayId: string; report: ReplayReport | null; error?: string };
+  demoFrame: { demoId: string; data: string; width: number; height: number };
+  demoStep: { demoId: string; index: number; action: string; error: string | null };
+  demoDone: { demoId: string; outcome: EpisodeOutcome | null; error?: string };
 }
 
 export type LabMethod = keyof LabApi;
@@ -52,8 +74,9 @@ export type LabEventName = keyof LabEvents;
 
 export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
+  'startDemo', 'demoInput', 'cancelDemo',
 ];
-export const EVENTS: readonly LabEventName[] = ['replayStep', 'replayDone'];
+export const EVENTS: readonly LabEventName[] = ['replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone'];
 
 /** IPC channel of each method and event; nothing else crosses. */
 export const channelOf = (name: LabMethod | LabEventName): string => `lab:${name}`;

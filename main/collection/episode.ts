@@ -73,6 +73,10 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       try {
         turn = await agent.act(observation, history);
       } catch (err) {
+        if (deps.signal?.aborted) {
+          reason = 'cancelled';
+          break;
+        }
         reason = 'agent_error';
         ctx.agentMessages.push(`[agent error] ${(err as Error).message}`);
         break;

@@ -88,15 +88,26 @@ export function inspectTarget(this: Element): {
 } {
   const el = this as HTMLElement;
   const r = el.getBoundingClientRect();
-  const cx = r.left + r.width / 2;
-  const cy = r.top + r.height / 2;
-  let coveredBy: string | null = null;
-  if (r.width > 0 && r.height > 0) {
-    const hit = document.elementFromPoint(cx, cy);
+  // Where a person would click: the middle of the box, or, for an inline element that wraps over
+  // several lines (a long link), the middle of one of its line boxes; the first point that
+  // actually hits the element wins.
+  const candidates: Array<[number, number]> = [[r.left + r.width / 2, r.top + r.height / 2]];
+  for (const line of Array.from(el.getClientRects())) {
+    if (line.width > 0 && line.height > 0) candidates.push([line.left + line.width / 2, line.top + line.height / 2]);
+  }
+  const hits = (x: number, y: number): Element | null => {
+    const hit = document.elementFromPoint(x, y);
     // A label for the target counts as the target (clicking it activates the control).
     const viaLabel = hit instanceof HTMLLabelElement && hit.control === el;
-    if (hit && hit !== el && !el.contains(hit) && !viaLabel) {
-      const h = hit as HTMLElement;
+    return !hit || hit === el || el.contains(hit) || viaLabel ? null : hit;
+  };
+  let [cx, cy] = candidates[0];
+  let coveredBy: string | null = null;
+  if (r.width > 0 && r.height > 0) {
+    const clear = candidates.find(([x, y]) => hits(x, y) === null);
+    if (clear) [cx, cy] = clear;
+    else {
+      const h = hits(cx, cy) as HTMLElement;
       coveredBy = `<${h.tagName.toLowerCase()}${h.id ? ' id="' + h.id + '"' : ''}${
         h.className && typeof h.className === 'string' ? ' class="' + h.className + '"' : ''
       }>`;

@@ -12,6 +12,8 @@ import { BrowserEnv } from '../environment/environment.ts';
 import { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { replayEpisode } from '../collection/replay.ts';
+import { DemoSession, humanInputSchema, type HumanInput } from '../collection/demonstration.ts';
+import type { DemoStart } from '../../preload/api.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -33,6 +35,7 @@ export class LabService implements LabApi {
   private taskServer: Promise<TaskServer> | null = null;
   private startedTaskServer: TaskServer | null = null;
   private replays = new Map<string, ReplayRun>();
+  private demos = new Map<string, DemoSession>();
 
   constructor(private deps: ServiceDeps) {
     this.labels = new LabelStore(deps.store.dir);
@@ -140,6 +143,49 @@ export class LabService implements LabApi {
     run.gate.release?.();
   }
 
+  async startDemo(family: string, seed: number): Promise<DemoStart> {
+    const f = this.deps.families.get(String(family));
+    if (!f) throw new Error(`unknown task family "${family}"`);
+    if (!Number.isInteger(seed) || seed < 0) throw new Error(`seed must be a non-negative integer, got ${seed}`);
+    const [host, server] = await Promise.all([this.host(), this.tasks()]);
+    // No marks drawn into the page: the person watches it live (the viewer draws boxes itself).
+    const env = new BrowserEnv(host, { screenshots: true, marks: false });
+    const demoId = randomBytes(6).toString('hex');
+    const demo = new DemoSession({ env, server, store: this.deps.store, browserKind: host.kind }, { family: f.name, seed }, {
+      frame: (frame) => this.emit('demoFrame', { demoId, ...frame }),
+      step: (step) => this.emit('demoStep', { demoId, ...step }),
+      done: (outcome, error) => {
+        this.demos.delete(demoId);
+        void env.close();
+        this.emit('demoDone', { demoId, outcome, ...(error ? { error } : {}) });
+      },
+    });
+    this.demos.set(demoId, demo);
+    await demo.started;
+    const spec = demo.spec!;
+    return {
+      demoId,
+      family: spec.family,
+      seed: spec.seed,
+      tier: spec.tier,
+      instruction: spec.instruction,
+      viewport: env.options.viewport,
+      elements: [...env.elements],
+    };
+  }
+
+  async demoInput(demoId: string, input: HumanInput) {
+    const demo = this.demos.get(String(demoId));
+    if (!demo) throw new Error(`no demonstration ${demoId} is running`);
+    const parsed = humanInputSchema.safeParse(input);
+    if (!parsed.success) throw new Error(`bad demonstration input: ${parsed.error.issues[0].path.join('.') || 'input'}: ${parsed.error.issues[0].message}`);
+    return { ...(await demo.input(parsed.data)), elements: [...demo.elements] };
+  }
+
+  async cancelDemo(demoId: string): Promise<void> {
+    await this.demos.get(String(demoId))?.cancel();
+  }
+
   /** Origins environment pages may navigate within: the task server's, once it runs. */
   taskOrigins(): string[] {
     return this.startedTaskServer ? [this.startedTaskServer.url] : [];
@@ -157,6 +203,7 @@ export class LabService implements LabApi {
 
   async close(): Promise<void> {
     for (const id of this.replays.keys()) await this.cancelReplay(id);
+    for (const id of this.demos.keys()) await this.cancelDemo(id);
     if (this.browser) await (await this.browser).close().catch(() => {});
     if (this.taskServer) await (await this.taskServer).stop().catch(() => {});
   }

@@ -129,6 +129,48 @@ test('one-click replay reproduces the recorded episode with full fidelity', asyn
   await page.screenshot({ path: join(DOCS, 'replay.png') });
 });
 
+test('a human demonstration by clicking in the live view is recorded as an episode like an agent\'s', async () => {
+  // A tier-1 webmail task that is solved by clicks alone: star one email.
+  const webmail = builtinFamilies().get('webmail')!;
+  let seed = 0;
+  while (!/^Star the email from/.test(webmail.generate(seed).instruction) || webmail.generate(seed).tier !== 1) seed++;
+  const [, sender] = webmail.generate(seed).instruction.match(/^Star the email from (.+?) about/)!;
+
+  await page.goto(`${web.url}/#/demo`);
+  await page.getByLabel('Task family').selectOption('webmail');
+  await page.getByLabel('Seed').fill(String(seed));
+  await page.getByTestId('demo-start').click();
+  await page.getByTestId('demo-live').waitFor();
+
+  /** Click in the live picture at the middle of the element the page lists with this name. */
+  const clickOn = async (match: (e: { role: string; name: string }) => boolean) => {
+    const els = await page.evaluate(() => (window as any).__demoElements);
+    const el = els.find((e: { role: string; name: string; inViewport: boolean }) => e.inViewport && match(e));
+    assert.ok(el, `no element to click among ${els.map((e: { role: string; name: string }) => `${e.role}:${e.name}`).join(' | ')}`);
+    const img = page.getByTestId('demo-live');
+    const box = (await img.boundingBox())!;
+    const scale = box.width / 1024;
+    const before = await page.getByTestId('demo-actions').locator('li').count();
+    await img.click({ position: { x: (el.box.x + el.box.width / 2) * scale, y: (el.box.y + el.box.height / 2) * scale } });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=demo-actions] li').length > n, before);
+  };
+  await clickOn((e) => e.role === 'link' && e.name.includes(sender));
+  await clickOn((e) => e.role === 'button' && /^star/i.test(e.name));
+  await page.getByTestId('demo-finish').click();
+  await page.getByTestId('demo-outcome').waitFor();
+  assert.match((await page.getByTestId('demo-outcome').textContent())!, /^Success in 3 steps/);
+  await page.screenshot({ path: join(DOCS, 'demonstration.png') });
+
+  const recorded = store.listEpisodes().episodes.find((e) => e.agent === 'human')!;
+  const episode = store.readEpisode(recorded.id);
+  assert.deepEqual(
+    episode.steps.map((s) => s.action.replace(/\d+/, 'N')),
+    ["click('N')", "click('N')", "send_msg_to_user('Done.')"],
+  );
+  assert.equal(episode.end?.success, true);
+  assert.ok(episode.steps.every((s) => s.observation.screenshot), 'the demonstration records screenshots like an agent episode');
+});
+
 test('web mode refuses requests without the token', async () => {
   const res = await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`);
   assert.equal(res.status, 403);

@@ -87,6 +87,12 @@ test('click follows links; go_back and go_forward walk the history; goto opens a
   assert.equal(r.error?.code, 'action_failed');
 });
 
+test('a link that wraps over two lines is clicked on one of its own lines', async () => {
+  let obs = await env.reset({ instruction: '', startUrl: `${server.url}/second.html` });
+  obs = await step(`click('${id(obs, 'a link whose words wrap over two lines at the edge')}')`);
+  assert.equal(obs.title, 'Form fixture');
+});
+
 test('the step waits for late DOM changes and fetches to settle', async () => {
   let obs = await env.reset({ instruction: '', startUrl: `${server.url}/second.html` });
   obs = await step(`click('${id(obs, 'Fetch')}')`);
