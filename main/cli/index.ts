@@ -5,6 +5,7 @@ import { registerTasksCommands } from './commands/tasks.ts';
 import { registerEpisodeCommands } from './commands/episodes.ts';
 import { registerBenchCommands } from './commands/bench.ts';
 import { registerDemoCommand } from './commands/demo.ts';
+import { registerDatasetCommands } from './commands/datasets.ts';
 
 const program = new Command();
 program
@@ -17,6 +18,7 @@ registerTasksCommands(program);
 registerEpisodeCommands(program);
 registerBenchCommands(program);
 registerDemoCommand(program);
+registerDatasetCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
