@@ -117,7 +117,7 @@ test('manifests are versioned, hold hashes and composition stats, and never over
   assert.deepEqual(onDisk.filter, { statuses: ['success'] });
   assert.equal(onDisk.description, 'first cut');
   assert.match(onDisk.createdAt, /^\d{4}-\d\d-\d\dT/);
-  const e = onDisk.episodes.find((x: { id: string }) => x.id === ids.flightsOk);
+  const e = onDisk.episodes.find((x: { id: string }) => x.id === ids.flightsOk)!;
   assert.match(e.episodeSha256, /^[0-9a-f]{64}$/);
   assert.equal(e.labelsSha256, null);
   assert.equal(e.tier, 2);
