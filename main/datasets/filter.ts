@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { LabelStore, type EpisodeLabels } from '../store/labels.ts';
+import { DatasetError } from './errors.ts';
 
 export const OUTCOMES = ['success', 'failure', 'incomplete'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -82,7 +83,7 @@ export function effectiveOutcome(checkerSuccess: boolean | null, labels: Episode
 
 function parseDate(value: string, field: string): number {
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new Error(`filter ${field}: not a date: "${value}"`);
+  if (Number.isNaN(t)) throw new DatasetError(`filter ${field}: not a date: "${value}"`);
   return t;
 }
 
@@ -91,13 +92,13 @@ export function parseFilter(input: unknown): DatasetFilter {
   const r = datasetFilterSchema.safeParse(input);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`filter ${issue.path.join('.') || '(filter)'}: ${issue.message}`);
+    throw new DatasetError(`filter ${issue.path.join('.') || '(filter)'}: ${issue.message}`);
   }
   const f = r.data;
   if (f.since) parseDate(f.since, 'since');
   if (f.until) parseDate(f.until, 'until');
   if (f.minSteps !== undefined && f.maxSteps !== undefined && f.minSteps > f.maxSteps) {
-    throw new Error(`filter: minSteps (${f.minSteps}) is above maxSteps (${f.maxSteps})`);
+    throw new DatasetError(`filter: minSteps (${f.minSteps}) is above maxSteps (${f.maxSteps})`);
   }
   return f;
 }

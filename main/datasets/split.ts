@@ -3,6 +3,7 @@
  * seed): two episodes of one instance share pages and answers, so putting them on both sides of
  * a split would leak the answer into evaluation. The hash makes it stable across runs and labs.
  */
+import { DatasetError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import type { EpisodeInfo } from './filter.ts';
 
@@ -17,7 +18,7 @@ export function parseRatios(text: string): SplitRatios {
   const parts = text.split(',').map((s) => s.trim());
   const nums = parts.map(Number);
   if (parts.length !== 3 || nums.some((n) => !Number.isFinite(n) || n < 0)) {
-    throw new Error(`split ratios must be three non-negative numbers "train,validation,test", got "${text}"`);
+    throw new DatasetError(`split ratios must be three non-negative numbers "train,validation,test", got "${text}"`);
   }
   return checkRatios({ train: nums[0], validation: nums[1], test: nums[2] });
 }
@@ -25,7 +26,7 @@ export function parseRatios(text: string): SplitRatios {
 export function checkRatios(r: SplitRatios): SplitRatios {
   const sum = r.train + r.validation + r.test;
   if (SPLITS.some((s) => !(r[s] >= 0)) || Math.abs(sum - 1) > 1e-6) {
-    throw new Error(`split ratios must be >= 0 and sum to 1, got ${r.train},${r.validation},${r.test} (sum ${sum})`);
+    throw new DatasetError(`split ratios must be >= 0 and sum to 1, got ${r.train},${r.validation},${r.test} (sum ${sum})`);
   }
   return r;
 }
