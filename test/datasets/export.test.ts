@@ -154,6 +154,7 @@ test('hf: a folder per split with metadata.jsonl whose file_name paths exist', a
     for (const row of rows) {
       assert.deepEqual(Object.keys(row), ['file_name', 'messages', 'episode_id', 'step', 'family', 'seed', 'tier', 'critical', 'corrected']);
       assert.ok(existsSync(join(dirname(meta), row.file_name)), `${split}/${row.file_name}`);
+      assert.equal(row.file_name, `images/${row.episode_id}_${row.step}.png`, 'one file per row');
       assert.equal(row.messages.length, 3);
     }
   }
@@ -277,4 +278,22 @@ test('empty, edited and unknown datasets fail with errors naming the dataset, ve
   const blob = shots.lab.readEpisode(shots.ids.test).steps[0].observation.screenshot!;
   rmSync(shots.lab.blobs.pathOf(blob));
   await assert.rejects(exportDataset(shots.lab, { dataset: 'shots', format: 'hf', outDir: outDir() }), /dataset shots v1: episode .* step 0: screenshot [0-9a-f]{64} is missing/);
+});
+
+test('hf refuses a split that mixes steps with and without screenshots; hf-parquet stores a null image', async () => {
+  const lab = tmpLab();
+  writeEpisode(lab, { seed: 1, screenshots: PNGS });
+  writeEpisode(lab, { seed: 2 });
+  createDataset(lab, { name: 'mixed', ratios: { train: 1, validation: 0, test: 0 } });
+  const out = outDir();
+  await assert.rejects(
+    exportDataset(lab, { dataset: 'mixed', format: 'hf', outDir: out }),
+    /dataset mixed v1: split train mixes steps with and without screenshots \(3 of 6 have one\).*export as hf-parquet/,
+  );
+  assert.ok(!existsSync(out));
+  const { out: pq } = await exportTo(lab, 'hf-parquet', 'mixed');
+  const rows = await parquetReadObjects({ file: arrayBuffer(join(pq, 'data', 'train-00000-of-00001.parquet')), utf8: false });
+  assert.equal(rows.length, 6);
+  assert.equal(rows.filter((r) => r.image == null).length, 3);
+  assert.equal(rows.filter((r) => r.image?.bytes).length, 3);
 });

@@ -2,14 +2,16 @@
  * Hugging Face datasets, two layouts:
  *  - `hf`: a folder per split with metadata.jsonl; `file_name` names the screenshot relative to
  *    it (the ImageFolder convention), so `load_dataset("imagefolder", data_dir=...)` pairs them.
+ *    Without screenshots the same metadata.jsonl loads with the "json" builder.
  *  - `hf-parquet`: data/<split>-00000-of-00001.parquet with the image embedded as a struct of
  *    bytes and path (what `datasets` writes for an Image feature), plus the feature types in the
  *    file's "huggingface" metadata so the column loads as an image, not as raw bytes.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TrainingSample } from '../samples.ts';
-import { copyImage, writeJsonl, type ExportContext } from './common.ts';
+import { DatasetError } from '../errors.ts';
+import { writeJsonl, type ExportContext } from './common.ts';
 import { binary, bool, int64, list, str, struct, writeParquet, type Column } from './parquet.ts';
 
 /** The columns besides the image, shared by both layouts. */
@@ -27,20 +29,33 @@ function sampleColumns(s: TrainingSample) {
 }
 
 export async function exportHfFolder(ctx: ExportContext): Promise<void> {
-  const copied = new Set<string>();
   for (const { split, samples } of ctx.splits) {
+    const withImage = samples.filter((s) => s.images.length > 0).length;
+    if (withImage > 0 && withImage < samples.length) {
+      // ImageFolder needs a file on every row; a half-empty image column would fail to load.
+      throw new DatasetError(
+        `dataset ${ctx.manifest.name} v${ctx.manifest.version}: split ${split} mixes steps with and without screenshots (${withImage} of ${samples.length} have one); ` +
+          'the hf folder layout needs an image on every row: export as hf-parquet, or select only episodes recorded with screenshots',
+      );
+    }
     const rows: unknown[] = [];
     for (const s of samples) {
-      // ImageFolder allows one image per row; a step has at most one screenshot.
+      // ImageFolder allows one image per row; a step has at most one screenshot. One file per
+      // row, not per hash: older `datasets` index metadata by file_name and would merge rows.
       const image = s.images[0];
-      const file_name = image ? `images/${copyImage(image, join(ctx.dir, split, 'images'), copied)}` : undefined;
+      let file_name: string | undefined;
+      if (image) {
+        file_name = `images/${s.episodeId}_${s.step}.png`;
+        mkdirSync(join(ctx.dir, split, 'images'), { recursive: true });
+        copyFileSync(image.path, join(ctx.dir, split, file_name));
+        ctx.wrote(`${split}/${file_name}`);
+      }
       rows.push(file_name ? { file_name, ...sampleColumns(s) } : sampleColumns(s));
       await ctx.advance();
     }
     writeJsonl(join(ctx.dir, split, 'metadata.jsonl'), rows);
     ctx.wrote(`${split}/metadata.jsonl`);
   }
-  for (const c of [...copied].sort()) ctx.wrote(c.slice(ctx.dir.length + 1));
 }
 
 const value = (dtype: string) => ({ dtype, _type: 'Value' });
