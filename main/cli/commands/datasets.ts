@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import {
@@ -16,6 +17,7 @@ import {
   type DatasetManifest,
   type Outcome,
 } from '../../datasets/index.ts';
+import { versionDir } from '../../datasets/manifest.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
 
 interface CreateFlags {
@@ -100,7 +102,7 @@ export function registerDatasetCommands(program: Command): void {
       const lab = openLab(cmd);
       const result = createDataset(lab, { name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description });
       for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
-      if (opts.json) return printJson({ ...result, path: `${lab.dir}/datasets/${result.manifest.name}/v${result.manifest.version}/manifest.json` });
+      if (opts.json) return printJson({ ...result, path: join(versionDir(lab.dir, result.manifest.name, result.manifest.version), 'manifest.json') });
       process.stdout.write(`${describe(result.manifest)}\n  (${result.matched} matched the filter)\n`);
     });
 
