@@ -3,7 +3,7 @@
  * output folder only when the export finished (so a cancelled or failed export leaves nothing
  * half-written behind), progress and cancellation.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DatasetError, ExportCancelledError } from '../errors.ts';
@@ -80,6 +80,21 @@ export function writeJson(path: string, value: unknown): void {
 export function writeJsonl(path: string, rows: readonly unknown[]): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+}
+
+/** Append JSON lines one at a time: a split with inline images need not fit in memory. */
+export class JsonlWriter {
+  private fd: number;
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'w');
+  }
+  write(row: unknown): void {
+    writeSync(this.fd, JSON.stringify(row) + '\n');
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
 }
 
 /** Copy a screenshot into `folder` once, named by its hash; returns the file name. */
