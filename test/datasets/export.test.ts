@@ -239,6 +239,11 @@ test('a text-only dataset exports without image columns or parts', async () => {
   assert.ok(!('image' in prow));
   const sg = await exportTo(lab, 'sharegpt', 'text');
   assert.deepEqual(readJson(join(sg.out, 'train.json'))[0].images, []);
+  // An existing empty folder is fine as the output.
+  const empty = outDir();
+  mkdirSync(empty);
+  await exportDataset(lab, { dataset: 'text', format: 'openai', outDir: empty });
+  assert.deepEqual(readdirSync(empty), ['train.jsonl']);
 });
 
 test('cancelling an export removes everything it wrote; a non-empty output folder is refused', async () => {
