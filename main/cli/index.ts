@@ -6,6 +6,7 @@ import { registerEpisodeCommands } from './commands/episodes.ts';
 import { registerBenchCommands } from './commands/bench.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerWebCommand } from './commands/web.ts';
+import { registerDatasetCommands } from './commands/datasets.ts';
 
 const program = new Command();
 program
@@ -19,6 +20,7 @@ registerEpisodeCommands(program);
 registerBenchCommands(program);
 registerDemoCommand(program);
 registerWebCommand(program);
+registerDatasetCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

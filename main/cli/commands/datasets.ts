@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import {
+  createDataset,
+  DatasetError,
+  EXPORT_FORMATS,
+  ExportCancelledError,
+  exportDataset,
+  isExportFormat,
+  listDatasetNames,
+  listVersions,
+  OUTCOMES,
+  parseRatios,
+  readManifest,
+  type DatasetFilter,
+  type DatasetManifest,
+  type Outcome,
+} from '../../datasets/index.ts';
+import { versionDir } from '../../datasets/manifest.ts';
+import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
+
+interface CreateFlags {
+  name: string;
+  family?: string[];
+  status?: string[];
+  agent?: string[];
+  minSteps?: number;
+  maxSteps?: number;
+  tag?: string[];
+  since?: string;
+  until?: string;
+  id?: string[];
+  search?: string;
+  split: string;
+  description?: string;
+  json?: boolean;
+}
+
+/** Repeatable, comma-separable list option: --family shop --family flights, or --family shop,flights. */
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+function filterFromFlags(o: CreateFlags): DatasetFilter {
+  for (const s of o.status ?? []) {
+    if (!(OUTCOMES as readonly string[]).includes(s)) throw new DatasetError(`--status must be ${OUTCOMES.join(', ')}, got "${s}"`);
+  }
+  const f: DatasetFilter = {
+    families: o.family,
+    statuses: o.status as Outcome[] | undefined,
+    agents: o.agent,
+    minSteps: o.minSteps,
+    maxSteps: o.maxSteps,
+    tags: o.tag,
+    since: o.since,
+    until: o.until,
+    ids: o.id,
+    search: o.search,
+  };
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as DatasetFilter;
+}
+
+const fmtCounts = (c: Record<string, number>) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ') || '-';
+
+function describe(m: DatasetManifest): string {
+  const s = m.stats;
+  return [
+    `${m.name} v${m.version}  created ${m.createdAt}${m.description ? `  ${m.description}` : ''}`,
+    `  ${s.episodes} episodes, ${s.instances} task instances, ${s.steps} steps; ${m.dedupe.dropped} duplicates dropped`,
+    `  split (by family+seed, ${m.split.ratios.train}/${m.split.ratios.validation}/${m.split.ratios.test}): ${fmtCounts(s.bySplit)} episodes; steps ${fmtCounts(s.stepsBySplit)}`,
+    `  families: ${fmtCounts(s.byFamily)}`,
+    `  tiers: ${fmtCounts(s.byTier)}`,
+    `  outcomes: ${fmtCounts(s.byOutcome)}`,
+    `  agents: ${fmtCounts(s.byAgent)}`,
+    `  filter: ${JSON.stringify(m.filter)}`,
+  ].join('\n');
+}
+
+export function registerDatasetCommands(program: Command): void {
+  const datasets = program.command('datasets').description('curate episodes into frozen, versioned datasets');
+
+  datasets
+    .command('create')
+    .description('select episodes by a filter, drop duplicates, split by task instance, and freeze the next version')
+    .requiredOption('--name <name>', 'dataset name (letters, digits, . _ -)')
+    .option('--family <f>', 'task family (repeatable or comma-separated)', collect)
+    .option('--status <s>', `outcome after label overrides: ${OUTCOMES.join(' | ')} (repeatable)`, collect)
+    .option('--agent <a>', 'agent name (repeatable)', collect)
+    .option('--min-steps <n>', 'at least this many steps', intOption('--min-steps'))
+    .option('--max-steps <n>', 'at most this many steps', intOption('--max-steps'))
+    .option('--tag <t>', 'required label tag (repeatable; all must be present)', collect)
+    .option('--since <date>', 'created at or after this date/time')
+    .option('--until <date>', 'created before this date/time')
+    .option('--id <id>', 'only these episode ids (repeatable)', collect)
+    .option('--search <text>', 'instruction contains this text (case-insensitive)')
+    .option('--split <ratios>', 'train,validation,test ratios', '0.8,0.1,0.1')
+    .option('--description <text>', 'a note stored in the manifest')
+    .option('--json', 'print JSON')
+    .action((opts: CreateFlags, cmd: Command) => {
+      const lab = openLab(cmd);
+      const result = createDataset(lab, { name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description });
+      for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
+      if (opts.json) return printJson({ ...result, path: join(versionDir(lab.dir, result.manifest.name, result.manifest.version), 'manifest.json') });
+      process.stdout.write(`${describe(result.manifest)}\n  (${result.matched} matched the filter)\n`);
+    });
+
+  datasets
+    .command('list')
+    .description('list datasets and their versions')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }, cmd: Command) => {
+      const lab = openLab(cmd);
+      const rows = listDatasetNames(lab.dir).map((name) => {
+        const versions = listVersions(lab.dir, name);
+        // Listing must not fail on one edited episode; `show` is where verification is reported.
+        const latest = readManifest(lab.dir, { name, version: versions.at(-1) }, { verify: false });
+        return { name, versions, latest: { version: latest.version, createdAt: latest.createdAt, stats: latest.stats } };
+      });
+      if (opts.json) return printJson({ lab: lab.dir, datasets: rows });
+      if (!rows.length) {
+        process.stdout.write(`no datasets in ${lab.dir}\n`);
+        return;
+      }
+      for (const r of rows) {
+        const s = r.latest.stats;
+        process.stdout.write(`${r.name.padEnd(24)} v${r.versions.join(', v')}  latest: ${s.episodes} episodes, ${s.steps} steps (${fmtCounts(s.bySplit)})\n`);
+      }
+    });
+
+  datasets
+    .command('show <ref>')
+    .description('show a dataset version (NAME or NAME@vN), verifying its episodes are unchanged')
+    .option('--no-verify', 'skip checking the frozen episode and label hashes')
+    .option('--json', 'print the manifest as JSON')
+    .action((ref: string, opts: { verify: boolean; json?: boolean }, cmd: Command) => {
+      const m = readManifest(openLab(cmd).dir, ref, { verify: opts.verify });
+      if (opts.json) return printJson(m);
+      process.stdout.write(`${describe(m)}\n`);
+    });
+
+  program
+    .command('export')
+    .description('export a dataset version for a trainer')
+    .requiredOption('--dataset <ref>', 'NAME or NAME@vN (default: latest version)')
+    .requiredOption('--format <f>', `${EXPORT_FORMATS.join(' | ')}`)
+    .requiredOption('--out <dir>', 'output folder (new or empty)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { dataset: string; format: string; out: string; json?: boolean }, cmd: Command) => {
+      if (!isExportFormat(opts.format)) throw new DatasetError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${opts.format}"`);
+      const format = opts.format;
+      const lab = openLab(cmd);
+      const bar = process.stderr.isTTY && !opts.json ? new cliProgress.SingleBar({ stream: process.stderr, format: `export ${format} [{bar}] {value}/{total} samples` }, cliProgress.Presets.shades_classic) : null;
+      let started = false;
+      try {
+        const result = await withCleanup([() => bar?.stop()], (signal) =>
+          exportDataset(lab, {
+            dataset: opts.dataset,
+            format,
+            outDir: opts.out,
+            signal,
+            onProgress: ({ done, total }) => {
+              if (!bar) return;
+              if (!started) bar.start(total, done);
+              else bar.update(done);
+              started = true;
+            },
+          }),
+        );
+        bar?.stop();
+        if (opts.json) return printJson(result);
+        process.stdout.write(
+          `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels\n  ${result.outDir}\n`,
+        );
+      } catch (err) {
+        if (err instanceof ExportCancelledError) {
+          bar?.stop();
+          process.stderr.write('lab: export cancelled; nothing was written\n');
+          process.exitCode = 130;
+          return;
+        }
+        throw err;
+      }
+    });
+}

@@ -1,0 +1,134 @@
+/**
+ * Curation: filter the lab's episodes, drop duplicates, split by task instance, and freeze the
+ * result as the next version of a named dataset. `previewDataset` is the same without writing,
+ * for a UI that shows the composition while the filter is edited.
+ */
+import type { LabStore } from '../store/lab.ts';
+import { DatasetError } from './errors.ts';
+import { loadEpisodeInfos, matchesFilter, parseFilter, type DatasetFilter, type EpisodeInfo } from './filter.ts';
+import { fileSha256 } from './hash.ts';
+import {
+  MANIFEST_FORMAT,
+  MANIFEST_VERSION,
+  episodeFile,
+  labelsFile,
+  validateDatasetName,
+  writeNextVersion,
+  type DatasetManifest,
+  type DatasetStats,
+  type ManifestEpisode,
+} from './manifest.ts';
+import { checkRatios, dedupeEpisodes, DEFAULT_RATIOS, splitOf, SPLITS, type SplitName, type SplitRatios } from './split.ts';
+
+export interface CurateRequest {
+  filter?: DatasetFilter;
+  ratios?: SplitRatios;
+}
+
+export interface CurateResult {
+  episodes: Array<EpisodeInfo & { split: SplitName }>;
+  dropped: Array<{ id: string; duplicateOf: string }>;
+  /** Episodes the filter matched before deduplication. */
+  matched: number;
+  /** Episode files that could not be read (skipped). */
+  errors: string[];
+  stats: DatasetStats;
+}
+
+export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateResult {
+  const filter = parseFilter(req.filter ?? {});
+  const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
+  const { infos, errors } = loadEpisodeInfos(lab);
+  if (filter.ids) {
+    const known = new Set(infos.map((e) => e.id));
+    const unknown = filter.ids.filter((id) => !known.has(id));
+    if (unknown.length) throw new DatasetError(`filter ids: no readable episode ${unknown.join(', ')} in ${lab.dir}`);
+  }
+  const matched = infos.filter((e) => matchesFilter(e, filter));
+  const { kept, dropped } = dedupeEpisodes(matched);
+  const episodes = kept.map((e) => ({ ...e, split: splitOf(e.family, e.seed, ratios) }));
+  return { episodes, dropped, matched: matched.length, errors, stats: computeStats(episodes) };
+}
+
+export interface CreateDatasetRequest extends CurateRequest {
+  name: string;
+  description?: string;
+}
+
+export interface CreateDatasetResult {
+  manifest: DatasetManifest;
+  matched: number;
+  dropped: number;
+  errors: string[];
+}
+
+/** Freeze the selection as lab/datasets/<name>/v<N>/manifest.json (N = the next version). */
+export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateDatasetResult {
+  const name = validateDatasetName(req.name);
+  const filter = parseFilter(req.filter ?? {});
+  const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
+  const preview = previewDataset(lab, { filter, ratios });
+  if (!preview.episodes.length) {
+    const why = preview.matched ? `all ${preview.matched} matching episodes were duplicates` : 'the filter matches no episode';
+    throw new DatasetError(`dataset ${name}: nothing to freeze: ${why} (filter ${JSON.stringify(filter)}, lab ${lab.dir})`);
+  }
+  // Hash now, so later edits to an episode or its labels are caught when the dataset is read.
+  const episodes: ManifestEpisode[] = preview.episodes.map((e) => {
+    const episodeSha256 = fileSha256(episodeFile(lab.dir, e.id));
+    if (!episodeSha256) throw new DatasetError(`dataset ${name}: episode ${e.id} disappeared while the dataset was being created`);
+    return {
+      id: e.id,
+      family: e.family,
+      seed: e.seed,
+      tier: e.tier,
+      agent: e.agent,
+      outcome: e.outcome,
+      steps: e.steps,
+      split: e.split,
+      episodeSha256,
+      labelsSha256: fileSha256(labelsFile(lab.dir, e.id)),
+    };
+  });
+  const manifest = writeNextVersion(lab.dir, name, (version) => ({
+    format: MANIFEST_FORMAT,
+    formatVersion: MANIFEST_VERSION,
+    name,
+    version,
+    createdAt: new Date().toISOString(),
+    ...(req.description ? { description: req.description } : {}),
+    filter,
+    split: { by: 'family+seed', ratios },
+    dedupe: { dropped: preview.dropped.length, droppedIds: preview.dropped },
+    episodes,
+    stats: preview.stats,
+  }));
+  return { manifest, matched: preview.matched, dropped: preview.dropped.length, errors: preview.errors };
+}
+
+function bump(counts: Record<string, number>, key: string | number, by = 1): void {
+  counts[String(key)] = (counts[String(key)] ?? 0) + by;
+}
+
+export function computeStats(episodes: ReadonlyArray<Pick<EpisodeInfo, 'family' | 'seed' | 'tier' | 'outcome' | 'agent' | 'steps'> & { split: SplitName }>): DatasetStats {
+  const s: DatasetStats = {
+    episodes: episodes.length,
+    steps: 0,
+    instances: new Set(episodes.map((e) => `${e.family}\u0000${e.seed}`)).size,
+    byFamily: {},
+    byTier: {},
+    byOutcome: {},
+    byAgent: {},
+    bySplit: Object.fromEntries(SPLITS.map((x) => [x, 0])),
+    stepsBySplit: Object.fromEntries(SPLITS.map((x) => [x, 0])),
+  };
+  for (const e of episodes) {
+    s.steps += e.steps;
+    bump(s.byFamily, e.family);
+    bump(s.byTier, e.tier);
+    bump(s.byOutcome, e.outcome);
+    bump(s.byAgent, e.agent);
+    bump(s.bySplit, e.split);
+    bump(s.stepsBySplit, e.split, e.steps);
+  }
+  return s;
+}

@@ -1,0 +1,80 @@
+/**
+ * Export a frozen dataset version in a trainer's format. The manifest is verified first (an
+ * episode edited since freezing stops the export), samples are built with the labels applied,
+ * and the chosen writer fills a staging folder that becomes `outDir` only on success.
+ */
+import { resolve } from 'node:path';
+import type { LabStore } from '../../store/lab.ts';
+import { DatasetError } from '../errors.ts';
+import { readManifest, type DatasetManifest } from '../manifest.ts';
+import { buildSamples } from '../samples.ts';
+import type { SplitName } from '../split.ts';
+import { groupBySplit, withStagingDir, type ExportContext, type ExportProgress } from './common.ts';
+import { exportHfFolder, exportHfParquet } from './hf.ts';
+import { exportOpenAi } from './openai.ts';
+import { exportShareGpt } from './sharegpt.ts';
+import { exportVerl } from './verl.ts';
+
+export const EXPORT_FORMATS = ['sharegpt', 'openai', 'hf', 'hf-parquet', 'verl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const WRITERS: Record<ExportFormat, (ctx: ExportContext) => Promise<void>> = {
+  sharegpt: exportShareGpt,
+  openai: exportOpenAi,
+  hf: exportHfFolder,
+  'hf-parquet': exportHfParquet,
+  verl: exportVerl,
+};
+
+export interface ExportRequest {
+  /** "name", "name@v3", or { name, version }; the latest version when none is given. */
+  dataset: string | { name: string; version?: number };
+  format: ExportFormat;
+  outDir: string;
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExportResult {
+  dataset: string;
+  version: number;
+  format: ExportFormat;
+  outDir: string;
+  /** Files written, relative to outDir. */
+  files: string[];
+  samples: number;
+  samplesBySplit: Partial<Record<SplitName, number>>;
+  /** Steps left out (labeled wrong or detour without a correction). */
+  skippedSteps: number;
+  images: number;
+}
+
+export function isExportFormat(s: string): s is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(s);
+}
+
+export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<ExportResult> {
+  if (!isExportFormat(req.format)) throw new DatasetError(`unknown export format "${req.format}" (known: ${EXPORT_FORMATS.join(', ')})`);
+  const manifest: DatasetManifest = readManifest(lab.dir, req.dataset);
+  const where = `dataset ${manifest.name} v${manifest.version}`;
+  const { samples, skipped } = buildSamples(lab, manifest, { signal: req.signal });
+  if (!samples.length) {
+    throw new DatasetError(`${where} yields no training samples: its ${manifest.episodes.length} episodes have ${manifest.stats.steps} steps, ${skipped} of them labeled wrong or detour without a correction`);
+  }
+  const splits = groupBySplit(samples);
+  const files: string[] = [];
+  await withStagingDir(req.outDir, req.signal, req.onProgress, samples.length, async (dir, advance) => {
+    await WRITERS[req.format]({ dir, manifest, splits, advance, wrote: (f) => files.push(f) });
+  });
+  return {
+    dataset: manifest.name,
+    version: manifest.version,
+    format: req.format,
+    outDir: resolve(req.outDir),
+    files,
+    samples: samples.length,
+    samplesBySplit: Object.fromEntries(splits.map((g) => [g.split, g.samples.length])),
+    skippedSteps: skipped,
+    images: new Set(samples.flatMap((s) => s.images.map((i) => i.sha256))).size,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * A small typed layer over hyparquet-writer: describe a column's nested type once (strings,
+ * int64, booleans, bytes, structs, lists) and get both the Parquet schema (3-level LISTs, as
+ * Arrow, pandas and Hugging Face datasets write them) and values converted to fit it.
+ */
+import { writeFileSync } from 'node:fs';
+import { parquetWriteBuffer, type SchemaElement } from 'hyparquet-writer';
+
+export type Field =
+  | { kind: 'string' }
+  | { kind: 'int64' }
+  | { kind: 'bool' }
+  | { kind: 'binary' }
+  | { kind: 'struct'; fields: Record<string, Field>; optional?: boolean }
+  | { kind: 'list'; item: Field };
+
+export const str: Field = { kind: 'string' };
+export const int64: Field = { kind: 'int64' };
+export const bool: Field = { kind: 'bool' };
+export const binary: Field = { kind: 'binary' };
+export const struct = (fields: Record<string, Field>, optional = false): Field => ({ kind: 'struct', fields, optional });
+export const list = (item: Field): Field => ({ kind: 'list', item });
+
+export interface Column {
+  name: string;
+  field: Field;
+  data: unknown[];
+}
+
+function elements(name: string, f: Field, repetition: 'REQUIRED' | 'OPTIONAL'): SchemaElement[] {
+  switch (f.kind) {
+    case 'string':
+      return [{ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: repetition }];
+    case 'int64':
+      return [{ name, type: 'INT64', repetition_type: repetition }];
+    case 'bool':
+      return [{ name, type: 'BOOLEAN', repetition_type: repetition }];
+    case 'binary':
+      return [{ name, type: 'BYTE_ARRAY', repetition_type: repetition }];
+    case 'struct': {
+      const keys = Object.keys(f.fields);
+      return [
+        { name, repetition_type: f.optional ? 'OPTIONAL' : repetition, num_children: keys.length },
+        ...keys.flatMap((k) => elements(k, f.fields[k], 'REQUIRED')),
+      ];
+    }
+    case 'list':
+      return [
+        { name, repetition_type: repetition, converted_type: 'LIST', num_children: 1 },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        ...elements('element', f.item, 'REQUIRED'),
+      ];
+  }
+}
+
+/** Convert a JS value to what the writer expects for the field (int64 as bigint, bytes as Uint8Array). */
+function convert(v: unknown, f: Field, where: string): unknown {
+  if (v === null || v === undefined) {
+    if (f.kind === 'struct' && f.optional) return null;
+    throw new Error(`parquet column ${where}: missing value`);
+  }
+  switch (f.kind) {
+    case 'string':
+      return String(v);
+    case 'int64':
+      return BigInt(v as number);
+    case 'bool':
+      return Boolean(v);
+    case 'binary':
+      return v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
+    case 'struct':
+      return Object.fromEntries(Object.entries(f.fields).map(([k, sub]) => [k, convert((v as Record<string, unknown>)[k], sub, `${where}.${k}`)]));
+    case 'list':
+      return (v as unknown[]).map((x, i) => convert(x, f.item, `${where}[${i}]`));
+  }
+}
+
+export function writeParquet(path: string, columns: Column[], kvMetadata?: Array<{ key: string; value: string }>): void {
+  const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }, ...columns.flatMap((c) => elements(c.name, c.field, 'REQUIRED'))];
+  const buf = parquetWriteBuffer({
+    schema,
+    columnData: columns.map((c) => ({ name: c.name, data: c.data.map((v, i) => convert(v, c.field, `${c.name}[${i}]`)) })),
+    kvMetadata,
+    createdBy: 'agent-lab-workbench',
+  });
+  writeFileSync(path, Buffer.from(buf));
+}

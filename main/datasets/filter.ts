@@ -1,0 +1,119 @@
+/**
+ * Which episodes a dataset takes: a plain filter (stored in the manifest, so a dataset says how it
+ * was made) and the per-episode facts it is matched against, with the manual labels applied.
+ */
+import { z } from 'zod';
+import type { LabStore } from '../store/lab.ts';
+import { LabelStore, type EpisodeLabels } from '../store/labels.ts';
+import { DatasetError } from './errors.ts';
+
+export const OUTCOMES = ['success', 'failure', 'incomplete'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const datasetFilterSchema = z
+  .object({
+    families: z.array(z.string().min(1)).optional(),
+    /** Outcome after the label override: a person's verdict wins over the checker's. */
+    statuses: z.array(z.enum(OUTCOMES)).optional(),
+    agents: z.array(z.string().min(1)).optional(),
+    minSteps: z.number().int().min(0).optional(),
+    maxSteps: z.number().int().min(0).optional(),
+    /** Every one of these tags must be on the episode. */
+    tags: z.array(z.string().min(1)).optional(),
+    /** ISO dates or times; `since` inclusive, `until` exclusive. */
+    since: z.string().optional(),
+    until: z.string().optional(),
+    ids: z.array(z.string().min(1)).optional(),
+    /** Case-insensitive substring of the task instruction. */
+    search: z.string().optional(),
+  })
+  .strict();
+export type DatasetFilter = z.infer<typeof datasetFilterSchema>;
+
+/** What curation needs to know about one episode, read once from the lab. */
+export interface EpisodeInfo {
+  id: string;
+  family: string;
+  seed: number;
+  tier: number;
+  agent: string;
+  createdAt: string;
+  instruction: string;
+  steps: number;
+  /** The checker's verdict, or the label override when a person set one. */
+  outcome: Outcome;
+  tags: string[];
+  /** The recorded action strings, in order (dedupe compares them). */
+  actions: string[];
+}
+
+/** Read every episode with its labels. Unreadable episodes are returned as errors, not fatal. */
+export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors: string[] } {
+  const labels = new LabelStore(lab.dir);
+  const infos: EpisodeInfo[] = [];
+  const errors: string[] = [];
+  for (const id of lab.episodeIds()) {
+    try {
+      const e = lab.readEpisode(id);
+      const l = labels.read(id);
+      infos.push({
+        id,
+        family: e.header.task.family,
+        seed: e.header.task.seed,
+        tier: e.header.task.tier,
+        agent: e.header.agent.name,
+        createdAt: e.header.createdAt,
+        instruction: e.header.task.instruction,
+        steps: e.steps.length,
+        outcome: effectiveOutcome(e.end ? e.end.success : null, l),
+        tags: l.tags,
+        actions: e.steps.map((s) => s.action),
+      });
+    } catch (err) {
+      errors.push(`episode ${id}: ${(err as Error).message}`);
+    }
+  }
+  return { infos, errors };
+}
+
+export function effectiveOutcome(checkerSuccess: boolean | null, labels: EpisodeLabels): Outcome {
+  if (labels.outcome) return labels.outcome;
+  return checkerSuccess === null ? 'incomplete' : checkerSuccess ? 'success' : 'failure';
+}
+
+function parseDate(value: string, field: string): number {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new DatasetError(`filter ${field}: not a date: "${value}"`);
+  return t;
+}
+
+/** Validate a filter (from the UI or the CLI) and turn bad values into messages naming the field. */
+export function parseFilter(input: unknown): DatasetFilter {
+  const r = datasetFilterSchema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new DatasetError(`filter ${issue.path.join('.') || '(filter)'}: ${issue.message}`);
+  }
+  const f = r.data;
+  if (f.since) parseDate(f.since, 'since');
+  if (f.until) parseDate(f.until, 'until');
+  if (f.minSteps !== undefined && f.maxSteps !== undefined && f.minSteps > f.maxSteps) {
+    throw new DatasetError(`filter: minSteps (${f.minSteps}) is above maxSteps (${f.maxSteps})`);
+  }
+  return f;
+}
+
+export function matchesFilter(e: EpisodeInfo, f: DatasetFilter): boolean {
+  if (f.ids && !f.ids.includes(e.id)) return false;
+  if (f.families && !f.families.includes(e.family)) return false;
+  if (f.statuses && !f.statuses.includes(e.outcome)) return false;
+  if (f.agents && !f.agents.includes(e.agent)) return false;
+  if (f.minSteps !== undefined && e.steps < f.minSteps) return false;
+  if (f.maxSteps !== undefined && e.steps > f.maxSteps) return false;
+  if (f.tags && !f.tags.every((t) => e.tags.includes(t))) return false;
+  const created = Date.parse(e.createdAt);
+  if (f.since && !(created >= parseDate(f.since, 'since'))) return false;
+  if (f.until && !(created < parseDate(f.until, 'until'))) return false;
+  if (f.search && !e.instruction.toLowerCase().includes(f.search.toLowerCase())) return false;
+  return true;
+}

@@ -1,0 +1,304 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { LabelStore } from '../../main/store/labels.ts';
+import type { LabStore } from '../../main/store/lab.ts';
+import {
+  buildSamples,
+  createDataset,
+  DEFAULT_RATIOS,
+  ExportCancelledError,
+  exportDataset,
+  readManifest,
+  splitOf,
+  type ExportFormat,
+  type SplitName,
+} from '../../main/datasets/index.ts';
+import { makePng, tmpLab, writeEpisode } from './helpers.ts';
+
+/** A seed of family `shop` that the default ratios put in `split`. */
+const seedIn = (split: SplitName) => {
+  for (let s = 0; ; s++) if (splitOf('shop', s, DEFAULT_RATIOS) === split) return s;
+};
+
+const PNGS = [makePng(4, 3, [255, 0, 0]), makePng(4, 3, [0, 255, 0]), makePng(4, 3, [0, 0, 255])];
+
+/**
+ * Three episodes, one per split, with screenshots. Labels on the train episode: step 0 wrong
+ * (dropped), step 1 detour with a correction (kept, corrected), step 2 critical.
+ */
+function screenshotLab() {
+  const lab = tmpLab();
+  const train = writeEpisode(lab, { seed: seedIn('train'), screenshots: PNGS, thoughts: ['t0', 'Fill the city', 'Done'] });
+  const validation = writeEpisode(lab, { seed: seedIn('validation'), screenshots: PNGS, instruction: 'Find the product called <image> and buy it' });
+  const testEp = writeEpisode(lab, { seed: seedIn('test'), screenshots: PNGS });
+  const labels = new LabelStore(lab.dir);
+  labels.append(train, { type: 'step', step: 0, label: 'wrong' });
+  labels.append(train, { type: 'step', step: 1, label: 'detour' });
+  labels.append(train, { type: 'correction', step: 1, action: "click('5')" });
+  labels.append(train, { type: 'step', step: 2, label: 'critical' });
+  createDataset(lab, { name: 'shots' });
+  return { lab, ids: { train, validation, test: testEp } };
+}
+
+const outDir = () => join(mkdtempSync(join(tmpdir(), 'lab-export-')), 'out');
+const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
+const readLines = (p: string) =>
+  readFileSync(p, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+const arrayBuffer = (p: string) => {
+  const b = readFileSync(p);
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+};
+const bytesOf = (v: unknown) => Buffer.from(v as Uint8Array);
+
+async function exportTo(lab: LabStore, format: ExportFormat, dataset = 'shots') {
+  const out = outDir();
+  const progress: number[] = [];
+  const result = await exportDataset(lab, { dataset, format, outDir: out, onProgress: (p) => progress.push(p.done) });
+  assert.equal(progress.at(-1), result.samples, 'progress reaches the total');
+  return { out, result };
+}
+
+test('samples follow the labels: wrong dropped, detour corrected, critical flagged, screenshots attached', () => {
+  const { lab, ids } = screenshotLab();
+  const { samples, skipped } = buildSamples(lab, readManifest(lab.dir, 'shots'));
+  assert.equal(skipped, 1);
+  assert.equal(samples.length, 8);
+  const train = samples.filter((s) => s.episodeId === ids.train);
+  assert.deepEqual(
+    train.map((s) => s.step),
+    [1, 2],
+  );
+  assert.deepEqual(train[0].target, { action: "click('5')" }, 'the correction replaces the action and its thought');
+  assert.equal(train[0].corrected, true);
+  assert.equal(train[0].messages[2].content, "click('5')");
+  // History is what really happened, including the dropped wrong step and its error.
+  assert.match(train[0].messages[1].content, /1\. click\('6'\)  -> error element_not_interactable: element 6 is disabled/);
+  assert.equal(train[1].critical, true);
+  assert.equal(train[1].messages[2].content, "Done\nsend_msg_to_user('done')");
+  assert.equal(train[1].images.length, 1);
+  assert.deepEqual(readFileSync(train[1].images[0].path), PNGS[2]);
+  assert.equal(samples.filter((s) => s.critical).length, 1);
+});
+
+test('sharegpt: conversations/system/images, one <image> marker per image, dataset_info registers each split', async () => {
+  const { lab } = screenshotLab();
+  const { out, result } = await exportTo(lab, 'sharegpt');
+  assert.deepEqual(result.samplesBySplit, { train: 2, validation: 3, test: 3 });
+  assert.equal(result.images, 3);
+  const info = readJson(join(out, 'dataset_info.json'));
+  assert.deepEqual(Object.keys(info), ['shots_v1_train', 'shots_v1_validation', 'shots_v1_test']);
+  for (const [split, entry] of Object.entries(info) as Array<[string, Record<string, any>]>) {
+    assert.equal(entry.formatting, 'sharegpt');
+    assert.deepEqual(entry.columns, { messages: 'conversations', system: 'system', images: 'images' });
+    assert.deepEqual(entry.tags, { role_tag: 'from', content_tag: 'value', user_tag: 'human', assistant_tag: 'gpt' });
+    assert.equal(entry.file_name, `${split.split('_').at(-1)}.json`);
+    const rows = readJson(join(out, entry.file_name));
+    assert.ok(rows.length > 0);
+    for (const row of rows) {
+      assert.deepEqual(Object.keys(row).sort(), ['conversations', 'images', 'system']);
+      assert.deepEqual(
+        row.conversations.map((c: { from: string }) => c.from),
+        ['human', 'gpt'],
+      );
+      const markers = JSON.stringify(row).split('<image>').length - 1;
+      assert.equal(markers, row.images.length, 'markers equal images (page text "<image>" is defused)');
+      assert.equal(row.images.length, 1);
+      for (const img of row.images) assert.ok(existsSync(join(out, img)), img);
+      assert.match(row.images[0], /^images\/[0-9a-f]{64}\.png$/);
+    }
+  }
+  const validation = readJson(join(out, 'validation.json'));
+  assert.match(validation[0].conversations[0].value, /^<image>Task: Find the product called < image> and buy it/);
+  assert.deepEqual(readdirSync(join(out, 'images')).length, 3);
+});
+
+test('openai: one {"messages"} per line, assistant weight 1, screenshots as data: URL image parts', async () => {
+  const { lab } = screenshotLab();
+  const { out, result } = await exportTo(lab, 'openai');
+  assert.deepEqual(result.files, ['train.jsonl', 'validation.jsonl', 'test.jsonl']);
+  const rows = readLines(join(out, 'train.jsonl'));
+  assert.equal(rows.length, 2);
+  for (const row of rows) {
+    assert.deepEqual(Object.keys(row), ['messages']);
+    const [system, user, assistant] = row.messages;
+    assert.deepEqual(Object.keys(system), ['role', 'content']);
+    assert.equal(system.role, 'system');
+    assert.equal(user.role, 'user');
+    assert.deepEqual(assistant.role, 'assistant');
+    assert.equal(assistant.weight, 1);
+    assert.equal(typeof assistant.content, 'string');
+    assert.equal(user.content[0].type, 'image_url');
+    const url: string = user.content[0].image_url.url;
+    assert.match(url, /^data:image\/png;base64,/);
+    assert.ok(PNGS.some((p) => Buffer.from(url.split(',')[1], 'base64').equals(p)));
+    assert.equal(user.content[1].type, 'text');
+    assert.match(user.content[1].text, /^Task: /);
+  }
+  assert.equal(rows[0].messages[2].content, "click('5')");
+});
+
+test('hf: a folder per split with metadata.jsonl whose file_name paths exist', async () => {
+  const { lab } = screenshotLab();
+  const { out } = await exportTo(lab, 'hf');
+  assert.deepEqual(readdirSync(out).sort(), ['test', 'train', 'validation']);
+  for (const split of ['train', 'validation', 'test']) {
+    const meta = join(out, split, 'metadata.jsonl');
+    const rows = readLines(meta);
+    for (const row of rows) {
+      assert.deepEqual(Object.keys(row), ['file_name', 'messages', 'episode_id', 'step', 'family', 'seed', 'tier', 'critical', 'corrected']);
+      assert.ok(existsSync(join(dirname(meta), row.file_name)), `${split}/${row.file_name}`);
+      assert.equal(row.file_name, `images/${row.episode_id}_${row.step}.png`, 'one file per row');
+      assert.equal(row.messages.length, 3);
+    }
+  }
+  const train = readLines(join(out, 'train', 'metadata.jsonl'));
+  assert.deepEqual(
+    train.map((r) => [r.step, r.critical, r.corrected]),
+    [
+      [1, false, true],
+      [2, true, false],
+    ],
+  );
+});
+
+test('hf-parquet: one parquet per split with the image embedded as {bytes, path} and HF features metadata', async () => {
+  const { lab, ids } = screenshotLab();
+  const { out, result } = await exportTo(lab, 'hf-parquet');
+  assert.deepEqual(result.files, ['data/train-00000-of-00001.parquet', 'data/validation-00000-of-00001.parquet', 'data/test-00000-of-00001.parquet']);
+  const file = arrayBuffer(join(out, 'data', 'train-00000-of-00001.parquet'));
+  const rows = await parquetReadObjects({ file, utf8: false });
+  assert.equal(rows.length, 2);
+  const utf8 = await parquetReadObjects({ file });
+  assert.deepEqual(Object.keys(utf8[0]), ['image', 'messages', 'episode_id', 'step', 'family', 'seed', 'tier', 'critical', 'corrected']);
+  assert.equal(utf8[0].episode_id, ids.train);
+  assert.equal(Number(utf8[0].step), 1);
+  assert.equal(utf8[1].critical, true);
+  assert.deepEqual(
+    utf8[0].messages.map((m: { role: string }) => m.role),
+    ['system', 'user', 'assistant'],
+  );
+  assert.equal(utf8[0].messages[2].content, "click('5')");
+  assert.deepEqual(bytesOf(rows[0].image.bytes), PNGS[1]);
+  assert.match(utf8[0].image.path, /^[0-9a-f]{64}\.png$/);
+  const kv = parquetMetadata(file).key_value_metadata ?? [];
+  const hf = JSON.parse(kv.find((k) => k.key === 'huggingface')!.value!);
+  assert.deepEqual(hf.info.features.image, { _type: 'Image' });
+});
+
+test('verl: data_source, prompt, ability, reward_model and extra_info columns (+ images with screenshots)', async () => {
+  const { lab, ids } = screenshotLab();
+  const { out } = await exportTo(lab, 'verl');
+  assert.deepEqual(readdirSync(out).sort(), ['test.parquet', 'train.parquet', 'validation.parquet']);
+  const file = arrayBuffer(join(out, 'train.parquet'));
+  const rows = await parquetReadObjects({ file });
+  assert.deepEqual(Object.keys(rows[0]), ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info', 'images']);
+  const r = rows[0];
+  assert.equal(r.data_source, 'agent_lab/shop');
+  assert.equal(r.ability, 'web_agent');
+  assert.deepEqual(r.reward_model, { style: 'rule', ground_truth: "click('5')" });
+  assert.deepEqual(
+    r.prompt.map((m: { role: string }) => m.role),
+    ['system', 'user'],
+    'the prompt stops before the answer',
+  );
+  assert.match(r.prompt[1].content, /^<image>Task: /);
+  assert.deepEqual({ ...r.extra_info, index: Number(r.extra_info.index), step: Number(r.extra_info.step), seed: Number(r.extra_info.seed) }, {
+    split: 'train',
+    index: 0,
+    episode_id: ids.train,
+    step: 1,
+    family: 'shop',
+    seed: seedIn('train'),
+  });
+  const raw = await parquetReadObjects({ file, utf8: false });
+  assert.deepEqual(bytesOf(raw[0].images[0].bytes), PNGS[1]);
+});
+
+test('a text-only dataset exports without image columns or parts', async () => {
+  const lab = tmpLab();
+  writeEpisode(lab, { seed: seedIn('train') });
+  createDataset(lab, { name: 'text' });
+  const verl = await exportTo(lab, 'verl', 'text');
+  const rows = await parquetReadObjects({ file: arrayBuffer(join(verl.out, 'train.parquet')) });
+  assert.deepEqual(Object.keys(rows[0]), ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info']);
+  assert.equal(rows.length, 3);
+  assert.equal(rows[2].reward_model.ground_truth, "send_msg_to_user('done')");
+  const openai = await exportTo(lab, 'openai', 'text');
+  assert.equal(typeof readLines(join(openai.out, 'train.jsonl'))[0].messages[1].content, 'string');
+  const hf = await exportTo(lab, 'hf', 'text');
+  assert.ok(!('file_name' in readLines(join(hf.out, 'train', 'metadata.jsonl'))[0]));
+  const hfp = await exportTo(lab, 'hf-parquet', 'text');
+  const prow = (await parquetReadObjects({ file: arrayBuffer(join(hfp.out, 'data', 'train-00000-of-00001.parquet')) }))[0];
+  assert.ok(!('image' in prow));
+  const sg = await exportTo(lab, 'sharegpt', 'text');
+  assert.deepEqual(readJson(join(sg.out, 'train.json'))[0].images, []);
+  // An existing empty folder is fine as the output.
+  const empty = outDir();
+  mkdirSync(empty);
+  await exportDataset(lab, { dataset: 'text', format: 'openai', outDir: empty });
+  assert.deepEqual(readdirSync(empty), ['train.jsonl']);
+});
+
+test('cancelling an export removes everything it wrote; a non-empty output folder is refused', async () => {
+  const { lab } = screenshotLab();
+  const out = outDir();
+  const controller = new AbortController();
+  await assert.rejects(
+    exportDataset(lab, { dataset: 'shots', format: 'sharegpt', outDir: out, signal: controller.signal, onProgress: (p) => p.done === 1 && controller.abort() }),
+    ExportCancelledError,
+  );
+  assert.ok(!existsSync(out));
+  assert.deepEqual(readdirSync(dirname(out)), [], 'no staging folder left behind');
+
+  mkdirSync(out);
+  writeFileSync(join(out, 'keep.txt'), 'mine');
+  await assert.rejects(exportDataset(lab, { dataset: 'shots', format: 'openai', outDir: out }), /output folder .* is not empty/);
+  assert.deepEqual(readdirSync(out), ['keep.txt']);
+});
+
+test('empty, edited and unknown datasets fail with errors naming the dataset, version and episode', async () => {
+  const lab = tmpLab();
+  const id = writeEpisode(lab, { seed: 1, actions: ["click('1')", "click('2')"] });
+  const labels = new LabelStore(lab.dir);
+  labels.append(id, { type: 'step', step: 0, label: 'wrong' });
+  labels.append(id, { type: 'step', step: 1, label: 'detour' });
+  createDataset(lab, { name: 'nothing-left' });
+  await assert.rejects(
+    exportDataset(lab, { dataset: 'nothing-left', format: 'openai', outDir: outDir() }),
+    /dataset nothing-left v1 yields no training samples: its 1 episodes have 2 steps, 2 of them labeled wrong or detour/,
+  );
+  labels.append(id, { type: 'correction', step: 1, action: "click('3')" });
+  await assert.rejects(exportDataset(lab, { dataset: 'nothing-left@v1', format: 'openai', outDir: outDir() }), new RegExp(`dataset nothing-left v1: the labels of episode ${id} changed`));
+  await assert.rejects(exportDataset(lab, { dataset: 'missing', format: 'openai', outDir: outDir() }), /dataset missing does not exist/);
+  await assert.rejects(exportDataset(lab, { dataset: 'nothing-left', format: 'csv' as ExportFormat, outDir: outDir() }), /unknown export format "csv"/);
+  // A screenshot deleted from the blob store is named with its episode and step.
+  const shots = screenshotLab();
+  const blob = shots.lab.readEpisode(shots.ids.test).steps[0].observation.screenshot!;
+  rmSync(shots.lab.blobs.pathOf(blob));
+  await assert.rejects(exportDataset(shots.lab, { dataset: 'shots', format: 'hf', outDir: outDir() }), /dataset shots v1: episode .* step 0: screenshot [0-9a-f]{64} is missing/);
+});
+
+test('hf refuses a split that mixes steps with and without screenshots; hf-parquet stores a null image', async () => {
+  const lab = tmpLab();
+  writeEpisode(lab, { seed: 1, screenshots: PNGS });
+  writeEpisode(lab, { seed: 2 });
+  createDataset(lab, { name: 'mixed', ratios: { train: 1, validation: 0, test: 0 } });
+  const out = outDir();
+  await assert.rejects(
+    exportDataset(lab, { dataset: 'mixed', format: 'hf', outDir: out }),
+    /dataset mixed v1: split train mixes steps with and without screenshots \(3 of 6 have one\).*export as hf-parquet/,
+  );
+  assert.ok(!existsSync(out));
+  const { out: pq } = await exportTo(lab, 'hf-parquet', 'mixed');
+  const rows = await parquetReadObjects({ file: arrayBuffer(join(pq, 'data', 'train-00000-of-00001.parquet')), utf8: false });
+  assert.equal(rows.length, 6);
+  assert.equal(rows.filter((r) => r.image == null).length, 3);
+  assert.equal(rows.filter((r) => r.image?.bytes).length, 3);
+});
