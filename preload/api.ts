@@ -9,6 +9,25 @@ import type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
 import type { HumanInput, InputOutcome } from '../main/collection/demonstration.ts';
 import type { EpisodeOutcome } from '../main/collection/episode.ts';
 import type { PageElement } from '../main/environment/types.ts';
+import type { DatasetFilter } from '../main/datasets/filter.ts';
+import type { DatasetStats } from '../main/datasets/manifest.ts';
+import type { SplitRatios } from '../main/datasets/split.ts';
+import type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
+
+export interface DatasetVersionInfo {
+  version: number;
+  createdAt: string;
+  description?: string;
+  stats: DatasetStats;
+}
+
+export interface DatasetPreview {
+  matched: number;
+  dropped: number;
+  episodes: number;
+  stats: DatasetStats;
+  errors: string[];
+}
 
 export interface DemoStart {
   demoId: string;
@@ -59,6 +78,14 @@ export interface LabApi {
   /** A click, entry or key from the live view; resolves when its action has run. */
   demoInput(demoId: string, input: HumanInput): Promise<InputOutcome & { stepError?: string | null; elements: PageElement[] }>;
   cancelDemo(demoId: string): Promise<void>;
+  listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[] }>>;
+  /** What a dataset with this filter would hold, without writing anything. */
+  previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview>;
+  /** Freeze a new version of a named dataset. */
+  createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }): Promise<{ name: string; version: number; stats: DatasetStats; dropped: number }>;
+  /** Export a dataset version; progress arrives as exportProgress events. outDir '' picks lab/exports/... */
+  startExport(dataset: string, format: ExportFormat, outDir: string): Promise<{ exportId: string; outDir: string }>;
+  cancelExport(exportId: string): Promise<void>;
 }
 
 export interface LabEvents {
@@ -67,6 +94,8 @@ export interface LabEvents {
   demoFrame: { demoId: string; data: string; width: number; height: number };
   demoStep: { demoId: string; index: number; action: string; error: string | null };
   demoDone: { demoId: string; outcome: EpisodeOutcome | null; error?: string };
+  exportProgress: { exportId: string; done: number; total: number };
+  exportDone: { exportId: string; result: ExportResult | null; error?: string };
 }
 
 export type LabMethod = keyof LabApi;
@@ -74,9 +103,9 @@ export type LabEventName = keyof LabEvents;
 
 export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
-  'startDemo', 'demoInput', 'cancelDemo',
+  'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
 ];
-export const EVENTS: readonly LabEventName[] = ['replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone'];
+export const EVENTS: readonly LabEventName[] = ['replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone'];
 
 /** IPC channel of each method and event; nothing else crosses. */
 export const channelOf = (name: LabMethod | LabEventName): string => `lab:${name}`;

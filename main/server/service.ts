@@ -13,7 +13,21 @@ import { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { replayEpisode } from '../collection/replay.ts';
 import { DemoSession, humanInputSchema, type HumanInput } from '../collection/demonstration.ts';
-import type { DemoStart } from '../../preload/api.ts';
+import type { DatasetPreview, DatasetVersionInfo, DemoStart } from '../../preload/api.ts';
+import { join } from 'node:path';
+import {
+  createDataset,
+  exportDataset,
+  isExportFormat,
+  listDatasetNames,
+  listVersions,
+  parseDatasetRef,
+  parseFilter,
+  previewDataset,
+  readManifest,
+  type DatasetFilter,
+  type SplitRatios,
+} from '../datasets/index.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -36,6 +50,7 @@ export class LabService implements LabApi {
   private startedTaskServer: TaskServer | null = null;
   private replays = new Map<string, ReplayRun>();
   private demos = new Map<string, DemoSession>();
+  private exports = new Map<string, AbortController>();
 
   constructor(private deps: ServiceDeps) {
     this.labels = new LabelStore(deps.store.dir);
@@ -184,6 +199,55 @@ export class LabService implements LabApi {
 
   async cancelDemo(demoId: string): Promise<void> {
     await this.demos.get(String(demoId))?.cancel();
+  }
+
+  async listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[] }>> {
+    const dir = this.deps.store.dir;
+    return listDatasetNames(dir).map((name) => ({
+      name,
+      versions: listVersions(dir, name).map((version) => {
+        const m = readManifest(dir, { name, version }, { verify: false });
+        return { version, createdAt: m.createdAt, ...(m.description ? { description: m.description } : {}), stats: m.stats };
+      }),
+    }));
+  }
+
+  async previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview> {
+    const r = previewDataset(this.deps.store, { filter: parseFilter(filter), ratios });
+    return { matched: r.matched, dropped: r.dropped.length, episodes: r.episodes.length, stats: r.stats, errors: r.errors };
+  }
+
+  async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }) {
+    const r = createDataset(this.deps.store, { ...request, filter: parseFilter(request.filter) });
+    return { name: r.manifest.name, version: r.manifest.version, stats: r.manifest.stats, dropped: r.dropped };
+  }
+
+  async startExport(dataset: string, format: string, outDir: string): Promise<{ exportId: string; outDir: string }> {
+    if (!isExportFormat(format)) throw new Error(`unknown export format "${format}"`);
+    const ref = parseDatasetRef(String(dataset));
+    const manifest = readManifest(this.deps.store.dir, ref); // fail now if it is missing or changed
+    const exportId = randomBytes(6).toString('hex');
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
+    const target = outDir || join(this.deps.store.dir, 'exports', `${manifest.name}-v${manifest.version}-${format}-${stamp}`);
+    const controller = new AbortController();
+    this.exports.set(exportId, controller);
+    exportDataset(this.deps.store, {
+      dataset: { name: manifest.name, version: manifest.version },
+      format,
+      outDir: target,
+      signal: controller.signal,
+      onProgress: (p) => this.emit('exportProgress', { exportId, done: p.done, total: p.total }),
+    })
+      .then(
+        (result) => this.emit('exportDone', { exportId, result }),
+        (err: Error) => this.emit('exportDone', { exportId, result: null, error: err.message }),
+      )
+      .finally(() => this.exports.delete(exportId));
+    return { exportId, outDir: target };
+  }
+
+  async cancelExport(exportId: string): Promise<void> {
+    this.exports.get(String(exportId))?.abort();
   }
 
   /** Origins environment pages may navigate within: the task server's, once it runs. */

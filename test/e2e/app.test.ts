@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -169,6 +169,66 @@ test('a human demonstration by clicking in the live view is recorded as an episo
   );
   assert.equal(episode.end?.success, true);
   assert.ok(episode.steps.every((s) => s.observation.screenshot), 'the demonstration records screenshots like an agent episode');
+});
+
+test('a dataset is curated in the app, frozen, charted and exported in every format', async () => {
+  await page.goto(`${web.url}/#/datasets`);
+  await page.getByLabel('Dataset name').fill('good-runs');
+  await page.getByLabel('Outcomes').fill('success');
+  await page.getByTestId('dataset-preview').waitFor();
+  await page.getByTestId('composition-chart').first().waitFor();
+  await page.getByTestId('dataset-freeze').click();
+  await page.getByTestId('dataset-message').filter({ hasText: 'Froze good-runs v1' }).waitFor();
+  const manifest = JSON.parse(readFileSync(join(store.dir, 'datasets', 'good-runs', 'v1', 'manifest.json'), 'utf8'));
+  assert.ok(manifest.episodes.length >= 1);
+  assert.ok(manifest.episodes.every((e: { outcome: string }) => e.outcome === 'success'));
+  await page.screenshot({ path: join(DOCS, 'datasets.png') });
+
+  const formats = ['sharegpt', 'openai', 'hf', 'hf-parquet', 'verl'];
+  for (const [i, format] of formats.entries()) {
+    await page.getByLabel('Export format').selectOption(format);
+    await page.getByTestId('export-start').click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=exports] li').length === n, i + 1, { timeout: 60_000 });
+  }
+  const exportsDir = join(store.dir, 'exports');
+  const dirs = readdirSync(exportsDir);
+  const dirOf = (format: string) => join(exportsDir, dirs.find((d) => d.includes(`-${format}-`))!);
+  const filesIn = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String);
+
+  const share = dirOf('sharegpt');
+  const info = JSON.parse(readFileSync(join(share, 'dataset_info.json'), 'utf8'));
+  const firstShare = Object.values(info)[0] as { file_name: string; formatting: string };
+  assert.equal(firstShare.formatting, 'sharegpt');
+  const rows = JSON.parse(readFileSync(join(share, firstShare.file_name), 'utf8'));
+  for (const r of rows) {
+    assert.ok(Array.isArray(r.conversations) && r.conversations.every((c: { from: string }) => ['human', 'gpt'].includes(c.from)));
+    const markers = r.conversations.map((c: { value: string }) => c.value.split('<image>').length - 1).reduce((a: number, b: number) => a + b, 0);
+    assert.equal(markers, (r.images ?? []).length, 'one <image> marker per image');
+    for (const img of r.images ?? []) assert.ok(existsSync(join(share, img)), img);
+  }
+
+  const openaiFile = filesIn(dirOf('openai')).find((f) => f.endsWith('.jsonl'))!;
+  const line = JSON.parse(readFileSync(join(dirOf('openai'), openaiFile), 'utf8').split('\n')[0]);
+  assert.deepEqual(line.messages.map((m: { role: string }) => m.role), ['system', 'user', 'assistant']);
+  assert.equal(line.messages[2].weight, 1);
+
+  const hf = dirOf('hf');
+  const meta = filesIn(hf).find((f) => f.endsWith('metadata.jsonl'))!;
+  const metaRow = JSON.parse(readFileSync(join(hf, meta), 'utf8').split('\n')[0]);
+  assert.ok(existsSync(join(hf, meta, '..', metaRow.file_name)), 'file_name points at an image');
+
+  const { parquetReadObjects } = await import('hyparquet');
+  const readParquet = async (file: string) => {
+    const buf = readFileSync(file);
+    return parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) });
+  };
+  const hfp = dirOf('hf-parquet');
+  const hfRows = await readParquet(join(hfp, filesIn(hfp).find((f) => f.endsWith('.parquet'))!));
+  assert.ok('image' in hfRows[0] && 'messages' in hfRows[0]);
+  const verl = dirOf('verl');
+  const verlRows = await readParquet(join(verl, filesIn(verl).find((f) => f.endsWith('.parquet'))!));
+  for (const key of ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info']) assert.ok(key in verlRows[0], key);
+  assert.equal(verlRows[0].reward_model.style, 'rule');
 });
 
 test('web mode refuses requests without the token', async () => {
