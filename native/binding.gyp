@@ -11,7 +11,8 @@
         "src/cpu_features.cc",
         "src/thread_pool.cc",
         "src/gemm.cc",
-        "src/gemm_isa.cc"
+        "src/gemm_isa.cc",
+        "src/ops.cc"
       ],
       "cflags_cc": ["-std=c++17", "-O3", "-fno-math-errno", "-ffp-contract=fast"],
       "cflags_cc!": ["-fno-exceptions", "-O2", "-O0"],

@@ -15,7 +15,22 @@ export interface NativeAddon {
     M: number, N: number, K: number, transA: boolean, transB: boolean,
   ): void;
   info(): NativeInfo;
+  /** out = a (op) b; dims = [rank, shape..., strideA..., strideB...] (stride 0 = broadcast). */
+  binary(op: number, a: Float32Array, b: Float32Array, out: Float32Array, dims: Int32Array): void;
+  /** out[e] = a[offset(e)]; dims = [rank, shape..., strideA...] (transpose, broadcast copy). */
+  stridedCopy(a: Float32Array, out: Float32Array, dims: Int32Array): void;
+  /** Elementwise op over the whole array; alpha is Step's value for x <= 0. */
+  unary(op: number, x: Float32Array, out: Float32Array, alpha: number): void;
+  /** x viewed as [outer, red, inner] reduced over `red` into out [outer, inner]. */
+  reduce(op: number, x: Float32Array, out: Float32Array, outer: number, red: number, inner: number): void;
+  /** Softmax over the last axis of x viewed as [rows, cols]. */
+  softmax(x: Float32Array, out: Float32Array, rows: number, cols: number): void;
 }
+
+/** Op codes shared with native/src/ops.h. */
+export const BinaryOp = { add: 0, sub: 1, mul: 2, div: 3, squaredDifference: 4 } as const;
+export const UnaryOp = { relu: 0, step: 1, exp: 2, neg: 3, square: 4, rsqrt: 5, sqrt: 6, log: 7 } as const;
+export const ReduceOp = { sum: 0, max: 1, mean: 2 } as const;
 
 export interface NativeInfo {
   /** Micro-kernel in use: 'avx512f' | 'avx2+fma' | 'sse2' | 'neon' | 'scalar'. */
@@ -56,7 +71,8 @@ function load(): AddonLoad {
   try {
     const require = createRequire(import.meta.url);
     const addon = require(path) as Partial<NativeAddon>;
-    if (typeof addon.matmul !== 'function' || typeof addon.info !== 'function') {
+    const expected = ['matmul', 'info', 'binary', 'stridedCopy', 'unary', 'reduce', 'softmax'] as const;
+    if (expected.some((name) => typeof addon[name] !== 'function')) {
       return { ok: false, reason: `${path} does not export the expected functions (stale build?)` };
     }
     return { ok: true, addon: addon as NativeAddon, path };

@@ -6,6 +6,7 @@
 #include "cpu_features.h"
 #include "gemm.h"
 #include "napi_util.h"
+#include "ops.h"
 #include "thread_pool.h"
 
 namespace lab {
@@ -32,6 +33,114 @@ napi_value Matmul(napi_env env, napi_callback_info info) {
       (size_t)(batch * M * N) > lc)
     return throw_range(env, "matmul: array too small for the given shape"), nullptr;
   sgemm_batched(a, b, c, batch, batchA, batchB, M, N, K, tA, tB);
+  return nullptr;
+}
+
+// Parses [rank, shape[rank], sa[rank], (sb[rank])] and checks every input offset is in bounds.
+bool parse_strided(napi_env env, napi_value v, int inputs, Strided* s, size_t la, size_t lb, size_t lo) {
+  long raw[1 + 3 * 8];
+  size_t n = 0;
+  if (!arg_i32s(env, v, raw, sizeof raw / sizeof raw[0], &n, "dims")) return false;
+  long rank = n ? raw[0] : 0;
+  if (rank < 1 || rank > 8 || n != (size_t)(1 + (1 + inputs) * rank)) return throw_range(env, "dims: bad rank");
+  s->rank = (int)rank;
+  long total = 1, maxa = 0, maxb = 0;
+  for (long d = 0; d < rank; d++) {
+    s->shape[d] = raw[1 + d];
+    s->sa[d] = raw[1 + rank + d];
+    s->sb[d] = inputs == 2 ? raw[1 + 2 * rank + d] : 0;
+    if (s->shape[d] < 0 || s->sa[d] < 0 || s->sb[d] < 0) return throw_range(env, "dims: negative");
+    total *= s->shape[d];
+    if (s->shape[d] > 0) {
+      maxa += (s->shape[d] - 1) * s->sa[d];
+      maxb += (s->shape[d] - 1) * s->sb[d];
+    }
+  }
+  if (total == 0) return true;
+  if ((size_t)total > lo || (size_t)maxa >= la || (inputs == 2 && (size_t)maxb >= lb))
+    return throw_range(env, "dims: out of bounds for the given arrays");
+  return true;
+}
+
+// binary(op, a, b, out, dims): out = a (op) b with broadcasting described by dims.
+napi_value Binary(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!get_args(env, info, 5, argv)) return nullptr;
+  long op;
+  float *a, *b, *o;
+  size_t la, lb, lo;
+  Strided s;
+  if (!arg_i64(env, argv[0], &op, "op") || !arg_f32(env, argv[1], &a, &la, "a") ||
+      !arg_f32(env, argv[2], &b, &lb, "b") || !arg_f32(env, argv[3], &o, &lo, "out") ||
+      !parse_strided(env, argv[4], 2, &s, la, lb, lo))
+    return nullptr;
+  if (op < kAdd || op > kSquaredDiff) return throw_range(env, "binary: unknown op"), nullptr;
+  binary_op((int)op, a, b, o, s);
+  return nullptr;
+}
+
+// stridedCopy(a, out, dims): transposes and other strided gathers.
+napi_value Copy(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!get_args(env, info, 3, argv)) return nullptr;
+  float *a, *o;
+  size_t la, lo;
+  Strided s;
+  if (!arg_f32(env, argv[0], &a, &la, "a") || !arg_f32(env, argv[1], &o, &lo, "out") ||
+      !parse_strided(env, argv[2], 1, &s, la, 0, lo))
+    return nullptr;
+  strided_copy(a, o, s);
+  return nullptr;
+}
+
+// unary(op, x, out, alpha)
+napi_value Unary(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!get_args(env, info, 4, argv)) return nullptr;
+  long op;
+  float *x, *o;
+  size_t lx, lo;
+  double alpha;
+  if (!arg_i64(env, argv[0], &op, "op") || !arg_f32(env, argv[1], &x, &lx, "x") ||
+      !arg_f32(env, argv[2], &o, &lo, "out") || !arg_f64(env, argv[3], &alpha, "alpha"))
+    return nullptr;
+  if (op < kRelu || op > kLog) return throw_range(env, "unary: unknown op"), nullptr;
+  if (lo < lx) return throw_range(env, "unary: out too small"), nullptr;
+  unary_op((int)op, x, o, (long)lx, (float)alpha);
+  return nullptr;
+}
+
+// reduce(op, x, out, outer, red, inner)
+napi_value Reduce(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!get_args(env, info, 6, argv)) return nullptr;
+  long op, outer, red, inner;
+  float *x, *o;
+  size_t lx, lo;
+  if (!arg_i64(env, argv[0], &op, "op") || !arg_f32(env, argv[1], &x, &lx, "x") ||
+      !arg_f32(env, argv[2], &o, &lo, "out") || !arg_i64(env, argv[3], &outer, "outer") ||
+      !arg_i64(env, argv[4], &red, "red") || !arg_i64(env, argv[5], &inner, "inner"))
+    return nullptr;
+  if (op < kSum || op > kMean) return throw_range(env, "reduce: unknown op"), nullptr;
+  if (outer < 0 || red < 0 || inner < 0 || (size_t)(outer * red * inner) > lx || (size_t)(outer * inner) > lo)
+    return throw_range(env, "reduce: bad shape"), nullptr;
+  reduce_op((int)op, x, o, outer, red, inner);
+  return nullptr;
+}
+
+// softmax(x, out, rows, cols)
+napi_value Softmax(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!get_args(env, info, 4, argv)) return nullptr;
+  long rows, cols;
+  float *x, *o;
+  size_t lx, lo;
+  if (!arg_f32(env, argv[0], &x, &lx, "x") || !arg_f32(env, argv[1], &o, &lo, "out") ||
+      !arg_i64(env, argv[2], &rows, "rows") || !arg_i64(env, argv[3], &cols, "cols"))
+    return nullptr;
+  if (rows < 0 || cols < 0 || (size_t)(rows * cols) > lx || (size_t)(rows * cols) > lo)
+    return throw_range(env, "softmax: bad shape"), nullptr;
+  softmax_rows(x, o, rows, cols);
   return nullptr;
 }
 
@@ -64,6 +173,11 @@ napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"matmul", nullptr, Matmul, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"info", nullptr, Info, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"binary", nullptr, Binary, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"stridedCopy", nullptr, Copy, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"unary", nullptr, Unary, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"reduce", nullptr, Reduce, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"softmax", nullptr, Softmax, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

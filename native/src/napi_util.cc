@@ -34,6 +34,24 @@ bool arg_f32(napi_env env, napi_value v, float** data, size_t* len, const char* 
   return true;
 }
 
+bool arg_i32s(napi_env env, napi_value v, long* out, size_t cap, size_t* len, const char* name) {
+  bool is_ta = false;
+  napi_is_typedarray(env, v, &is_ta);
+  napi_typedarray_type type = napi_int8_array;
+  void* ptr = nullptr;
+  if (is_ta && !check(env, napi_get_typedarray_info(env, v, &type, len, &ptr, nullptr, nullptr), name))
+    return false;
+  if (!is_ta || type != napi_int32_array || *len > cap) {
+    char msg[128];
+    std::snprintf(msg, sizeof msg, "%s must be an Int32Array of at most %zu values", name, cap);
+    napi_throw_type_error(env, nullptr, msg);
+    return false;
+  }
+  const int32_t* p = static_cast<const int32_t*>(ptr);
+  for (size_t i = 0; i < *len; i++) out[i] = p[i];
+  return true;
+}
+
 bool arg_i64(napi_env env, napi_value v, long* out, const char* name) {
   int64_t x = 0;
   if (!check(env, napi_get_value_int64(env, v, &x), name)) return false;

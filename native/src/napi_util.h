@@ -11,6 +11,8 @@ bool check(napi_env env, napi_status st, const char* what);
 
 // Zero-copy view of a Float32Array argument; false (with a pending JS error) otherwise.
 bool arg_f32(napi_env env, napi_value v, float** data, size_t* len, const char* name);
+// Reads a shape descriptor passed as an Int32Array into `out` (at most `cap` values).
+bool arg_i32s(napi_env env, napi_value v, long* out, size_t cap, size_t* len, const char* name);
 bool arg_i64(napi_env env, napi_value v, long* out, const char* name);
 bool arg_f64(napi_env env, napi_value v, double* out, const char* name);
 bool arg_bool(napi_env env, napi_value v, bool* out, const char* name);

@@ -1,0 +1,150 @@
+// Benchmarks the native TF.js backend against wasm (and cpu for matmul) in one process and
+// prints JSON. Run: npx tsx scripts/bench-native.ts [--quick] [--profile] [--steps N]
+//   --quick    fewer shapes / steps (smoke run)
+//   --profile  also print the slowest kernels of one training step per backend
+// Machines are shared and noisy: every figure is the median of several timed runs.
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { nativeBackendInfo, tryRegisterNativeBackend } from '../main/models/native-backend.ts';
+import { buildTinyTransformer, type TransformerConfig } from '../test/native/tiny-transformer.ts';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const profile = argv.includes('--profile');
+const stepsArg = argv.indexOf('--steps');
+const timedSteps = stepsArg >= 0 ? Number(argv[stepsArg + 1]) : quick ? 2 : 4;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Seconds per call: median of `reps` runs, each looping for at least `minSec`. */
+function timeIt(fn: () => void, reps: number, minSec: number): number {
+  fn(); // warm-up (allocations, wasm tiering, packing buffers)
+  const runs: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    let n = 0;
+    const t0 = performance.now();
+    let dt = 0;
+    do {
+      fn();
+      n++;
+      dt = (performance.now() - t0) / 1000;
+    } while (dt < minSec);
+    runs.push(dt / n);
+  }
+  return median(runs);
+}
+
+type Shape = { name: string; batch: number; m: number; n: number; k: number; tA?: boolean; tB?: boolean };
+
+const shapes: Shape[] = [
+  { name: '512x512x512', batch: 1, m: 512, n: 512, k: 512 },
+  { name: '1024x1024x1024', batch: 1, m: 1024, n: 1024, k: 1024 },
+  { name: '512x128 @ 128x512 (mlp-like)', batch: 1, m: 512, n: 512, k: 128 },
+  { name: '512x512^T @ 512x128 (grad-like, tA)', batch: 1, m: 512, n: 128, k: 512, tA: true },
+  { name: '32 x (64x32 @ (64x32)^T) (attention, tB)', batch: 32, m: 64, n: 64, k: 32, tB: true },
+  { name: '67x300x129 (odd)', batch: 1, m: 67, n: 129, k: 300 },
+];
+
+async function benchMatmul(backend: string, s: Shape): Promise<number | null> {
+  await tf.setBackend(backend);
+  const aShape = s.tA ? [s.batch, s.k, s.m] : [s.batch, s.m, s.k];
+  const bShape = s.tB ? [s.batch, s.n, s.k] : [s.batch, s.k, s.n];
+  const a = tf.randomNormal(aShape);
+  const b = tf.randomNormal(bShape);
+  const flops = 2 * s.batch * s.m * s.n * s.k;
+  // The cpu backend needs ~1 s per 512^3 product; keep its big shapes out.
+  if (backend === 'cpu' && flops > 2 * 512 ** 3) return null;
+  const sec = timeIt(() => {
+    const c = tf.matMul(a, b, s.tA, s.tB);
+    c.dataSync();
+    c.dispose();
+  }, backend === 'cpu' ? 1 : quick ? 3 : 5, backend === 'cpu' ? 0.2 : 0.3);
+  a.dispose();
+  b.dispose();
+  return flops / sec / 1e9;
+}
+
+async function benchTraining(backend: string, cfg: TransformerConfig): Promise<{ tokensPerSec: number; stepMs: number; loss: number }> {
+  await tf.setBackend(backend);
+  const model = buildTinyTransformer(cfg, 1234);
+  const opt = tf.train.adam(1e-3);
+  const { x, y } = model.batch(42);
+  let loss = 0;
+  const step = () => {
+    tf.tidy(() => {
+      const { value, grads } = tf.variableGrads(() => model.loss(x, y));
+      opt.applyGradients(grads as Parameters<typeof opt.applyGradients>[0]);
+      loss = value.dataSync()[0];
+    });
+  };
+  step(); // warm-up: Adam slots, kernel first calls
+  const times: number[] = [];
+  for (let i = 0; i < timedSteps; i++) {
+    const t0 = performance.now();
+    step();
+    times.push(performance.now() - t0);
+  }
+  const stepMs = median(times);
+  if (profile) {
+    await printProfile(`${backend} forward+backward`, () => tf.tidy(() => tf.variableGrads(() => model.loss(x, y)).value));
+    await printProfile(`${backend} full step (with Adam)`, () => { step(); return tf.scalar(loss); });
+  }
+  x.dispose();
+  y.dispose();
+  model.dispose();
+  opt.dispose();
+  return { tokensPerSec: (cfg.batch * cfg.seq) / (stepMs / 1000), stepMs, loss };
+}
+
+async function printProfile(backend: string, fn: () => tf.Tensor): Promise<void> {
+  const info = await tf.profile(() => fn());
+  const byKernel = new Map<string, { ms: number; calls: number }>();
+  for (const k of info.kernels) {
+    const ms = typeof k.kernelTimeMs === 'number' ? k.kernelTimeMs : 0;
+    const e = byKernel.get(k.name) ?? { ms: 0, calls: 0 };
+    e.ms += ms;
+    e.calls++;
+    byKernel.set(k.name, e);
+  }
+  const top = [...byKernel.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15);
+  const total = [...byKernel.values()].reduce((s, e) => s + e.ms, 0);
+  console.error(`profile ${backend}: ${total.toFixed(1)} ms in kernels`);
+  for (const [name, e] of top) console.error(`  ${name.padEnd(24)} ${e.ms.toFixed(1).padStart(8)} ms ${String(e.calls).padStart(5)} calls`);
+}
+
+async function main(): Promise<void> {
+  const reg = tryRegisterNativeBackend();
+  if (!reg.ok) {
+    console.log(JSON.stringify({ native: { available: false, reason: reg.reason } }, null, 2));
+    return;
+  }
+  const backends = ['native', 'wasm', 'cpu'];
+  const matmul: Record<string, Record<string, number | null>> = {};
+  for (const s of quick ? shapes.slice(0, 1) : shapes) {
+    matmul[s.name] = {};
+    for (const b of backends) {
+      const g = await benchMatmul(b, s);
+      matmul[s.name][b] = g === null ? null : Number(g.toFixed(2));
+    }
+  }
+  const cfg: TransformerConfig = { vocab: 256, dModel: 128, heads: 4, layers: 4, seq: 64, batch: 8 };
+  const training: Record<string, { tokensPerSec: number; stepMs: number; loss: number }> = {};
+  for (const b of ['native', 'wasm']) training[b] = await benchTraining(b, cfg);
+  const result = {
+    native: { available: true, ...nativeBackendInfo() },
+    matmulGflops: matmul,
+    training: {
+      config: cfg,
+      timedSteps,
+      native: training.native,
+      wasm: training.wasm,
+      speedupVsWasm: Number((training.native.tokensPerSec / training.wasm.tokensPerSec).toFixed(1)),
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+}
+
+await main();
