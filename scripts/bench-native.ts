@@ -1,8 +1,10 @@
 // Benchmarks the native TF.js backend against wasm (and cpu for matmul) in one process and
 // prints JSON. Run: npx tsx scripts/bench-native.ts [--quick] [--profile] [--steps N]
 //   --quick    fewer shapes / steps (smoke run)
-//   --profile  also print the slowest kernels of one training step per backend
+//   --profile  also print (to stderr) the slowest kernels of one training step per backend
+//   --steps N  rounds of the small training config (default 4)
 // Machines are shared and noisy: every figure is the median of several timed runs.
+import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { nativeBackendInfo, tryRegisterNativeBackend } from '../main/models/native-backend.ts';
@@ -12,7 +14,8 @@ const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const profile = argv.includes('--profile');
 const stepsArg = argv.indexOf('--steps');
-const timedSteps = stepsArg >= 0 ? Number(argv[stepsArg + 1]) : quick ? 2 : 4;
+// Rounds of the small training config (each round: 4 native steps, 1 wasm step).
+const timedSteps = stepsArg >= 0 ? Number(argv[stepsArg + 1]) : 4;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -67,36 +70,56 @@ async function benchMatmul(backend: string, s: Shape): Promise<number | null> {
   return flops / sec / 1e9;
 }
 
-async function benchTraining(backend: string, cfg: TransformerConfig): Promise<{ tokensPerSec: number; stepMs: number; loss: number }> {
-  await tf.setBackend(backend);
-  const model = buildTinyTransformer(cfg, 1234);
-  const opt = tf.train.adam(1e-3);
-  const { x, y } = model.batch(42);
-  let loss = 0;
-  const step = () => {
-    tf.tidy(() => {
+type TrainResult = { tokensPerSec: number; stepMs: number; stepsTimed: number; loss: number };
+
+/**
+ * Tokens/s of one Adam training step on native and wasm. The two backends alternate in
+ * rounds so both see the same background load (the machines are shared); each keeps its
+ * own model, so no tensor crosses backends. Warm-up steps let V8 optimise TF.js's JS.
+ */
+async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: Record<string, number>): Promise<Record<string, TrainResult>> {
+  const runs: Record<string, { step: () => number; times: number[]; loss: number; cleanup: () => void }> = {};
+  for (const backend of Object.keys(perRound)) {
+    await tf.setBackend(backend);
+    const model = buildTinyTransformer(cfg, 1234);
+    const opt = tf.train.adam(1e-3);
+    const { x, y } = model.batch(42);
+    const step = () => tf.tidy(() => {
       const { value, grads } = tf.variableGrads(() => model.loss(x, y));
       opt.applyGradients(grads as Parameters<typeof opt.applyGradients>[0]);
-      loss = value.dataSync()[0];
+      return value.dataSync()[0];
     });
-  };
-  step(); // warm-up: Adam slots, kernel first calls
-  const times: number[] = [];
-  for (let i = 0; i < timedSteps; i++) {
-    const t0 = performance.now();
-    step();
-    times.push(performance.now() - t0);
+    const warm = backend === 'wasm' ? 2 : 6;
+    for (let i = 0; i < warm; i++) step();
+    if (profile) {
+      await printProfile(`${backend} forward+backward`, () => tf.tidy(() => tf.variableGrads(() => model.loss(x, y)).value));
+    }
+    runs[backend] = { step, times: [], loss: NaN, cleanup: () => { x.dispose(); y.dispose(); model.dispose(); opt.dispose(); } };
   }
-  const stepMs = median(times);
-  if (profile) {
-    await printProfile(`${backend} forward+backward`, () => tf.tidy(() => tf.variableGrads(() => model.loss(x, y)).value));
-    await printProfile(`${backend} full step (with Adam)`, () => { step(); return tf.scalar(loss); });
+  for (let r = 0; r < rounds; r++) {
+    for (const [backend, n] of Object.entries(perRound)) {
+      await tf.setBackend(backend);
+      const run = runs[backend];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        run.loss = run.step();
+        run.times.push(performance.now() - t0);
+      }
+    }
   }
-  x.dispose();
-  y.dispose();
-  model.dispose();
-  opt.dispose();
-  return { tokensPerSec: (cfg.batch * cfg.seq) / (stepMs / 1000), stepMs, loss };
+  const out: Record<string, TrainResult> = {};
+  for (const [backend, run] of Object.entries(runs)) {
+    await tf.setBackend(backend);
+    run.cleanup();
+    const stepMs = median(run.times);
+    out[backend] = {
+      tokensPerSec: Number(((cfg.batch * cfg.seq) / (stepMs / 1000)).toFixed(1)),
+      stepMs: Number(stepMs.toFixed(1)),
+      stepsTimed: run.times.length,
+      loss: Number(run.loss.toFixed(4)),
+    };
+  }
+  return out;
 }
 
 async function printProfile(backend: string, fn: () => tf.Tensor): Promise<void> {
@@ -130,19 +153,27 @@ async function main(): Promise<void> {
       matmul[s.name][b] = g === null ? null : Number(g.toFixed(2));
     }
   }
-  const cfg: TransformerConfig = { vocab: 256, dModel: 128, heads: 4, layers: 4, seq: 64, batch: 8 };
-  const training: Record<string, { tokensPerSec: number; stepMs: number; loss: number }> = {};
-  for (const b of ['native', 'wasm']) training[b] = await benchTraining(b, cfg);
+  const configs: Array<{ cfg: TransformerConfig; rounds: number; perRound: Record<string, number> }> = [
+    { cfg: { vocab: 256, dModel: 128, heads: 4, layers: 4, seq: 64, batch: 8 }, rounds: quick ? 2 : timedSteps, perRound: { native: 4, wasm: 1 } },
+  ];
+  if (!quick) {
+    configs.push({ cfg: { vocab: 256, dModel: 256, heads: 4, layers: 4, seq: 128, batch: 4 }, rounds: 3, perRound: { native: 3, wasm: 1 } });
+  }
+  const training = [];
+  for (const { cfg, rounds, perRound } of configs) {
+    const r = await benchTraining(cfg, rounds, perRound);
+    training.push({
+      config: cfg,
+      native: r.native,
+      wasm: r.wasm,
+      speedupVsWasm: Number((r.native.tokensPerSec / r.wasm.tokensPerSec).toFixed(1)),
+    });
+  }
   const result = {
     native: { available: true, ...nativeBackendInfo() },
+    load: { loadavg1m: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length },
     matmulGflops: matmul,
-    training: {
-      config: cfg,
-      timedSteps,
-      native: training.native,
-      wasm: training.wasm,
-      speedupVsWasm: Number((training.native.tokensPerSec / training.wasm.tokensPerSec).toFixed(1)),
-    },
+    training,
   };
   console.log(JSON.stringify(result, null, 2));
 }

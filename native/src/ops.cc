@@ -8,7 +8,9 @@
 namespace lab {
 namespace {
 
-constexpr long kGrain = 16384;  // elements per task: big enough to amortise a wake-up
+// Elements per task. Elementwise kernels are memory-bound: one core nearly saturates
+// bandwidth for the tensors of a small transformer, so they only split when large.
+constexpr long kGrain = 65536;
 
 template <int OP>
 inline float apply(float x, float y) {
@@ -127,6 +129,13 @@ void unary_task(void* p, long t, int) {
     case kRelu: for (long i = e0; i < e1; i++) o[i] = x[i] < 0.f ? 0.f : x[i]; break;
     case kNeg: for (long i = e0; i < e1; i++) o[i] = -x[i]; break;
     case kSquare: for (long i = e0; i < e1; i++) o[i] = x[i] * x[i]; break;
+    case kSqrt: for (long i = e0; i < e1; i++) o[i] = std::sqrt(x[i]); break;  // no errno: vectorises
+    case kRsqrt: for (long i = e0; i < e1; i++) o[i] = 1.f / std::sqrt(x[i]); break;
+    case kStep: {
+      const float alpha = j.alpha;
+      for (long i = e0; i < e1; i++) o[i] = x[i] != x[i] ? x[i] : (x[i] > 0.f ? 1.f : alpha);
+      break;
+    }
     default: for (long i = e0; i < e1; i++) o[i] = unary(j.op, x[i], j.alpha);
   }
 }
@@ -219,7 +228,7 @@ void strided_copy(const float* a, float* out, const Strided& s) { run_strided(ru
 void unary_op(int op, const float* x, float* out, long n, float alpha) {
   UnaryJob j{op, x, out, n, alpha};
   long tasks = (n + kGrain - 1) / kGrain;
-  double cost = (op == kExp || op == kLog || op == kRsqrt || op == kSqrt) ? kGrain * 8.0 : kGrain;
+  double cost = (op == kExp || op == kLog) ? kGrain * 8.0 : kGrain;
   parallel_for_cost(tasks, cost, unary_task, &j);
 }
 

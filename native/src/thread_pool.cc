@@ -70,11 +70,11 @@ struct Pool {
   void loop(int tid) {
     unsigned long long seen = 0;
     for (;;) {
-      // Spin briefly (kernels arrive back to back during training), then sleep:
-      // the machine is shared, so workers must not burn a core while idle.
+      // Spin briefly (kernels arrive back to back during training, ~0.1 ms apart), then
+      // sleep: the machine is shared, so an idle worker must not keep a core busy.
       int spins = 0;
       while (id_of(word.load(std::memory_order_acquire)) == seen) {
-        if (++spins < 20000) {
+        if (++spins < 4000) {
           LAB_PAUSE();
           continue;
         }
@@ -102,7 +102,12 @@ struct Pool {
     }
     if (wake) cv.notify_all();
     work(0);
-    while (done.load(std::memory_order_acquire) < n) LAB_PAUSE();
+    // A worker may have been preempted while holding the last task (other processes share
+    // the cores); yielding lets it run if it was descheduled onto our core.
+    for (int spins = 0; done.load(std::memory_order_acquire) < n; spins++) {
+      if (spins < 2000) LAB_PAUSE();
+      else std::this_thread::yield();
+    }
   }
 };
 
@@ -130,8 +135,10 @@ void parallel_for(long n, TaskFn fn, void* ctx) {
 }
 
 void parallel_for_cost(long n, double cost_per_task, TaskFn fn, void* ctx) {
-  // ~100k flop-equivalents take ~10-20us on one core, about a wake-up's cost.
-  if (n * cost_per_task < 100000.0) {
+  // Below ~1M flop-equivalents (~50-100 us on one core) a second thread gains less than
+  // the hand-off risks: on a busy machine a worker can be descheduled mid-task and the
+  // caller then waits for it.
+  if (n * cost_per_task < 1000000.0) {
     for (long t = 0; t < n; t++) fn(ctx, t, 0);
     return;
   }
