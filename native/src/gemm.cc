@@ -23,8 +23,9 @@ const GemmIsa* pick_isa() {
   return gemm_isa_generic();
 }
 
-// Per-worker packing buffers, grown on demand and kept: allocation per call would cost
-// more than packing small matrices.
+// Per-thread packing buffers, grown on demand and kept: allocation per call would cost
+// more than packing small matrices. thread_local (not indexed by pool slot) because
+// several JS threads (worker_threads) may each call in as the pool's "caller".
 struct Scratch {
   float* p = nullptr;
   size_t cap = 0;
@@ -37,8 +38,9 @@ struct Scratch {
     }
     return p;
   }
+  ~Scratch() { std::free(p); }
 };
-Scratch g_pack_a[64], g_pack_b[64];
+thread_local Scratch t_pack_a, t_pack_b;
 
 // Packs rows [0, m) x depth [0, kc) of a matrix whose element (i, k) is src[i*rs + k*cs]
 // into strips of `mr` rows, k-major inside a strip (dst[strip][k][i]); pads with zeros.
@@ -77,7 +79,7 @@ struct Job {
   long mc, nc, tilesM, tilesN;
 };
 
-void run_task(void* p, long t, int tid) {
+void run_task(void* p, long t, int) {
   const Job& j = *static_cast<const Job*>(p);
   const GemmIsa& isa = *j.isa;
   long per_batch = j.tilesM * j.tilesN;
@@ -93,8 +95,8 @@ void run_task(void* p, long t, int tid) {
     return;
   }
   long kc_max = j.K < isa.kc ? j.K : isa.kc;
-  float* pa = g_pack_a[tid].get(((m + isa.mr - 1) / isa.mr) * isa.mr * kc_max);
-  float* pb = g_pack_b[tid].get(((n + isa.nr - 1) / isa.nr) * isa.nr * kc_max);
+  float* pa = t_pack_a.get(((m + isa.mr - 1) / isa.mr) * isa.mr * kc_max);
+  float* pb = t_pack_b.get(((n + isa.nr - 1) / isa.nr) * isa.nr * kc_max);
   for (long k0 = 0; k0 < j.K; k0 += isa.kc) {
     long kc = j.K - k0 < isa.kc ? j.K - k0 : isa.kc;
     pack(pb, B + k0 * j.rsB, n, kc, j.csB, j.rsB, isa.nr);

@@ -31,7 +31,8 @@ inline unsigned long long pack(unsigned long long id, unsigned long long cnt, un
 
 struct Pool {
   int threads = 1;
-  std::mutex mu;
+  std::mutex mu;     // guards sleepers / the condition variable
+  std::mutex busy;   // held by the thread whose job the pool is running
   std::condition_variable cv;
   std::atomic<unsigned long long> word{0};
   std::atomic<long> done{0};
@@ -127,7 +128,10 @@ void parallel_for(long n, TaskFn fn, void* ctx) {
     for (long t = 0; t < n; t++) fn(ctx, t, 0);
     return;
   }
-  if (n > kMaxTasks) {  // callers keep task counts small; this only guards the packing
+  // One job at a time: a second JS thread (worker_threads) calling in while the pool is
+  // busy just runs its work itself instead of corrupting the shared job word.
+  std::unique_lock<std::mutex> busy(p.busy, std::try_to_lock);
+  if (!busy.owns_lock() || n > kMaxTasks) {
     for (long t = 0; t < n; t++) fn(ctx, t, 0);
     return;
   }
