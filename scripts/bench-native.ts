@@ -70,7 +70,9 @@ async function benchMatmul(backend: string, s: Shape): Promise<number | null> {
   return flops / sec / 1e9;
 }
 
-type TrainResult = { tokensPerSec: number; stepMs: number; stepsTimed: number; loss: number };
+// lossAfterSteps: loss after stepsTotal Adam steps on one fixed batch (a sanity check that
+// training moves; the backends run different step counts, so values differ).
+type TrainResult = { tokensPerSec: number; stepMs: number; stepsTimed: number; stepsTotal: number; lossAfterSteps: number };
 
 /**
  * Tokens/s of one Adam training step on native and wasm. The two backends alternate in
@@ -78,7 +80,7 @@ type TrainResult = { tokensPerSec: number; stepMs: number; stepsTimed: number; l
  * own model, so no tensor crosses backends. Warm-up steps let V8 optimise TF.js's JS.
  */
 async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: Record<string, number>): Promise<Record<string, TrainResult>> {
-  const runs: Record<string, { step: () => number; times: number[]; loss: number; cleanup: () => void }> = {};
+  const runs: Record<string, { step: () => number; times: number[]; loss: number; warm: number; cleanup: () => void }> = {};
   for (const backend of Object.keys(perRound)) {
     await tf.setBackend(backend);
     const model = buildTinyTransformer(cfg, 1234);
@@ -94,7 +96,7 @@ async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: R
     if (profile) {
       await printProfile(`${backend} forward+backward`, () => tf.tidy(() => tf.variableGrads(() => model.loss(x, y)).value));
     }
-    runs[backend] = { step, times: [], loss: NaN, cleanup: () => { x.dispose(); y.dispose(); model.dispose(); opt.dispose(); } };
+    runs[backend] = { step, times: [], loss: NaN, warm, cleanup: () => { x.dispose(); y.dispose(); model.dispose(); opt.dispose(); } };
   }
   for (let r = 0; r < rounds; r++) {
     for (const [backend, n] of Object.entries(perRound)) {
@@ -116,7 +118,8 @@ async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: R
       tokensPerSec: Number(((cfg.batch * cfg.seq) / (stepMs / 1000)).toFixed(1)),
       stepMs: Number(stepMs.toFixed(1)),
       stepsTimed: run.times.length,
-      loss: Number(run.loss.toFixed(4)),
+      stepsTotal: run.warm + run.times.length,
+      lossAfterSteps: Number(run.loss.toFixed(4)),
     };
   }
   return out;
