@@ -7,7 +7,7 @@
 import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import { nativeBackendInfo, tryRegisterNativeBackend } from '../main/models/native-backend.ts';
+import { nativeBackendInfo, nativeKernelNames, tryRegisterNativeBackend } from '../main/models/native-backend.ts';
 import { buildTinyTransformer, type TransformerConfig } from '../test/native/tiny-transformer.ts';
 
 const argv = process.argv.slice(2);
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     });
   }
   const result = {
-    native: { available: true, ...nativeBackendInfo() },
+    native: { available: true, ...nativeBackendInfo(), kernels: nativeKernelNames() },
     load: { loadavg1m: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length },
     matmulGflops: matmul,
     training,

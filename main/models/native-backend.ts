@@ -1,7 +1,8 @@
 // TF.js backend 'native': the cpu backend with its hot kernels replaced by the C++ addon
 // (native/). Every cpu kernel is re-registered under 'native', so any model runs
-// unchanged; only the kernels listed in NATIVE_KERNELS run natively. Tensor data stays in
-// the cpu backend's Float32Arrays and is handed to the addon without copying.
+// unchanged; only the kernels in nativeKernelNames() run natively (float32 inputs; other
+// dtypes fall through to the cpu code). Tensor data stays in the cpu backend's
+// Float32Arrays and is handed to the addon without copying.
 import * as tf from '@tensorflow/tfjs';
 import { BinaryOp, loadNativeAddon, ReduceOp, UnaryOp, type NativeAddon, type NativeInfo } from './native-addon.ts';
 
@@ -21,11 +22,12 @@ type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: CpuBackend; attrs?: 
 
 let registration: NativeRegistration | undefined;
 let nativeInfo: NativeInfo | undefined;
+let nativeNames: string[] = [];
 
 /**
- * Registers the 'native' backend when the addon loads; otherwise reports why not (once per
- * process) so the caller can fall back to wasm. Idempotent. Does not select the backend:
- * that is tf.setBackend('native') in the backend chooser.
+ * Registers the 'native' backend when the addon loads; otherwise returns why not, so the
+ * backend chooser can print that once and fall back to wasm. Idempotent (the result is
+ * cached per process). Does not select the backend: that is tf.setBackend('native').
  */
 export function tryRegisterNativeBackend(priority = 0): NativeRegistration {
   if (registration) return registration;
@@ -38,11 +40,19 @@ export function nativeBackendInfo(): NativeInfo | undefined {
   return nativeInfo;
 }
 
+/** TF.js kernels with a native implementation (empty until registered). */
+export function nativeKernelNames(): string[] {
+  return [...nativeNames];
+}
+
 function register(priority: number): NativeRegistration {
   const load = loadNativeAddon();
   if (!load.ok) return { ok: false, reason: load.reason };
   const cpuFactory = tf.findBackendFactory('cpu');
   if (!cpuFactory) return { ok: false, reason: 'TF.js cpu backend is not registered' };
+  // Registered already by another copy of this module (e.g. bundled twice): re-registering
+  // would warn once per kernel.
+  if (tf.findBackendFactory(NATIVE_BACKEND)) return { ok: true };
   try {
     nativeInfo = load.addon.info();
     // A fresh MathBackendCPU: it owns the tensor storage of the 'native' backend.
@@ -53,9 +63,14 @@ function register(priority: number): NativeRegistration {
     for (const config of nativeKernels(load.addon)) {
       tf.unregisterKernel(config.kernelName, NATIVE_BACKEND);
       tf.registerKernel(config);
+      nativeNames.push(config.kernelName);
     }
     return { ok: true };
   } catch (err) {
+    // Leave no half-registered backend behind for tf.setBackend to pick up.
+    for (const k of tf.getKernelsForBackend(NATIVE_BACKEND)) tf.unregisterKernel(k.kernelName, NATIVE_BACKEND);
+    if (tf.findBackendFactory(NATIVE_BACKEND)) tf.removeBackend(NATIVE_BACKEND);
+    nativeNames = [];
     return { ok: false, reason: `registering the native backend failed: ${(err as Error).message}` };
   }
 }
