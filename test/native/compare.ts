@@ -47,7 +47,7 @@ export async function assertSameAsWasm(fn: () => tf.Tensor | tf.Tensor[], label:
     for (let i = 0; i < want[k].length; i++) {
       const w = want[k][i];
       const g = got[k][i];
-      if (Number.isNaN(w) && Number.isNaN(g)) continue;
+      if (g === w || (Number.isNaN(w) && Number.isNaN(g))) continue; // also equal infinities
       const ok = Math.abs(g - w) <= atol + rtol * Math.abs(w);
       if (!ok) assert.fail(`${label}: output ${k}[${i}] native ${g} vs wasm ${w}`);
     }

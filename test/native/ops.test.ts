@@ -31,6 +31,12 @@ describe('native elementwise and reductions', needsNative, () => {
     }, 'unary');
   });
 
+  it('exp edge values and range (native exp is a polynomial)', async () => {
+    const edges = [-1e9, -100, -87.5, -87.3, -50, -1e-3, 0, 1e-3, 1, 50, 88, 88.7, 88.8, 100, Infinity, -Infinity, NaN];
+    await assertSameAsWasm(() => [tf.exp(tf.tensor1d(edges)), tf.exp(t([4099], 14, -80, 80))], 'exp', 2e-6, 1e-30);
+    await assertSameAsWasm(() => tf.softmax(tf.tensor2d([[0, -1e9, 3, 1e-3, NaN], [5, 5, 5, 5, 5]])), 'softmax edges');
+  });
+
   it('transpose', async () => {
     await assertSameAsWasm(() => [
       t([8, 16, 4, 32], 5).transpose([0, 2, 1, 3]),
