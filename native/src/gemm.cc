@@ -168,7 +168,7 @@ void sgemm_batched(const float* A, const float* B, float* C, long batch, long ba
   double flops_per_task = 2.0 * M * N * (K > 0 ? K : 1) / (double)(j.tilesM * j.tilesN);
   // With several row blocks, every task would repack the same B panel; pack each B once
   // instead (training shapes like 512x128 @ 128x512 spend ~25% in redundant packing).
-  // Only on the thread that owns the pool, whose shared buffer nobody else touches.
+  // The shared buffer is try-locked; a concurrent caller (another JS thread) packs per task.
   j.prepacked = nullptr;
   j.npad = round_up(N, isa->nr);
   size_t need = (size_t)j.batchB * K * j.npad;
