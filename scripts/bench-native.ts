@@ -72,7 +72,11 @@ async function benchMatmul(backend: string, s: Shape): Promise<number | null> {
 
 // lossAfterSteps: loss after stepsTotal Adam steps on one fixed batch (a sanity check that
 // training moves; the backends run different step counts, so values differ).
-type TrainResult = { tokensPerSec: number; stepMs: number; stepsTimed: number; stepsTotal: number; lossAfterSteps: number };
+// cpuMsPerStep: process CPU time (all threads) per step; unlike wall time it barely moves
+// when other processes compete for the cores, so it helps read numbers from a busy machine.
+type TrainResult = {
+  tokensPerSec: number; stepMs: number; cpuMsPerStep: number; stepsTimed: number; stepsTotal: number; lossAfterSteps: number;
+};
 
 /**
  * Tokens/s of one Adam training step on native and wasm. The two backends alternate in
@@ -80,7 +84,7 @@ type TrainResult = { tokensPerSec: number; stepMs: number; stepsTimed: number; s
  * own model, so no tensor crosses backends. Warm-up steps let V8 optimise TF.js's JS.
  */
 async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: Record<string, number>): Promise<Record<string, TrainResult>> {
-  const runs: Record<string, { step: () => number; times: number[]; loss: number; warm: number; cleanup: () => void }> = {};
+  const runs: Record<string, { step: () => number; times: number[]; cpu: number[]; loss: number; warm: number; cleanup: () => void }> = {};
   for (const backend of Object.keys(perRound)) {
     await tf.setBackend(backend);
     const model = buildTinyTransformer(cfg, 1234);
@@ -96,16 +100,19 @@ async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: R
     if (profile) {
       await printProfile(`${backend} forward+backward`, () => tf.tidy(() => tf.variableGrads(() => model.loss(x, y)).value));
     }
-    runs[backend] = { step, times: [], loss: NaN, warm, cleanup: () => { x.dispose(); y.dispose(); model.dispose(); opt.dispose(); } };
+    runs[backend] = { step, times: [], cpu: [], loss: NaN, warm, cleanup: () => { x.dispose(); y.dispose(); model.dispose(); opt.dispose(); } };
   }
   for (let r = 0; r < rounds; r++) {
     for (const [backend, n] of Object.entries(perRound)) {
       await tf.setBackend(backend);
       const run = runs[backend];
       for (let i = 0; i < n; i++) {
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         run.loss = run.step();
         run.times.push(performance.now() - t0);
+        const c = process.cpuUsage(c0);
+        run.cpu.push((c.user + c.system) / 1000);
       }
     }
   }
@@ -117,6 +124,7 @@ async function benchTraining(cfg: TransformerConfig, rounds: number, perRound: R
     out[backend] = {
       tokensPerSec: Number(((cfg.batch * cfg.seq) / (stepMs / 1000)).toFixed(1)),
       stepMs: Number(stepMs.toFixed(1)),
+      cpuMsPerStep: Number(median(run.cpu).toFixed(1)),
       stepsTimed: run.times.length,
       stepsTotal: run.warm + run.times.length,
       lossAfterSteps: Number(run.loss.toFixed(4)),
