@@ -1,0 +1,30 @@
+// Elementwise, reduction, transpose and softmax kernels for the ops that dominate a
+// transformer training step once matmul is native (the cpu backend runs them in generic
+// JS with per-element index math, e.g. broadcasting Multiply at ~10 ns/element).
+#pragma once
+
+namespace lab {
+
+enum BinaryOp { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3, kSquaredDiff = 4 };
+enum UnaryOp { kRelu = 0, kStep = 1, kExp = 2, kNeg = 3, kSquare = 4, kRsqrt = 5, kSqrt = 6, kLog = 7 };
+enum ReduceOp { kSum = 0, kMax = 1, kMean = 2 };
+
+// Strided views: `rank` output dims `shape`, element strides of each input per output dim
+// (0 where an input is broadcast). The caller has merged contiguous dims already.
+struct Strided {
+  int rank;
+  long shape[8];
+  long sa[8];
+  long sb[8];
+};
+
+void binary_op(int op, const float* a, const float* b, float* out, const Strided& s);
+// out[e] = a[offset of e]; a transpose or any broadcast/strided copy.
+void strided_copy(const float* a, float* out, const Strided& s);
+void unary_op(int op, const float* x, float* out, long n, float alpha);
+// x viewed as [outer, red, inner]; out is [outer, inner].
+void reduce_op(int op, const float* x, float* out, long outer, long red, long inner);
+// Softmax over the last axis of x viewed as [rows, cols].
+void softmax_rows(const float* x, float* out, long rows, long cols);
+
+}  // namespace lab

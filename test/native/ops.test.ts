@@ -1,0 +1,75 @@
+// Native elementwise, reduction, transpose and softmax kernels must equal wasm's results,
+// and gradients through a small transformer must match too.
+import { describe, it } from 'node:test';
+import * as tf from '@tensorflow/tfjs';
+import { assertSameAsWasm, needsNative, randomData } from './compare.ts';
+import { buildTinyTransformer } from './tiny-transformer.ts';
+
+const t = (shape: number[], seed: number, lo = -1, hi = 1) =>
+  tf.tensor(randomData(shape.reduce((a, b) => a * b, 1), seed, lo, hi), shape);
+
+describe('native elementwise and reductions', needsNative, () => {
+  it('binary ops with broadcasting', async () => {
+    const pairs: Array<[number[], number[]]> = [
+      [[2, 3], [2, 3]], [[3, 1, 5], [4, 1]], [[], [4, 5]], [[6, 7], []], [[64, 128], [128]],
+      [[5, 1], [1, 6]], [[2, 3, 4, 5], [3, 1, 5]], [[1], [7]], [[0, 3], [3]],
+    ];
+    for (const [sa, sb] of pairs) {
+      await assertSameAsWasm(() => {
+        const a = t(sa, 1);
+        const b = t(sb, 2, 0.5, 2);
+        return [a.add(b), a.sub(b), a.mul(b), a.div(b), tf.squaredDifference(a, b)];
+      }, `${sa} op ${sb}`);
+    }
+  });
+
+  it('unary ops', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([33, 17], 3, -3, 3);
+      const p = t([33, 17], 4, 0.1, 4);
+      return [tf.relu(x), tf.step(x), tf.step(x, 0.3), tf.exp(x), tf.neg(x), tf.square(x), tf.rsqrt(p), tf.sqrt(p), tf.log(p)];
+    }, 'unary');
+  });
+
+  it('exp edge values and range (native exp is a polynomial)', async () => {
+    const edges = [-1e9, -100, -87.5, -87.3, -50, -1e-3, 0, 1e-3, 1, 50, 88, 88.7, 88.8, 100, Infinity, -Infinity, NaN];
+    await assertSameAsWasm(() => [tf.exp(tf.tensor1d(edges)), tf.exp(t([4099], 14, -80, 80))], 'exp', 2e-6, 1e-30);
+    await assertSameAsWasm(() => tf.softmax(tf.tensor2d([[0, -1e9, 3, 1e-3, NaN], [5, 5, 5, 5, 5]])), 'softmax edges');
+  });
+
+  it('transpose', async () => {
+    await assertSameAsWasm(() => [
+      t([8, 16, 4, 32], 5).transpose([0, 2, 1, 3]),
+      t([3, 5], 6).transpose(),
+      t([2, 3, 4], 7).transpose([2, 0, 1]),
+      t([1, 5, 1, 3], 8).transpose([3, 2, 1, 0]),
+    ], 'transpose');
+  });
+
+  it('sum / mean / max over contiguous and scattered axes', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([4, 5, 6], 9);
+      return [
+        x.sum(-1), x.sum(0), x.sum([1, 2]), x.sum([0, 1], true), x.sum([0, 2]), x.sum(),
+        x.mean(-1, true), x.mean(0), x.mean([0, 2]), x.max(-1), x.max(0), x.max([1, 2], true),
+      ];
+    }, 'reductions');
+  });
+
+  it('softmax and its gradient', async () => {
+    await assertSameAsWasm(() => [tf.softmax(t([6, 33], 10, -5, 5)), tf.softmax(t([2, 3, 64], 11))], 'softmax');
+    await assertSameAsWasm(() => tf.grad((x: tf.Tensor) => tf.softmax(x).mul(t([5, 9], 13)).sum())(t([5, 9], 12)), 'softmax grad');
+  });
+
+  it('tiny transformer loss and every gradient equal wasm', async () => {
+    const cfg = { vocab: 16, dModel: 16, heads: 2, layers: 1, seq: 8, batch: 2 };
+    await assertSameAsWasm(() => {
+      const m = buildTinyTransformer(cfg, 7);
+      const { x, y } = m.batch(3);
+      const { value, grads } = tf.variableGrads(() => m.loss(x, y), m.variables);
+      const out = [value, ...m.variables.map((v) => grads[v.name])];
+      m.dispose();
+      return out;
+    }, 'transformer grads', 1e-3, 1e-5);
+  });
+});
