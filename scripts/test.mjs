@@ -39,5 +39,6 @@ const count = (label) => {
 };
 const passed = count('pass');
 const failed = count('fail') + typeFailed + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
-process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+const skipped = count('skipped');
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);
