@@ -25,6 +25,8 @@ export interface EnvOptions {
   /** Draw set-of-marks boxes with element ids on screenshots. */
   marks: boolean;
   dialogs: DialogPolicy;
+  /** Prepare the next episode's page while this one runs. */
+  prefetchPage: boolean;
 }
 
 export const DEFAULT_ENV_OPTIONS: EnvOptions = {
@@ -36,6 +38,7 @@ export const DEFAULT_ENV_OPTIONS: EnvOptions = {
   screenshots: false,
   marks: true,
   dialogs: 'dismiss',
+  prefetchPage: true,
 };
 
 export interface EpisodeStart {
@@ -59,6 +62,7 @@ export class BrowserEnv {
   private state: PageState | null = null;
   private episode: EpisodeStart | null = null;
   private messages: string[] = [];
+  private spare: Promise<PageHandle> | null = null;
   private lastElements: PageElement[] = [];
 
   constructor(
@@ -79,19 +83,15 @@ export class BrowserEnv {
   }
 
   async reset(start: EpisodeStart): Promise<Observation> {
-    await this.closePage();
+    // The old page goes away in the background; the next one is usually ready already.
+    const old = this.detachPage();
+    if (old) void old.dispose().catch(() => {});
     this.episode = start;
     this.messages = [];
-    this.page = await this.host.newPage(this.options.viewport);
+    this.page = await (this.spare ?? this.preparePage()).catch(() => this.preparePage());
+    this.spare = this.options.prefetchPage ? this.preparePage() : null;
     const session = this.page.session;
     this.state = new PageState(session, this.options.dialogs);
-    await Promise.all([
-      session.send('Page.enable'),
-      session.send('Runtime.enable'),
-      session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
-      session.send('Inspector.enable').catch(() => {}),
-      session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installSettleTracker) }),
-    ]);
     const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
     this.state.mainFrameId = tree.frameTree.frame.id;
     const deadline = Date.now() + this.options.stepTimeoutMs;
@@ -261,16 +261,40 @@ export class BrowserEnv {
     return Promise.race([ok, new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
   }
 
-  private async closePage(): Promise<void> {
+  /**
+   * A fresh isolated page with the environment's instrumentation, not yet navigated. Making it
+   * costs a browser context and a renderer (a good part of a reset), so one is made ahead.
+   */
+  private preparePage(): Promise<PageHandle> {
+    const prepared = (async () => {
+      const page = await this.host.newPage(this.options.viewport);
+      const session = page.session;
+      await Promise.all([
+        session.send('Page.enable'),
+        session.send('Runtime.enable'),
+        session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+        session.send('Inspector.enable').catch(() => {}),
+        session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installSettleTracker) }),
+      ]);
+      return page;
+    })();
+    prepared.catch(() => {}); // a spare that failed is replaced at the next reset
+    return prepared;
+  }
+
+  private detachPage(): PageHandle | null {
     this.state?.dispose();
     this.state = null;
     const page = this.page;
     this.page = null;
-    if (page) await page.dispose();
+    return page;
   }
 
   async close(): Promise<void> {
-    await this.closePage();
+    const page = this.detachPage();
+    const spare = this.spare;
+    this.spare = null;
+    await Promise.all([page?.dispose(), spare?.then((p) => p.dispose(), () => {})]);
   }
 }
 

@@ -19,6 +19,9 @@ export class PageState {
   private inflight = new Map<string, string>(); // requestId -> resource type
   private documentUrls = new Map<string, string>();
   private faults: StepError[] = [];
+  private lastWindowOpen = 0;
+  /** Windows the page opened that the host has not closed yet. */
+  private popupsOpen = 0;
   private waiters = new Set<() => void>();
   private unsubscribe: () => void;
   readonly crashedSignal: Promise<void>;
@@ -93,8 +96,19 @@ export class PageState {
         this.faults.push({ code: 'dialog_opened', message: `${p.type} dialog ${accept ? 'accepted' : 'dismissed'}: ${JSON.stringify(text)}` });
         break;
       }
-      case POPUP_EVENT:
+      // Page.windowOpen arrives on the page's own session, in order with its other events, so
+      // the step that caused it sees it; the host's report (the popup target, which it closes)
+      // comes from the browser and can be later, so it only counts when windowOpen was missed.
+      case 'Page.windowOpen':
+        this.lastWindowOpen = Date.now();
+        this.popupsOpen++;
         this.faults.push({ code: 'popup_blocked', message: `the page tried to open a new window${p.url && p.url !== 'about:blank' ? ` at ${p.url}` : ''}; it was closed` });
+        break;
+      case POPUP_EVENT:
+        this.popupsOpen = Math.max(0, this.popupsOpen - 1);
+        if (Date.now() - this.lastWindowOpen > 2000) {
+          this.faults.push({ code: 'popup_blocked', message: `the page tried to open a new window${p.url && p.url !== 'about:blank' ? ` at ${p.url}` : ''}; it was closed` });
+        }
         break;
       case 'Inspector.targetCrashed':
         this.crashed = true;
@@ -134,6 +148,11 @@ export class PageState {
       if (this.loading) {
         await this.waitUntil(() => !this.loading || this.crashed, remaining);
         continue;
+      }
+      if (this.popupsOpen) {
+        // A step is over only once the window it opened is gone again.
+        await this.waitUntil(() => this.popupsOpen === 0 || this.crashed, Math.min(remaining, 1000));
+        this.popupsOpen = 0;
       }
       if (this.inflight.size) {
         // Long polls would hold us forever: give requests at most a second per round.
