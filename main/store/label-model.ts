@@ -26,22 +26,23 @@ export function emptyLabels(): EpisodeLabels {
   return { steps: {}, corrections: {}, outcome: null, tags: [], note: '', edits: 0 };
 }
 
-export function foldLabels(events: readonly LabelEvent[]): EpisodeLabels {
-  const out = emptyLabels();
-  for (const e of events) {
-    out.edits++;
-    if (e.type === 'step') {
-      if (e.label === null) delete out.steps[e.step];
-      else out.steps[e.step] = e.label;
-    } else if (e.type === 'correction') {
-      if (e.action === null) delete out.corrections[e.step];
-      else out.corrections[e.step] = e.action;
-    } else {
-      if (e.outcome !== undefined) out.outcome = e.outcome;
-      if (e.tags !== undefined) out.tags = [...new Set(e.tags)];
-      if (e.note !== undefined) out.note = e.note;
-    }
+/** The labels after one more edit (a new object; the input is left as it was). */
+export function applyLabelEdit(labels: EpisodeLabels, e: LabelEdit): EpisodeLabels {
+  const out: EpisodeLabels = { ...labels, steps: { ...labels.steps }, corrections: { ...labels.corrections }, edits: labels.edits + 1 };
+  if (e.type === 'step') {
+    if (e.label === null) delete out.steps[e.step];
+    else out.steps[e.step] = e.label;
+  } else if (e.type === 'correction') {
+    if (e.action === null) delete out.corrections[e.step];
+    else out.corrections[e.step] = e.action;
+  } else {
+    if (e.outcome !== undefined) out.outcome = e.outcome;
+    if (e.tags !== undefined) out.tags = [...new Set(e.tags)];
+    if (e.note !== undefined) out.note = e.note;
   }
   return out;
 }
 
+export function foldLabels(events: readonly LabelEvent[]): EpisodeLabels {
+  return events.reduce(applyLabelEdit, emptyLabels());
+}

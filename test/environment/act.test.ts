@@ -1,24 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import type { Observation } from '../../main/environment/types.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;
 let server: FixtureServer;
 let env: BrowserEnv;
 
-before(async () => {
-  server = await startFixtureServer();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host, { stepTimeoutMs: 5000 });
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.close();
-});
+useEnvironment({ stepTimeoutMs: 5000 }, (f) => ({ host, server, env } = f));
 
 const id = (obs: Observation, name: string, role?: string): string => {
   const el = obs.elements.find((e) => e.name === name && (role ? e.role === role : e.role !== 'text'));

@@ -1,25 +1,17 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import type { Observation, StepResult } from '../../main/environment/types.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useEnvironment } from '../helpers/environment.ts';
 
 const STEP_TIMEOUT = 2000;
 let host: ChromiumHost;
 let server: FixtureServer;
 let env: BrowserEnv;
 
-before(async () => {
-  server = await startFixtureServer();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host, { stepTimeoutMs: STEP_TIMEOUT });
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.close();
-});
+useEnvironment({ stepTimeoutMs: STEP_TIMEOUT }, (f) => ({ host, server, env } = f));
 
 const open = () => env.reset({ instruction: '', startUrl: `${server.url}/faults.html` });
 const id = (obs: Observation, name: string) => {

@@ -2,28 +2,20 @@
  * Environment pages are untrusted: in the Chromium transport they must get nothing from the
  * workbench (no API, no Node, no file://), no permissions, and no new windows.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;
 let server: FixtureServer;
 let env: BrowserEnv;
 
-before(async () => {
-  server = await startFixtureServer();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host);
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.close();
-});
+useEnvironment({}, (f) => ({ host, server, env } = f));
 
 const inPage = async (expression: string) =>
   (await env.session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })).result.value;

@@ -4,7 +4,7 @@
  */
 import type { Api } from './api.ts';
 import type { LabDb } from './db.ts';
-import { emptyLabels, type EpisodeLabels, type LabelEdit, type StepLabel } from '../../../main/store/label-model.ts';
+import { applyLabelEdit, emptyLabels, type EpisodeLabels, type LabelEdit } from '../../../main/store/label-model.ts';
 
 export function inverseOf(edit: LabelEdit, before: EpisodeLabels): LabelEdit {
   switch (edit.type) {
@@ -20,23 +20,6 @@ export function inverseOf(edit: LabelEdit, before: EpisodeLabels): LabelEdit {
         ...(edit.note !== undefined ? { note: before.note } : {}),
       };
   }
-}
-
-/** Apply an edit locally, as the lab will fold it. */
-export function applyEdit(labels: EpisodeLabels, edit: LabelEdit): EpisodeLabels {
-  const next: EpisodeLabels = { ...labels, steps: { ...labels.steps }, corrections: { ...labels.corrections }, tags: [...labels.tags], edits: labels.edits + 1 };
-  if (edit.type === 'step') {
-    if (edit.label === null) delete next.steps[edit.step];
-    else next.steps[edit.step] = edit.label as StepLabel;
-  } else if (edit.type === 'correction') {
-    if (edit.action === null) delete next.corrections[edit.step];
-    else next.corrections[edit.step] = edit.action;
-  } else {
-    if (edit.outcome !== undefined) next.outcome = edit.outcome;
-    if (edit.tags !== undefined) next.tags = [...new Set(edit.tags)];
-    if (edit.note !== undefined) next.note = edit.note;
-  }
-  return next;
 }
 
 export class Labeler {
@@ -62,7 +45,7 @@ export class Labeler {
 
   async edit(edit: LabelEdit, recordUndo = true): Promise<void> {
     if (recordUndo) this.undoStack.push(inverseOf(edit, this.labels));
-    this.set(applyEdit(this.labels, edit)); // at once, before the round trip
+    this.set(applyLabelEdit(this.labels, edit)); // at once, as the lab will fold it, before the round trip
     await this.db.labels.put({ id: this.episodeId, labels: this.labels });
     this.set(await this.api.editLabels(this.episodeId, edit)); // the lab's fold is the truth
     await this.db.labels.put({ id: this.episodeId, labels: this.labels });
