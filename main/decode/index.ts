@@ -1,0 +1,17 @@
+/** Decoder construction from a loaded model: the entry point other code (CLI, web policy) uses. */
+import type { LoadedModel } from '../models/checkpoint.ts';
+import { AutoregressiveDecoder } from './autoregressive.ts';
+import { SdsatDecoder } from './sdsat.ts';
+import type { Decoder } from './types.ts';
+
+export type DecodeMode = 'ar' | 'sdsat';
+
+export function createDecoder(loaded: Pick<LoadedModel, 'model' | 'sat'>, mode: DecodeMode, k?: number): Decoder {
+  if (mode === 'ar') return new AutoregressiveDecoder(loaded.model);
+  if (!loaded.sat) throw new Error('this model has no SAT tokens: train it with `lab train sdsat` or use --mode ar');
+  return new SdsatDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k);
+}
+
+export { AutoregressiveDecoder, SdsatDecoder };
+export type { Decoder };
+export * from './types.ts';
