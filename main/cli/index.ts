@@ -4,6 +4,8 @@ import { Command } from 'commander';
 import { registerTasksCommands } from './commands/tasks.ts';
 import { registerEpisodeCommands } from './commands/episodes.ts';
 import { registerBenchCommands } from './commands/bench.ts';
+import { registerTrainCommands } from './commands/train.ts';
+import { registerDecodeCommands } from './commands/decode.ts';
 
 const program = new Command();
 program
@@ -15,6 +17,8 @@ program
 registerTasksCommands(program);
 registerEpisodeCommands(program);
 registerBenchCommands(program);
+registerTrainCommands(program);
+registerDecodeCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

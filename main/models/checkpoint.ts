@@ -76,11 +76,15 @@ export async function saveModel(dir: string, m: { model: TransformerLM; tokenize
   writeFileAtomic(join(dir, 'model.json'), JSON.stringify(json, null, 2));
 }
 
+export function loadTokenizer(dir: string): Tokenizer {
+  return new Tokenizer(TokenizerJson.parse(JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'))));
+}
+
 export function loadModel(dir: string): LoadedModel {
   if (!isCheckpoint(dir)) throw new Error(`no model checkpoint in ${dir}`);
   const json = ModelJson.parse(JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')));
   const config: ModelConfig = json.config;
-  const tokenizer = new Tokenizer(TokenizerJson.parse(JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'))));
+  const tokenizer = loadTokenizer(dir);
   const raw = readFileSync(join(dir, 'weights.bin'));
   const data = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
   const expected = parameterShapes(config);

@@ -115,8 +115,8 @@ export class TransformerLM {
    */
   forwardTrain(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number): tf.Tensor2D {
     const { dModel } = this.config;
-    const tok = linear(tf.oneHot(ids, this.inputVocab, 1, 0, 'float32') as tf.Tensor2D, this.p('wte'));
-    const ps = linear(tf.oneHot(pos, this.config.ctx, 1, 0, 'float32') as tf.Tensor2D, this.p('wpe'));
+    const tok = linear(oneHot(ids, this.inputVocab), this.p('wte'));
+    const ps = linear(oneHot(pos, this.config.ctx), this.p('wpe'));
     let x = tf.add(tok, ps) as tf.Tensor2D;
     for (let l = 0; l < this.config.nLayer; l++) x = this.block(x, l, batch, len, bias, null).x;
     return this.head(x.reshape([batch * len, dModel]));
@@ -249,6 +249,15 @@ function initParams(c: ModelConfig): Params {
     params.set(name, tf.variable(tf.tensor(data, shape), true));
   }
   return params;
+}
+
+/**
+ * Float one-hot rows. Built as int32 then cast: on the wasm backend (tfjs 4.22) tf.oneHot with
+ * dtype 'float32' writes integer bit patterns, i.e. 1 becomes 1.4e-45, which silently zeroes
+ * every embedding.
+ */
+export function oneHot(ids: tf.Tensor1D, depth: number): tf.Tensor2D {
+  return tf.cast(tf.oneHot(ids, depth), 'float32') as tf.Tensor2D;
 }
 
 /**

@@ -9,8 +9,8 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { selectBackend } from './backend.ts';
 import { sampleBatch, buildBatch, type Batch, type SatBlocks } from './batches.ts';
-import { isCheckpoint, loadModel, saveModel, writeFileAtomic, type SatSettings } from './checkpoint.ts';
-import { TransformerLM, defaultModelConfig, type ModelConfig } from './model.ts';
+import { isCheckpoint, loadModel, loadTokenizer, saveModel, writeFileAtomic, type SatSettings } from './checkpoint.ts';
+import { TransformerLM, defaultModelConfig, oneHot, type ModelConfig } from './model.ts';
 import { Rng } from './rng.ts';
 import { Tokenizer, trainTokenizer } from './tokenizer.ts';
 
@@ -38,16 +38,18 @@ export interface TrainJob {
   /** lm: model shape and tokenizer size. */
   model?: Partial<ModelConfig>;
   vocabSize?: number;
+  /** lm: take the tokenizer of this model folder instead of training one (benchmarks). */
+  tokenizerFrom?: string;
   /** sdsat: the trained model to start from, SAT settings, blocks per sequence, SAT loss weight. */
   base?: string;
   sat?: SatSettings & { blocks: number; weight: number };
 }
 
 export const defaultTrainJob: Omit<TrainJob, 'kind' | 'outDir' | 'trainFile' | 'valFile'> = {
-  steps: 600,
+  steps: 400,
   batch: 16,
   seqLen: 128,
-  lr: 3e-3,
+  lr: 2e-3,
   minLr: 3e-4,
   warmup: 50,
   weightDecay: 0.01,
@@ -120,7 +122,8 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
     ({ model, tokenizer, sat } = loaded);
     hooks.onLog?.(`resuming from ${job.outDir}`);
   } else if (job.kind === 'lm') {
-    tokenizer = trainTokenizer([trainText], job.vocabSize ?? defaultModelConfig.vocabSize);
+    tokenizer = job.tokenizerFrom && isCheckpoint(job.tokenizerFrom) ? loadTokenizer(job.tokenizerFrom)
+      : trainTokenizer([trainText], job.vocabSize ?? defaultModelConfig.vocabSize);
     model = new TransformerLM({ ...defaultModelConfig, ...job.model, vocabSize: tokenizer.vocabSize, satTokens: 0, seed: job.seed });
   } else {
     if (!job.base || !job.sat) throw new Error('sdsat training needs a base model and SAT settings');
@@ -212,7 +215,7 @@ export function batchLosses(model: TransformerLM, b: Batch): { std: tf.Scalar; s
   const pos = tf.tensor1d(b.pos, 'int32');
   const bias = tf.tensor4d(b.bias, [b.biasShared ? 1 : b.batch, 1, b.len, b.len]);
   const logits = model.forwardTrain(ids, pos, bias, b.batch, b.len);
-  const nll = tf.neg(tf.sum(tf.mul(tf.oneHot(tf.tensor1d(b.labels, 'int32'), model.config.vocabSize), tf.logSoftmax(logits)), -1));
+  const nll = tf.neg(tf.sum(tf.mul(oneHot(tf.tensor1d(b.labels, 'int32'), model.config.vocabSize), tf.logSoftmax(logits)), -1));
   const mean = (w: Float32Array) => {
     const n = w.reduce((a, x) => a + x, 0);
     return n === 0 ? tf.scalar(0) : tf.div(tf.sum(tf.mul(nll, tf.tensor1d(w))), n) as tf.Scalar;

@@ -48,8 +48,8 @@ test('SDSAT greedy equals AR greedy on the shipped model, many prompts, several 
   assert.ok(sat);
   const prompts = ['interface ', 'function foo(', '    /**\n     * Returns', 'readonly ', '}\n\ninterface Array<T> {\n', 'type X = '];
   const ar = new AutoregressiveDecoder(model);
-  for (const k of [1, 3, sat.k]) {
-    const sd = new SdsatDecoder(model, sat, k);
+  for (const k of [1, 3, sat.k] as number[]) {
+    const sd: SdsatDecoder = new SdsatDecoder(model, sat, k);
     for (const text of prompts) {
       const ids = tokenizer.encode(text);
       const a = await ar.generate(ids, { maxNew: 40 });

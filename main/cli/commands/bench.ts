@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { addModelBenchCommands } from './bench-models.ts';
 
 export function registerBenchCommands(program: Command): void {
-  void program;
+  const bench = program.command('bench').description('benchmarks');
+  addModelBenchCommands(bench);
 }
