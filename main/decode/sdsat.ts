@@ -17,8 +17,8 @@ import { satId } from '../models/batches.ts';
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { Emitter, prefill } from './generation.ts';
-import { argmax, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
-import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
+import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { Chooser } from './verify.ts';
 
 export class SdsatDecoder implements Decoder {
   readonly mode = 'sdsat';
@@ -32,19 +32,10 @@ export class SdsatDecoder implements Decoder {
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
     const { model } = this;
-    const sampling: Sampling = options.sampling ?? { kind: 'greedy' };
-    const rng = new Rng(options.seed ?? 0);
-    const V = model.config.vocabSize;
     const ctx = model.config.ctx;
     const stats = emptyStats(this.mode, promptIds.length, this.k);
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
     const cache = new KVCache(1);
-    // Target distribution of one logits row (nucleus), or null for greedy.
-    const dist = (logits: Float32Array, row: number) =>
-      sampling.kind === 'nucleus' ? nucleusDistribution(logits, sampling.topP, sampling.temperature, row * V, V) : null;
-    const choose = (logits: Float32Array, row: number) => {
-      const p = dist(logits, row);
-      return p ? sample(p, rng) : argmax(logits, row * V, V);
-    };
     try {
       let pending = prefill(model, cache, promptIds, stats);
       const out = new Emitter(options);
@@ -58,53 +49,28 @@ export class SdsatDecoder implements Decoder {
           const { logits } = model.forward([[pending]], cache, true);
           stats.forwardPasses++;
           stats.loops++;
-          pending = choose(logits, 0);
+          pending = pick.choose(logits, 0);
           out.push(pending);
           continue;
         }
         stats.loops++;
 
-        // Pass 1: exact next token + k drafts.
+        // Pass 1: exact next token + k drafts; the SAT entries leave the cache at once.
         const p1 = model.forward([[pending, ...this.satIds.slice(0, k)]], cache).logits;
         stats.forwardPasses++;
         cache.rollback(P + 1);
-        const t = choose(p1, 0);
+        const t = pick.choose(p1, 0);
         if (!out.push(t)) break;
-        const q = Array.from({ length: k }, (_, i) => dist(p1, i + 1));
-        const drafts = q.map((qi, i) => (qi ? sample(qi, rng) : argmax(p1, (i + 1) * V, V)));
+        const rows = Array.from({ length: k }, (_, i) => i + 1);
+        const drafts = pick.drafts(p1, rows);
 
-        // Pass 2: verify the drafts in one forward pass.
-        const p2 = model.forward([[t, ...drafts]], cache).logits;
+        // Pass 2: verify the drafts in one forward pass; keep t and the accepted drafts.
+        const p2 = model.forward([[t, ...drafts.tokens]], cache).logits;
         stats.forwardPasses++;
-        stats.verifySteps++;
-        stats.drafted += k;
-        let accepted = 0;
-        let next = -1;
-        for (let j = 0; j < k; j++) {
-          stats.draftedPerPosition[j]++;
-          const d = drafts[j];
-          let ok: boolean;
-          if (sampling.kind === 'greedy') {
-            next = argmax(p2, j * V, V);
-            ok = next === d;
-          } else if ((sampling.acceptance ?? 'speculative') === 'speculative') {
-            const v = verifyDraft(d, dist(p2, j) as Float64Array, q[j] as Float64Array, rng);
-            ok = v.accepted;
-            next = v.token;
-          } else {
-            next = choose(p2, j);
-            ok = next === d;
-          }
-          if (!ok) break;
-          accepted++;
-          stats.acceptedPerPosition[j]++;
-        }
-        stats.accepted += accepted;
-        // All drafts accepted: the bonus token comes from the last row.
-        if (accepted === k) next = choose(p2, k);
+        const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats);
         cache.rollback(P + 2 + accepted);
         let go = true;
-        for (let j = 0; j < accepted && go; j++) go = out.push(drafts[j]);
+        for (let j = 0; j < accepted && go; j++) go = out.push(drafts.tokens[j]);
         if (!go || !out.push(next)) break;
         pending = next;
       }

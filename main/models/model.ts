@@ -78,6 +78,15 @@ export class KVCache {
   }
 }
 
+/**
+ * Custom placement of new tokens (SAT blocks beside drafts): their positions, and an additive bias
+ * [len, past+len] saying which cached and new tokens each one sees (0) or not (MASKED).
+ */
+export interface Layout {
+  pos: number[];
+  bias: Float32Array;
+}
+
 export interface ForwardOutput {
   /** Logits, row-major [batch, rows, vocabSize]; rows = new tokens, or 1 with lastOnly. */
   logits: Float32Array;
@@ -125,21 +134,23 @@ export class TransformerLM {
   /**
    * Inference: run `ids` ([batch][newLen], same length per row) after what the cache holds, append
    * their keys/values to the cache, and return their logits (or only the last row's with lastOnly).
+   * Without a layout the new tokens take the next positions and see each other causally.
    */
-  forward(ids: number[][], cache: KVCache, lastOnly = false): ForwardOutput {
+  forward(ids: number[][], cache: KVCache, lastOnly = false, layout?: Layout): ForwardOutput {
     const batch = ids.length;
     const len = ids[0].length;
     if (batch !== cache.batch) throw new Error(`batch ${batch} does not match cache batch ${cache.batch}`);
     const past = cache.length;
-    if (past + len > this.config.ctx) throw new Error(`context full: ${past} + ${len} > ${this.config.ctx}`);
+    const maxPos = layout ? Math.max(...layout.pos) : past + len - 1;
+    if (maxPos >= this.config.ctx) throw new Error(`context full: position ${maxPos} >= ${this.config.ctx}`);
     const out = tf.tidy(() => {
       const flat = tf.tensor1d(ids.flat(), 'int32');
-      const pos = tf.range(past, past + len, 1, 'int32');
+      const pos = layout ? tf.tensor1d(layout.pos, 'int32') : tf.range(past, past + len, 1, 'int32');
       const tok = tf.gather(this.p('wte'), flat);
       const ps = tf.tile(tf.gather(this.p('wpe'), pos), [batch, 1]);
       let x = tf.add(tok, ps) as tf.Tensor2D;
       // A single new token may see every cached position: no mask needed.
-      const bias = len === 1 ? null : causalBias(past, len);
+      const bias = layout ? tf.tensor4d(layout.bias, [1, 1, len, past + len]) : len === 1 ? null : causalBias(past, len);
       const ks: tf.Tensor4D[] = [];
       const vs: tf.Tensor4D[] = [];
       for (let l = 0; l < this.config.nLayer; l++) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { AutoregressiveDecoder, SdsatDecoder } from '../../main/decode/index.ts';
+import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
 import { randomIds, tinyModel } from '../models/tiny.ts';
@@ -11,13 +11,14 @@ test('SDSAT greedy equals AR greedy on a tiny random model (shared and distinct 
   const ar = new AutoregressiveDecoder(model);
   for (const mode of ['shared', 'distinct'] as const) {
     for (let k = 1; k <= 4; k++) {
-      const sd = new SdsatDecoder(model, { mode, k: 4 }, k);
-      for (let p = 0; p < 4; p++) {
-        const prompt = randomIds(3 + p * 5, 61, 100 * k + p);
-        const a = await ar.generate(prompt, { maxNew: 30 });
-        const b = await sd.generate(prompt, { maxNew: 30 });
-        assert.deepEqual(b.tokens, a.tokens, `mode ${mode} k ${k} prompt ${p}`);
-        assert.equal(b.tokens.length, 30);
+      for (const sd of [new SdsatDecoder(model, { mode, k: 4 }, k), new SdsatOnePassDecoder(model, { mode, k: 4 }, k)]) {
+        for (let p = 0; p < 4; p++) {
+          const prompt = randomIds(3 + p * 5, 61, 100 * k + p);
+          const a = await ar.generate(prompt, { maxNew: 30 });
+          const b = await sd.generate(prompt, { maxNew: 30 });
+          assert.deepEqual(b.tokens, a.tokens, `${sd.mode} SAT ${mode} k ${k} prompt ${p}`);
+          assert.equal(b.tokens.length, 30);
+        }
       }
     }
   }
@@ -27,18 +28,19 @@ test('SDSAT greedy equals AR greedy on a tiny random model (shared and distinct 
 test('SDSAT greedy equals AR greedy up to the end of the context and with stop tokens', async () => {
   const model = await tinyModel();
   const ar = new AutoregressiveDecoder(model);
-  const sd = new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4);
   const prompt = randomIds(20, 61, 5);
   const a = await ar.generate(prompt, { maxNew: 1000 });
-  const b = await sd.generate(prompt, { maxNew: 1000 });
   assert.equal(a.stoppedBy, 'context');
   assert.equal(a.tokens.length, 64 - 20 + 1);
-  assert.deepEqual(b.tokens, a.tokens);
   const stop = a.tokens[10];
   const a2 = await ar.generate(prompt, { maxNew: 1000, stopTokens: [stop] });
-  const b2 = await sd.generate(prompt, { maxNew: 1000, stopTokens: [stop] });
   assert.equal(a2.stoppedBy, 'stopToken');
-  assert.deepEqual(b2.tokens, a2.tokens);
+  for (const sd of [new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4), new SdsatOnePassDecoder(model, { mode: 'distinct', k: 4 }, 4)]) {
+    const b = await sd.generate(prompt, { maxNew: 1000 });
+    assert.deepEqual(b.tokens, a.tokens, sd.mode);
+    const b2 = await sd.generate(prompt, { maxNew: 1000, stopTokens: [stop] });
+    assert.deepEqual(b2.tokens, a2.tokens, sd.mode);
+  }
   model.dispose();
 });
 
@@ -49,12 +51,13 @@ test('SDSAT greedy equals AR greedy on the shipped model, many prompts, several 
   const prompts = ['interface ', 'function foo(', '    /**\n     * Returns', 'readonly ', '}\n\ninterface Array<T> {\n', 'type X = '];
   const ar = new AutoregressiveDecoder(model);
   for (const k of [1, 3, sat.k] as number[]) {
-    const sd: SdsatDecoder = new SdsatDecoder(model, sat, k);
-    for (const text of prompts) {
-      const ids = tokenizer.encode(text);
-      const a = await ar.generate(ids, { maxNew: 40 });
-      const b = await sd.generate(ids, { maxNew: 40 });
-      assert.deepEqual(b.tokens, a.tokens, `k ${k} prompt ${JSON.stringify(text)}`);
+    for (const sd of [new SdsatDecoder(model, sat, k), new SdsatOnePassDecoder(model, sat, k)]) {
+      for (const text of prompts) {
+        const ids = tokenizer.encode(text);
+        const a = await ar.generate(ids, { maxNew: 40 });
+        const b = await sd.generate(ids, { maxNew: 40 });
+        assert.deepEqual(b.tokens, a.tokens, `${sd.mode} k ${k} prompt ${JSON.stringify(text)}`);
+      }
     }
   }
   model.dispose();

@@ -5,7 +5,7 @@ import { resourcePath } from '../../paths.ts';
 import { selectBackend } from '../../models/backend.ts';
 import { loadModel } from '../../models/checkpoint.ts';
 import { END_OF_TEXT } from '../../models/tokenizer.ts';
-import { createDecoder, summarize, type DecodeMode, type Sampling } from '../../decode/index.ts';
+import { DECODE_MODES, createDecoder, summarize, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import { int } from './train.ts';
 
 export const SHIPPED_MODEL = resourcePath('models', 'sdsat-ts');
@@ -35,14 +35,14 @@ export function addSamplingOptions(cmd: Command): Command {
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
     .option('--model <dir>', 'model folder', SHIPPED_MODEL)
-    .option('--mode <mode>', 'ar (autoregressive) or sdsat', 'sdsat')
+    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop) or sdsat-one-pass', 'sdsat')
     .option('--k <n>', 'SDSAT drafts per loop (default: the trained block length)')
     .option('--max-new <n>', 'tokens to generate', '64')
     .option('--seed <n>', 'sampling seed', '0')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--json', 'print JSON')
     .action(async (prompt: string, o: SamplingOpts & { model: string; mode: string; k?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
-      if (o.mode !== 'ar' && o.mode !== 'sdsat') throw new Error('--mode must be ar or sdsat');
+      if (!DECODE_MODES.includes(o.mode as DecodeMode)) throw new Error(`--mode must be one of ${DECODE_MODES.join(', ')}`);
       const backend = await selectBackend(o.backend);
       const loaded = loadModel(resolve(o.model));
       const decoder = createDecoder(loaded, o.mode as DecodeMode, o.k ? int(o.k) : undefined);

@@ -104,16 +104,18 @@ export function registerTrainCommands(program: Command): void {
 export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult> {
   const tty = process.stderr.isTTY && !json;
   const bar = tty ? new SingleBar({ format: '{kind} [{bar}] {value}/{total} loss {loss} sat {sat} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
-  let last = 0;
+  let started = false;
+  let printed = 0;
   const onProgress = (p: TrainProgress) => {
     const fields = { kind: job.kind, loss: p.loss.toFixed(3), sat: p.satLoss?.toFixed(3) ?? '-', val: p.valLoss?.toFixed(3) ?? '-', tps: p.tokensPerSec.toFixed(0) };
     if (bar) {
-      if (!last) bar.start(p.steps, p.step, fields);
+      if (!started) bar.start(p.steps, p.step, fields);
+      started = true;
       bar.update(p.step, fields);
-    } else if (!json && (p.step - last >= 50 || p.step === p.steps)) {
+    } else if (!json && (p.step - printed >= 50 || p.step === p.steps)) {
       process.stderr.write(`${job.kind} step ${p.step}/${p.steps} loss ${fields.loss} sat ${fields.sat} val ${fields.val} ${fields.tps} tok/s\n`);
+      printed = p.step;
     }
-    last = p.step;
   };
   const handle = startTraining(job, { progress: onProgress, log: (line) => { if (!json && !bar) process.stderr.write(`${line}\n`); } });
   let interrupts = 0;
