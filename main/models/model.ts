@@ -127,8 +127,8 @@ export class TransformerLM {
     const tok = linear(oneHot(ids, this.inputVocab), this.p('wte'));
     const ps = linear(oneHot(pos, this.config.ctx), this.p('wpe'));
     let x = tf.add(tok, ps) as tf.Tensor2D;
-    for (let l = 0; l < this.config.nLayer; l++) x = this.block(x, l, batch, len, bias, null).x;
-    return this.head(x.reshape([batch * len, dModel]));
+    for (let l = 0; l < this.config.nLayer; l++) x = this.block(x, l, batch, len, bias, null, linear).x;
+    return this.head(x.reshape([batch * len, dModel]), linear);
   }
 
   /**
@@ -154,7 +154,7 @@ export class TransformerLM {
       const ks: tf.Tensor4D[] = [];
       const vs: tf.Tensor4D[] = [];
       for (let l = 0; l < this.config.nLayer; l++) {
-        const r = this.block(x, l, batch, len, bias, cache.length ? { k: cache.k[l], v: cache.v[l] } : null);
+        const r = this.block(x, l, batch, len, bias, cache.length ? { k: cache.k[l], v: cache.v[l] } : null, dense);
         x = r.x;
         ks.push(r.k);
         vs.push(r.v);
@@ -163,7 +163,7 @@ export class TransformerLM {
         x = x.reshape([batch, len, this.config.dModel]).slice([0, len - 1, 0], [batch, 1, this.config.dModel])
           .reshape([batch, this.config.dModel]);
       }
-      return { logits: this.head(x), ks, vs };
+      return { logits: this.head(x, dense), ks, vs };
     });
     for (const t of [...cache.k, ...cache.v]) t.dispose();
     cache.k = out.ks;
@@ -176,7 +176,7 @@ export class TransformerLM {
 
   /** One transformer block on x [batch*len, d]; returns the new x and this call's full keys/values. */
   private block(x: tf.Tensor2D, l: number, batch: number, len: number, bias: tf.Tensor4D | null,
-    past: { k: tf.Tensor4D; v: tf.Tensor4D } | null): { x: tf.Tensor2D; k: tf.Tensor4D; v: tf.Tensor4D } {
+    past: { k: tf.Tensor4D; v: tf.Tensor4D } | null, linear: Linear): { x: tf.Tensor2D; k: tf.Tensor4D; v: tf.Tensor4D } {
     const { dModel, nHead } = this.config;
     const hd = dModel / nHead;
     const h = layerNorm(x, this.p(`h${l}.ln1.g`), this.p(`h${l}.ln1.b`));
@@ -198,7 +198,7 @@ export class TransformerLM {
     return { x, k, v };
   }
 
-  private head(x: tf.Tensor2D): tf.Tensor2D {
+  private head(x: tf.Tensor2D, linear: Linear): tf.Tensor2D {
     return linear(layerNorm(x, this.p('lnf.g'), this.p('lnf.b')), this.p('head.w'));
   }
 
@@ -271,8 +271,15 @@ export function oneHot(ids: tf.Tensor1D, depth: number): tf.Tensor2D {
   return tf.cast(tf.oneHot(ids, depth), 'float32') as tf.Tensor2D;
 }
 
+type Linear = (x: tf.Tensor2D, w: tf.Tensor, bias?: tf.Tensor) => tf.Tensor2D;
+
+/** x @ w (+ bias) for inference: one fused kernel, no gradient bookkeeping. */
+function dense(x: tf.Tensor2D, w: tf.Tensor, bias?: tf.Tensor): tf.Tensor2D {
+  return tf.fused.matMul({ a: x, b: w as tf.Tensor2D, bias }) as tf.Tensor2D;
+}
+
 /**
- * x @ w (+ bias) for 2-D x. The gradient is written out with explicit transposes because the wasm
+ * x @ w (+ bias) for 2-D x, for training. The gradient is written out with explicit transposes because the wasm
  * backend's transposed matmuls (what tf.matMul's own gradient uses) run ~10x slower than plain ones.
  */
 function linear(x: tf.Tensor2D, w: tf.Tensor, bias?: tf.Tensor): tf.Tensor2D {

@@ -14,9 +14,27 @@ import { loadModel } from '../../models/checkpoint.ts';
 import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob } from '../../models/train.ts';
-import { AutoregressiveDecoder, SdsatDecoder, emptyStats, summarize, type Decoder, type DecodeStats, type GenerateOptions } from '../../decode/index.ts';
+import { AutoregressiveDecoder, DECODE_MODES, createDecoder, emptyStats, summarize, type DecodeMode, type Decoder, type DecodeStats, type GenerateOptions } from '../../decode/index.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
+
+interface BenchRow {
+  k: number;
+  mode: string;
+  prompts: number;
+  newTokens: number;
+  arTokensPerSec: number;
+  tokensPerSec: number;
+  speedup: number;
+  meanAcceptanceLength: number | null;
+  acceptanceRate: number | null;
+  acceptanceRatePerPosition: number[];
+  tokensPerLoop: number;
+  forwardPassesPerToken: { ar: number; sdsat: number };
+  msPerLoop: { ar: number; sdsat: number };
+  identicalOutputs: boolean | null;
+  mismatchedPrompts: string[] | null;
+}
 
 export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
 
@@ -56,13 +74,14 @@ export function addModelBenchCommands(bench: Command): void {
   addSamplingOptions(bench.command('decode').description('AR vs SDSAT decoding: tokens/s, speedup, acceptance, identical outputs'))
     .option('--model <dir>', 'SAT-tuned model folder', SHIPPED_MODEL)
     .option('--k <list>', 'comma-separated draft lengths (default: 1..trained k)')
+    .option('--modes <list>', 'SDSAT modes to compare with AR', 'sdsat,sdsat-one-pass')
     .option('--prompts <file>', 'JSON Lines prompts ({"text": ...})', DEFAULT_PROMPTS)
     .option('--limit <n>', 'use only the first n prompts')
     .option('--max-new <n>', 'tokens to generate per prompt', '64')
     .option('--seed <n>', 'sampling seed', '0')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--json', 'print JSON')
-    .action(async (o: SamplingOpts & { model: string; k?: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
+    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
       const backend = await selectBackend(o.backend);
       const loaded = loadModel(resolve(o.model));
       const { model, tokenizer, sat } = loaded;
@@ -72,6 +91,8 @@ export function addModelBenchCommands(bench: Command): void {
       if (o.limit) prompts = prompts.slice(0, int(o.limit));
       const promptIds = prompts.map((p) => tokenizer.encode(p.text));
       const sampling = parseSampling(o);
+      const modes = o.modes.split(',').map((m) => m.trim()) as DecodeMode[];
+      for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes sdsat and/or sdsat-one-pass, not ${m}`);
       const gen: GenerateOptions = { maxNew: int(o.maxNew), sampling, seed: int(o.seed) };
       const ar = new AutoregressiveDecoder(model);
       const run = async (d: Decoder) => {
@@ -88,42 +109,49 @@ export function addModelBenchCommands(bench: Command): void {
       try {
         // Warm-up: first calls compile kernels and grow wasm memory; not measured.
         await ar.generate(promptIds[0], { ...gen, maxNew: 8 });
-        await new SdsatDecoder(model, sat, ks[0]).generate(promptIds[0], { ...gen, maxNew: 8 });
-        bar?.start(ks.length * promptIds.length * 2, 0);
-        const rows = [];
+        for (const mode of modes) await createDecoder(loaded, mode, ks[0]).generate(promptIds[0], { ...gen, maxNew: 8 });
+        bar?.start(ks.length * promptIds.length * (1 + modes.length), 0);
+        const rows: BenchRow[] = [];
         for (const k of ks) {
           if (stop.stopped()) break;
           // AR is re-measured beside every k so that each speedup compares runs made at the same time.
           const arOut = await run(ar);
-          const sdOut = await run(new SdsatDecoder(model, sat, k));
-          const n = Math.min(arOut.length, sdOut.length);
-          const arStats = mergeStats('ar', arOut.slice(0, n).map((r) => r.stats));
-          const sdStats = mergeStats('sdsat', sdOut.slice(0, n).map((r) => r.stats));
-          const a = summarize(arStats);
-          const s = summarize(sdStats);
-          const mismatches = sampling.kind === 'greedy'
-            ? prompts.slice(0, n).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
-          rows.push({
-            k, prompts: n, newTokens: sdStats.newTokens,
-            arTokensPerSec: a.tokensPerSec, sdsatTokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / a.tokensPerSec,
-            meanAcceptanceLength: s.meanAcceptanceLength, acceptanceRate: s.acceptanceRate, acceptanceRatePerPosition: s.acceptanceRatePerPosition,
-            tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: a.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
-            msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
-            identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
-          });
+          const a = summarize(mergeStats('ar', arOut.map((r) => r.stats)));
+          for (const mode of modes) {
+            const sdOut = await run(createDecoder(loaded, mode, k));
+            const n = Math.min(arOut.length, sdOut.length);
+            const arN = n === arOut.length ? a : summarize(mergeStats('ar', arOut.slice(0, n).map((r) => r.stats)));
+            const sdStats = mergeStats(mode, sdOut.slice(0, n).map((r) => r.stats));
+            const s = summarize(sdStats);
+            const mismatches = sampling.kind === 'greedy'
+              ? prompts.slice(0, n).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
+            rows.push({
+              k, mode, prompts: n, newTokens: sdStats.newTokens,
+              arTokensPerSec: arN.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / arN.tokensPerSec,
+              meanAcceptanceLength: s.meanAcceptanceLength, acceptanceRate: s.acceptanceRate, acceptanceRatePerPosition: s.acceptanceRatePerPosition,
+              tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: arN.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
+              msPerLoop: { ar: arN.msPerLoop, sdsat: s.msPerLoop },
+              identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
+            });
+          }
         }
         bar?.stop();
-        const best = rows.reduce<(typeof rows)[number] | null>((b, r) => (!b || r.speedup > b.speedup ? r : b), null);
+        const bestOf = (mode: string) => rows.filter((r) => r.mode === mode)
+          .reduce<BenchRow | null>((b, r) => (!b || r.speedup > b.speedup ? r : b), null);
+        const best = Object.fromEntries(modes.map((m) => {
+          const b = bestOf(m);
+          return [m, b && { k: b.k, speedup: b.speedup, meanAcceptanceLength: b.meanAcceptanceLength, identicalOutputs: b.identicalOutputs }];
+        }));
         const report = {
           backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: gen.maxNew, promptsFile: resolve(o.prompts),
-          cancelled: stop.stopped(), bestK: best?.k ?? null, bestSpeedup: best?.speedup ?? null, results: rows,
+          cancelled: stop.stopped(), best, results: rows,
         };
         if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         else {
           process.stdout.write(`backend ${backend.id}, ${sampling.kind}, ${promptIds.length} prompts x ${gen.maxNew} tokens\n`);
-          process.stdout.write('k  AR tok/s  SDSAT tok/s  speedup  accept.len  tok/loop  identical\n');
+          process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
           for (const r of rows) {
-            process.stdout.write(`${String(r.k).padEnd(3)}${r.arTokensPerSec.toFixed(1).padStart(8)}${r.sdsatTokensPerSec.toFixed(1).padStart(13)}`
+            process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
               + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
           }
         }

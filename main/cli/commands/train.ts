@@ -87,7 +87,7 @@ export function registerTrainCommands(program: Command): void {
     .requiredOption('--base <dir>', 'trained model folder to start from')
     .option('--k <n>', 'SAT block length (drafts per loop)', '6')
     .option('--sat-mode <mode>', 'shared (one SAT id repeated) or distinct (k ids)', 'shared')
-    .option('--blocks <n>', 'SAT blocks per training sequence', '6')
+    .option('--blocks <n>', 'SAT blocks per training sequence', '8')
     .option('--sat-weight <x>', 'weight of the SAT loss beside the standard loss', '1')
     .action(async (o: CommonOpts & { base: string; k: string; satMode: string; blocks: string; satWeight: string }, cmd: Command) => {
       if (o.satMode !== 'shared' && o.satMode !== 'distinct') throw new Error('--sat-mode must be shared or distinct');
