@@ -13,6 +13,7 @@ import { isCheckpoint, loadModel, loadTokenizer, saveModel, writeFileAtomic, typ
 import { TransformerLM, defaultModelConfig, oneHot, type ModelConfig } from './model.ts';
 import { Rng } from './rng.ts';
 import { Tokenizer, trainTokenizer } from './tokenizer.ts';
+import { greedyWindows } from './distill.ts';
 
 export interface TrainJob {
   kind: 'lm' | 'sdsat';
@@ -42,7 +43,17 @@ export interface TrainJob {
   tokenizerFrom?: string;
   /** sdsat: the trained model to start from, SAT settings, blocks per sequence, SAT loss weight. */
   base?: string;
-  sat?: SatSettings & { blocks: number; weight: number };
+  sat?: SatSettings & {
+    blocks: number;
+    weight: number;
+    /**
+     * Self-distillation (optional): this many windows continued greedily by the base model, and
+     * the share of each batch's rows drawn from them. Those rows train SATs only (no standard loss),
+     * so the standard predictions still learn from real text alone.
+     */
+    distillWindows?: number;
+    distillShare?: number;
+  };
 }
 
 export const defaultTrainJob: Omit<TrainJob, 'kind' | 'outDir' | 'trainFile' | 'valFile'> = {
@@ -141,6 +152,28 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   const satBlocks: SatBlocks | undefined = job.kind === 'sdsat' && sat && job.sat
     ? { sat, vocabSize: model.config.vocabSize, blocks: job.sat.blocks } : undefined;
 
+  let distilled: { all: Int32Array; rows: number } | null = null;
+  if (base && job.sat?.distillWindows) {
+    const d0 = performance.now();
+    const windows = greedyWindows(base, trainTokens, job.sat.distillWindows, job.seqLen + 1, 32, new Rng(job.seed + 1));
+    const all = new Int32Array(trainTokens.length + windows.length);
+    all.set(trainTokens);
+    all.set(windows, trainTokens.length);
+    distilled = { all, rows: job.sat.distillWindows };
+    hooks.onLog?.(`distilled ${windows.length} tokens of greedy continuations in ${((performance.now() - d0) / 1000).toFixed(1)} s`);
+  }
+  const nextBatch = (): Batch => {
+    if (!distilled) return sampleBatch(trainTokens, job.batch, job.seqLen, rng, satBlocks);
+    const nDist = Math.round(job.batch * (job.sat?.distillShare ?? 0.5));
+    const starts: number[] = [];
+    for (let b = 0; b < job.batch; b++) {
+      starts.push(b < nDist ? trainTokens.length + rng.int(distilled.rows) * (job.seqLen + 1) : rng.int(trainTokens.length - job.seqLen - 1));
+    }
+    const batch = buildBatch(distilled.all, starts, job.seqLen, rng, satBlocks);
+    batch.stdWeight.fill(0, 0, nDist * batch.len);
+    return batch;
+  };
+
   const opt = new AdamW(model, job.weightDecay);
   const state: LoopState = { step: 0, rng: job.seed, tokensSeen: 0 };
   if (resuming) {
@@ -169,7 +202,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
       break;
     }
     const lr = learningRate(job, state.step);
-    const batch = sampleBatch(trainTokens, job.batch, job.seqLen, rng, satBlocks);
+    const batch = nextBatch();
     const { std, satLoss } = opt.step(batch, lr, job.gradClip, job.sat?.weight ?? 0);
     lastLoss = std;
     lastSat = satBlocks ? satLoss : null;

@@ -89,12 +89,17 @@ export function registerTrainCommands(program: Command): void {
     .option('--sat-mode <mode>', 'shared (one SAT id repeated) or distinct (k ids)', 'shared')
     .option('--blocks <n>', 'SAT blocks per training sequence', '8')
     .option('--sat-weight <x>', 'weight of the SAT loss beside the standard loss', '1')
-    .action(async (o: CommonOpts & { base: string; k: string; satMode: string; blocks: string; satWeight: string }, cmd: Command) => {
+    .option('--distill <n>', 'windows of the base model\'s own greedy continuations to train SATs on as well (0: off)', '0')
+    .option('--distill-share <x>', 'share of each batch drawn from the distilled windows', '0.5')
+    .action(async (o: CommonOpts & { base: string; k: string; satMode: string; blocks: string; satWeight: string; distill: string; distillShare: string }, cmd: Command) => {
       if (o.satMode !== 'shared' && o.satMode !== 'distinct') throw new Error('--sat-mode must be shared or distinct');
       const job: TrainJob = {
         ...baseJob('sdsat', o, cmd),
         base: resolve(o.base),
-        sat: { mode: o.satMode, k: int(o.k), blocks: int(o.blocks), weight: Number(o.satWeight) },
+        sat: {
+          mode: o.satMode, k: int(o.k), blocks: int(o.blocks), weight: Number(o.satWeight),
+          distillWindows: int(o.distill), distillShare: Number(o.distillShare),
+        },
       };
       await runJob(job, !!o.json);
     });
