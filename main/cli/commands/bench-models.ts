@@ -14,7 +14,7 @@ import { loadModel } from '../../models/checkpoint.ts';
 import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob } from '../../models/train.ts';
-import { AutoregressiveDecoder, DECODE_MODES, createDecoder, emptyStats, summarize, type DecodeMode, type Decoder, type DecodeStats, type GenerateOptions } from '../../decode/index.ts';
+import { AutoregressiveDecoder, DECODE_MODES, createDecoder, emptyStats, summarize, type DecodeMode, type DecodeStats, type GenerateOptions, type GenerateResult } from '../../decode/index.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
 
@@ -95,15 +95,6 @@ export function addModelBenchCommands(bench: Command): void {
       for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes sdsat and/or sdsat-one-pass, not ${m}`);
       const gen: GenerateOptions = { maxNew: int(o.maxNew), sampling, seed: int(o.seed) };
       const ar = new AutoregressiveDecoder(model);
-      const run = async (d: Decoder) => {
-        const outs = [];
-        for (const ids of promptIds) {
-          if (stop.stopped()) break;
-          outs.push(await d.generate(ids, gen));
-          bar?.increment();
-        }
-        return outs;
-      };
       const stop = cancellable();
       const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: 'bench decode [{bar}] {value}/{total} generations', hideCursor: true }, Presets.shades_classic) : null;
       try {
@@ -114,26 +105,34 @@ export function addModelBenchCommands(bench: Command): void {
         const rows: BenchRow[] = [];
         for (const k of ks) {
           if (stop.stopped()) break;
-          // AR is re-measured beside every k so that each speedup compares runs made at the same time.
-          const arOut = await run(ar);
+          // AR is re-measured beside every k, and AR and SDSAT alternate prompt by prompt, so that
+          // load from other processes on a shared machine falls on both sides alike.
+          const decoders = modes.map((m) => createDecoder(loaded, m, k));
+          const outs: GenerateResult[][] = [[], ...modes.map(() => [])];
+          for (const ids of promptIds) {
+            if (stop.stopped()) break;
+            for (const [i, d] of [ar, ...decoders].entries()) {
+              outs[i].push(await d.generate(ids, gen));
+              bar?.increment();
+            }
+          }
+          const [arOut, ...sdOuts] = outs;
           const a = summarize(mergeStats('ar', arOut.map((r) => r.stats)));
-          for (const mode of modes) {
-            const sdOut = await run(createDecoder(loaded, mode, k));
-            const n = Math.min(arOut.length, sdOut.length);
-            const arN = n === arOut.length ? a : summarize(mergeStats('ar', arOut.slice(0, n).map((r) => r.stats)));
-            const sdStats = mergeStats(mode, sdOut.slice(0, n).map((r) => r.stats));
+          modes.forEach((mode, mi) => {
+            const sdOut = sdOuts[mi];
+            const sdStats = mergeStats(mode, sdOut.map((r) => r.stats));
             const s = summarize(sdStats);
             const mismatches = sampling.kind === 'greedy'
-              ? prompts.slice(0, n).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
+              ? prompts.slice(0, sdOut.length).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
             rows.push({
-              k, mode, prompts: n, newTokens: sdStats.newTokens,
-              arTokensPerSec: arN.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / arN.tokensPerSec,
+              k, mode, prompts: sdOut.length, newTokens: sdStats.newTokens,
+              arTokensPerSec: a.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / a.tokensPerSec,
               meanAcceptanceLength: s.meanAcceptanceLength, acceptanceRate: s.acceptanceRate, acceptanceRatePerPosition: s.acceptanceRatePerPosition,
-              tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: arN.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
-              msPerLoop: { ar: arN.msPerLoop, sdsat: s.msPerLoop },
+              tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: a.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
+              msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
               identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
             });
-          }
+          });
         }
         bar?.stop();
         const bestOf = (mode: string) => rows.filter((r) => r.mode === mode)
