@@ -13,7 +13,7 @@ import { availableBackends, selectBackend } from '../../models/backend.ts';
 import { loadModel } from '../../models/checkpoint.ts';
 import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
-import { defaultTrainJob, type TrainJob } from '../../models/train.ts';
+import { defaultTrainJob, type TrainJob, type TrainProgress } from '../../models/train.ts';
 import { AutoregressiveDecoder, DECODE_MODES, createDecoder, emptyStats, summarize, type DecodeMode, type DecodeStats, type GenerateOptions, type GenerateResult } from '../../decode/index.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
@@ -162,7 +162,7 @@ export function addModelBenchCommands(bench: Command): void {
 
   bench.command('train').description('training tokens/s and effective GFLOP/s for each available backend')
     .option('--backends <list>', 'comma-separated backend ids (default: every one that loads here)')
-    .option('--steps <n>', 'optimizer steps per backend (the first one is included)', '4')
+    .option('--steps <n>', 'optimizer steps per backend (the first one is not timed)', '5')
     .option('--batch <n>', 'sequences per step', '8')
     .option('--seq-len <n>', 'tokens per sequence', '128')
     .option('--d-model <n>', 'model width', '64')
@@ -184,12 +184,18 @@ export function addModelBenchCommands(bench: Command): void {
             resume: false, backend: id, model, vocabSize: 768, tokenizerFrom: SHIPPED_MODEL,
           };
           if (!o.json) process.stderr.write(`bench train: ${id}...\n`);
-          const handle = startTraining(job);
+          // The first step compiles kernels and sizes memory: time from the end of step 1 on.
+          let first: TrainProgress | null = null;
+          let last: TrainProgress | null = null;
+          const handle = startTraining(job, { progress: (p) => { first ??= p; last = p; } });
           const poll = setInterval(() => { if (stop.stopped()) handle.cancel(); }, 100);
           try {
             const r = await handle.result;
             const flops = trainingFlopsPerToken({ ...model, vocabSize: 768, satTokens: 0 }, job.seqLen);
-            results.push({ backend: r.backend, steps: r.stepsDone, tokensPerSec: r.tokensPerSec, effectiveGflops: (r.tokensPerSec * flops) / 1e9, flopsPerToken: flops, parameters: r.parameters });
+            const f = first as TrainProgress | null;
+            const l = last as TrainProgress | null;
+            const tps = f && l && l.step > f.step ? ((l.step - f.step) * job.batch * job.seqLen) / (l.elapsedS - f.elapsedS) : r.tokensPerSec;
+            results.push({ backend: r.backend, steps: r.stepsDone, timedSteps: f && l ? l.step - f.step : r.stepsDone, tokensPerSec: tps, effectiveGflops: (tps * flops) / 1e9, flopsPerToken: flops, parameters: r.parameters });
           } catch (err) {
             results.push({ backend: id, error: err instanceof Error ? err.message.split('\n')[0] : String(err) });
           } finally {
