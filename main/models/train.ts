@@ -127,7 +127,9 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   let model: TransformerLM;
   let tokenizer: Tokenizer;
   let sat: SatSettings | null = null;
-  let base: TransformerLM | null = null;
+  // sdsat: the base model stays loaded to report its validation loss beside the tuned one's.
+  const baseLoaded = job.kind === 'sdsat' && job.base ? loadModel(job.base) : null;
+  const base = baseLoaded?.model ?? null;
   if (resuming) {
     const loaded = loadModel(job.outDir);
     ({ model, tokenizer, sat } = loaded);
@@ -137,14 +139,11 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
       : trainTokenizer([trainText], job.vocabSize ?? defaultModelConfig.vocabSize);
     model = new TransformerLM({ ...defaultModelConfig, ...job.model, vocabSize: tokenizer.vocabSize, satTokens: 0, seed: job.seed });
   } else {
-    if (!job.base || !job.sat) throw new Error('sdsat training needs a base model and SAT settings');
-    const loaded = loadModel(job.base);
-    tokenizer = loaded.tokenizer;
+    if (!baseLoaded || !job.sat) throw new Error('sdsat training needs a base model and SAT settings');
+    tokenizer = baseLoaded.tokenizer;
     sat = { mode: job.sat.mode, k: job.sat.k };
-    model = loaded.model.withSatTokens(sat.mode === 'shared' ? 1 : sat.k);
-    loaded.model.dispose();
+    model = baseLoaded.model.withSatTokens(sat.mode === 'shared' ? 1 : sat.k);
   }
-  if (job.kind === 'sdsat' && job.base) base = loadModel(job.base).model;
 
   const trainTokens = Int32Array.from(tokenizer.encode(trainText));
   const valTokens = Int32Array.from(tokenizer.encode(valText));
