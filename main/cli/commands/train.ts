@@ -83,13 +83,14 @@ export function registerTrainCommands(program: Command): void {
       await runJob(job, !!o.json);
     });
 
-  addCommon(train.command('sdsat').description('fine-tune a trained model with semantic adaptive tokens (SDSAT)'), 'ts-sdsat', { steps: 300, lr: 1e-3, warmup: 20 })
+  // Defaults are the recipe of the shipped model (resources/models/sdsat-ts).
+  addCommon(train.command('sdsat').description('fine-tune a trained model with semantic adaptive tokens (SDSAT)'), 'ts-sdsat', { steps: 250, lr: 1e-3, minLr: 1e-4, warmup: 20 })
     .requiredOption('--base <dir>', 'trained model folder to start from')
     .option('--k <n>', 'SAT block length (drafts per loop)', '6')
-    .option('--sat-mode <mode>', 'shared (one SAT id repeated) or distinct (k ids)', 'shared')
+    .option('--sat-mode <mode>', 'shared (one SAT id repeated) or distinct (k ids)', 'distinct')
     .option('--blocks <n>', 'SAT blocks per training sequence', '8')
     .option('--sat-weight <x>', 'weight of the SAT loss beside the standard loss', '1')
-    .option('--distill <n>', 'windows of the base model\'s own greedy continuations to train SATs on as well (0: off)', '0')
+    .option('--distill <n>', 'windows of the base model\'s own greedy continuations to train SATs on as well (0: off)', '384')
     .option('--distill-share <x>', 'share of each batch drawn from the distilled windows', '0.5')
     .action(async (o: CommonOpts & { base: string; k: string; satMode: string; blocks: string; satWeight: string; distill: string; distillShare: string }, cmd: Command) => {
       if (o.satMode !== 'shared' && o.satMode !== 'distinct') throw new Error('--sat-mode must be shared or distinct');
