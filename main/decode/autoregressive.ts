@@ -2,8 +2,8 @@
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { Emitter, prefill } from './generation.ts';
-import { argmax, nucleusDistribution, sample } from './sampling.ts';
-import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
+import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { Chooser } from './verify.ts';
 
 export class AutoregressiveDecoder implements Decoder {
   readonly mode = 'ar';
@@ -12,9 +12,7 @@ export class AutoregressiveDecoder implements Decoder {
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
     const { model } = this;
-    const sampling: Sampling = options.sampling ?? { kind: 'greedy' };
-    const rng = new Rng(options.seed ?? 0);
-    const V = model.config.vocabSize;
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
     const stats = emptyStats(this.mode, promptIds.length);
     const cache = new KVCache(1);
     try {
@@ -25,8 +23,7 @@ export class AutoregressiveDecoder implements Decoder {
         const { logits } = model.forward([[pending]], cache, true);
         stats.forwardPasses++;
         stats.loops++;
-        pending = sampling.kind === 'greedy' ? argmax(logits, 0, V)
-          : sample(nucleusDistribution(logits, sampling.topP, sampling.temperature, 0, V), rng);
+        pending = pick.choose(logits, 0);
         out.push(pending);
       }
       return out.result(stats, start);

@@ -1,4 +1,4 @@
-/** Draft verification shared by the SDSAT decoders: longest agreeing prefix, then one more token. */
+/** Token choice (greedy or nucleus) and draft verification, shared by every decoder. */
 import type { Rng } from '../models/rng.ts';
 import { argmax, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
 import type { DecodeStats, Sampling } from './types.ts';
