@@ -7,6 +7,8 @@ import { registerBenchCommands } from './commands/bench.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerWebCommand } from './commands/web.ts';
 import { registerDatasetCommands } from './commands/datasets.ts';
+import { registerTrainCommands } from './commands/train.ts';
+import { registerDecodeCommands } from './commands/decode.ts';
 
 const program = new Command();
 program
@@ -21,6 +23,8 @@ registerBenchCommands(program);
 registerDemoCommand(program);
 registerWebCommand(program);
 registerDatasetCommands(program);
+registerTrainCommands(program);
+registerDecodeCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { benchEnv } from '../../collection/bench-env.ts';
+import { addModelBenchCommands } from './bench-models.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 /** The `bench` command group; model benchmarks add their subcommands to it. */
@@ -39,5 +40,6 @@ export function registerBenchCommands(program: Command): Command {
       printJson(result);
     });
   });
+  addModelBenchCommands(bench);
   return bench;
 }

@@ -1,0 +1,223 @@
+/**
+ * `lab bench decode`: AR vs SDSAT decoding speed, acceptance and output identity, per k, one run.
+ * `lab bench train`: training tokens/s and effective GFLOP/s on every backend that runs here.
+ */
+import { SingleBar, Presets } from 'cli-progress';
+import type { Command } from 'commander';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { resourcePath } from '../../paths.ts';
+import { availableBackends, selectBackend } from '../../models/backend.ts';
+import { loadModel } from '../../models/checkpoint.ts';
+import type { ModelConfig } from '../../models/model.ts';
+import { startTraining } from '../../models/train-runner.ts';
+import { defaultTrainJob, type TrainJob, type TrainProgress } from '../../models/train.ts';
+import { AutoregressiveDecoder, DECODE_MODES, createDecoder, emptyStats, summarize, type DecodeMode, type DecodeStats, type GenerateOptions, type GenerateResult } from '../../decode/index.ts';
+import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
+import { DEFAULT_CORPUS, int } from './train.ts';
+
+interface BenchRow {
+  k: number;
+  mode: string;
+  prompts: number;
+  newTokens: number;
+  arTokensPerSec: number;
+  tokensPerSec: number;
+  speedup: number;
+  meanAcceptanceLength: number | null;
+  acceptanceRate: number | null;
+  acceptanceRatePerPosition: number[];
+  tokensPerLoop: number;
+  forwardPassesPerToken: { ar: number; sdsat: number };
+  msPerLoop: { ar: number; sdsat: number };
+  identicalOutputs: boolean | null;
+  mismatchedPrompts: string[] | null;
+}
+
+export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
+
+const PromptLine = z.object({ id: z.string().optional(), text: z.string().min(1) });
+
+export function readPrompts(file: string): { id: string; text: string }[] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+    const p = PromptLine.parse(JSON.parse(l));
+    return { id: p.id ?? `line${i + 1}`, text: p.text };
+  });
+}
+
+/** Sum the stats of several generations into one. */
+export function mergeStats(mode: string, all: DecodeStats[]): DecodeStats {
+  const k = Math.max(0, ...all.map((s) => s.draftedPerPosition.length));
+  const m = emptyStats(mode, 0, k);
+  for (const s of all) {
+    for (const key of ['newTokens', 'promptTokens', 'forwardPasses', 'loops', 'verifySteps', 'drafted', 'accepted', 'prefillMs', 'decodeMs'] as const) m[key] += s[key];
+    s.draftedPerPosition.forEach((d, i) => (m.draftedPerPosition[i] += d));
+    s.acceptedPerPosition.forEach((a, i) => (m.acceptedPerPosition[i] += a));
+  }
+  return m;
+}
+
+function cancellable(): { stopped: () => boolean; dispose: () => void } {
+  let stop = false;
+  const onSigint = () => {
+    if (stop) process.exit(130);
+    stop = true;
+    process.stderr.write('\nstopping after the current prompt (Ctrl-C again to abort)\n');
+  };
+  process.on('SIGINT', onSigint);
+  return { stopped: () => stop, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+export function addModelBenchCommands(bench: Command): void {
+  addSamplingOptions(bench.command('decode').description('AR vs SDSAT decoding: tokens/s, speedup, acceptance, identical outputs'))
+    .option('--model <dir>', 'SAT-tuned model folder', SHIPPED_MODEL)
+    .option('--k <list>', 'comma-separated draft lengths (default: 1..trained k)')
+    .option('--modes <list>', 'SDSAT modes to compare with AR', 'sdsat,sdsat-one-pass')
+    .option('--prompts <file>', 'JSON Lines prompts ({"text": ...})', DEFAULT_PROMPTS)
+    .option('--limit <n>', 'use only the first n prompts')
+    .option('--max-new <n>', 'tokens to generate per prompt', '64')
+    .option('--seed <n>', 'sampling seed', '0')
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--json', 'print JSON')
+    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
+      const backend = await selectBackend(o.backend);
+      const loaded = loadModel(resolve(o.model));
+      const { model, tokenizer, sat } = loaded;
+      if (!sat) throw new Error(`${o.model} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
+      const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
+      let prompts = readPrompts(o.prompts);
+      if (o.limit) prompts = prompts.slice(0, int(o.limit));
+      const promptIds = prompts.map((p) => tokenizer.encode(p.text));
+      const sampling = parseSampling(o);
+      const modes = o.modes.split(',').map((m) => m.trim()) as DecodeMode[];
+      for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes sdsat and/or sdsat-one-pass, not ${m}`);
+      const gen: GenerateOptions = { maxNew: int(o.maxNew), sampling, seed: int(o.seed) };
+      const ar = new AutoregressiveDecoder(model);
+      const stop = cancellable();
+      const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: 'bench decode [{bar}] {value}/{total} generations', hideCursor: true }, Presets.shades_classic) : null;
+      try {
+        // Warm-up: first calls compile kernels and grow wasm memory; not measured.
+        await ar.generate(promptIds[0], { ...gen, maxNew: 8 });
+        for (const mode of modes) await createDecoder(loaded, mode, ks[0]).generate(promptIds[0], { ...gen, maxNew: 8 });
+        bar?.start(ks.length * promptIds.length * (1 + modes.length), 0);
+        const rows: BenchRow[] = [];
+        for (const k of ks) {
+          if (stop.stopped()) break;
+          // AR is re-measured beside every k, and AR and SDSAT alternate prompt by prompt, so that
+          // load from other processes on a shared machine falls on both sides alike.
+          const decoders = modes.map((m) => createDecoder(loaded, m, k));
+          const outs: GenerateResult[][] = [[], ...modes.map(() => [])];
+          for (const ids of promptIds) {
+            if (stop.stopped()) break;
+            for (const [i, d] of [ar, ...decoders].entries()) {
+              outs[i].push(await d.generate(ids, gen));
+              bar?.increment();
+            }
+          }
+          const [arOut, ...sdOuts] = outs;
+          const a = summarize(mergeStats('ar', arOut.map((r) => r.stats)));
+          modes.forEach((mode, mi) => {
+            const sdOut = sdOuts[mi];
+            const sdStats = mergeStats(mode, sdOut.map((r) => r.stats));
+            const s = summarize(sdStats);
+            const mismatches = sampling.kind === 'greedy'
+              ? prompts.slice(0, sdOut.length).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
+            rows.push({
+              k, mode, prompts: sdOut.length, newTokens: sdStats.newTokens,
+              arTokensPerSec: a.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / a.tokensPerSec,
+              meanAcceptanceLength: s.meanAcceptanceLength, acceptanceRate: s.acceptanceRate, acceptanceRatePerPosition: s.acceptanceRatePerPosition,
+              tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: a.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
+              msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
+              identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
+            });
+          });
+        }
+        bar?.stop();
+        const bestOf = (mode: string) => rows.filter((r) => r.mode === mode)
+          .reduce<BenchRow | null>((b, r) => (!b || r.speedup > b.speedup ? r : b), null);
+        const best = Object.fromEntries(modes.map((m) => {
+          const b = bestOf(m);
+          return [m, b && { k: b.k, speedup: b.speedup, meanAcceptanceLength: b.meanAcceptanceLength, identicalOutputs: b.identicalOutputs }];
+        }));
+        const report = {
+          backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: gen.maxNew, promptsFile: resolve(o.prompts),
+          cancelled: stop.stopped(), best, results: rows,
+        };
+        if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+        else {
+          process.stdout.write(`backend ${backend.id}, ${sampling.kind}, ${promptIds.length} prompts x ${gen.maxNew} tokens\n`);
+          process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
+          for (const r of rows) {
+            process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
+              + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
+          }
+        }
+      } finally {
+        bar?.stop();
+        stop.dispose();
+      }
+    });
+
+  bench.command('train').description('training tokens/s and effective GFLOP/s for each available backend')
+    .option('--backends <list>', 'comma-separated backend ids (default: every one that loads here)')
+    .option('--steps <n>', 'optimizer steps per backend (the first one is not timed)', '5')
+    .option('--batch <n>', 'sequences per step', '8')
+    .option('--seq-len <n>', 'tokens per sequence', '128')
+    .option('--d-model <n>', 'model width', '64')
+    .option('--layers <n>', 'transformer blocks', '3')
+    .option('--json', 'print JSON')
+    .action(async (o: { backends?: string; steps: string; batch: string; seqLen: string; dModel: string; layers: string; json?: boolean }) => {
+      const ids = o.backends ? o.backends.split(',').map((s) => s.trim()) : await availableBackends();
+      const dir = mkdtempSync(join(tmpdir(), 'lab-bench-train-'));
+      const stop = cancellable();
+      const results = [];
+      try {
+        for (const id of ids) {
+          if (stop.stopped()) break;
+          const d = int(o.dModel);
+          const model = { dModel: d, nLayer: int(o.layers), nHead: 4, dFF: 4 * d, ctx: 256 };
+          const job: TrainJob = {
+            ...defaultTrainJob, kind: 'lm', outDir: join(dir, id), trainFile: join(DEFAULT_CORPUS, 'train.txt'), valFile: join(DEFAULT_CORPUS, 'validation.txt'),
+            steps: int(o.steps), batch: int(o.batch), seqLen: int(o.seqLen), evalEvery: 1e9, checkpointEvery: 1e9, evalTokens: int(o.seqLen),
+            resume: false, backend: id, model, vocabSize: 768, tokenizerFrom: SHIPPED_MODEL,
+          };
+          if (!o.json) process.stderr.write(`bench train: ${id}...\n`);
+          // The first step compiles kernels and sizes memory: time from the end of step 1 on.
+          let first: TrainProgress | null = null;
+          let last: TrainProgress | null = null;
+          const handle = startTraining(job, { progress: (p) => { first ??= p; last = p; } });
+          const poll = setInterval(() => { if (stop.stopped()) handle.cancel(); }, 100);
+          try {
+            const r = await handle.result;
+            const flops = trainingFlopsPerToken({ ...model, vocabSize: 768, satTokens: 0 }, job.seqLen);
+            const f = first as TrainProgress | null;
+            const l = last as TrainProgress | null;
+            const tps = f && l && l.step > f.step ? ((l.step - f.step) * job.batch * job.seqLen) / (l.elapsedS - f.elapsedS) : r.tokensPerSec;
+            results.push({ backend: r.backend, steps: r.stepsDone, timedSteps: f && l ? l.step - f.step : r.stepsDone, tokensPerSec: tps, effectiveGflops: (tps * flops) / 1e9, flopsPerToken: flops, parameters: r.parameters });
+          } catch (err) {
+            results.push({ backend: id, error: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+          } finally {
+            clearInterval(poll);
+          }
+        }
+      } finally {
+        stop.dispose();
+        rmSync(dir, { recursive: true, force: true });
+      }
+      if (o.json) process.stdout.write(JSON.stringify({ cancelled: stop.stopped(), results }, null, 2) + '\n');
+      else for (const r of results) process.stdout.write('error' in r ? `${r.backend}: ${r.error}\n` : `${r.backend}: ${r.tokensPerSec.toFixed(0)} tok/s, ${r.effectiveGflops.toFixed(2)} GFLOP/s effective\n`);
+    });
+}
+
+/**
+ * Floating-point work per trained token, counting every matmul the model runs (one-hot embedding
+ * products and masked attention entries included, hence "effective"): forward x 3 for training.
+ */
+export function trainingFlopsPerToken(c: Pick<ModelConfig, 'vocabSize' | 'satTokens' | 'ctx' | 'dModel' | 'nLayer' | 'dFF'>, seqLen: number): number {
+  const d = c.dModel;
+  const perLayer = 2 * (4 * d * d + 2 * d * c.dFF) + 2 * 2 * seqLen * d;
+  const forward = 2 * ((c.vocabSize + c.satTokens) * d + c.ctx * d + d * c.vocabSize) + c.nLayer * perLayer;
+  return 3 * forward;
+}

@@ -1,0 +1,77 @@
+/** `lab decode "PROMPT"`: generate with a trained model, print the text and the speed figures. */
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { resourcePath } from '../../paths.ts';
+import { selectBackend } from '../../models/backend.ts';
+import { loadModel } from '../../models/checkpoint.ts';
+import { END_OF_TEXT } from '../../models/tokenizer.ts';
+import { DECODE_MODES, createDecoder, summarize, type DecodeMode, type Sampling } from '../../decode/index.ts';
+import { int } from './train.ts';
+
+export const SHIPPED_MODEL = resourcePath('models', 'sdsat-ts');
+
+export interface SamplingOpts {
+  sampling: string;
+  topP: string;
+  temperature: string;
+  acceptance: string;
+}
+
+export function parseSampling(o: SamplingOpts): Sampling {
+  if (o.sampling === 'greedy') return { kind: 'greedy' };
+  if (o.sampling !== 'nucleus') throw new Error('--sampling must be greedy or nucleus');
+  if (o.acceptance !== 'speculative' && o.acceptance !== 'match') throw new Error('--acceptance must be speculative or match');
+  return { kind: 'nucleus', topP: Number(o.topP), temperature: Number(o.temperature), acceptance: o.acceptance };
+}
+
+export function addSamplingOptions(cmd: Command): Command {
+  return cmd
+    .option('--sampling <kind>', 'greedy or nucleus', 'greedy')
+    .option('--top-p <p>', 'nucleus mass', '0.9')
+    .option('--temperature <t>', 'softmax temperature for nucleus sampling', '1')
+    .option('--acceptance <rule>', 'SDSAT nucleus verification: speculative (min(1,p/q)) or match', 'speculative');
+}
+
+export function registerDecodeCommands(program: Command): void {
+  addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
+    .option('--model <dir>', 'model folder', SHIPPED_MODEL)
+    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop) or sdsat-one-pass', 'sdsat')
+    .option('--k <n>', 'SDSAT drafts per loop (default: the trained block length)')
+    .option('--max-new <n>', 'tokens to generate', '64')
+    .option('--seed <n>', 'sampling seed', '0')
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--json', 'print JSON')
+    .action(async (prompt: string, o: SamplingOpts & { model: string; mode: string; k?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
+      if (!DECODE_MODES.includes(o.mode as DecodeMode)) throw new Error(`--mode must be one of ${DECODE_MODES.join(', ')}`);
+      const backend = await selectBackend(o.backend);
+      const loaded = loadModel(resolve(o.model));
+      const decoder = createDecoder(loaded, o.mode as DecodeMode, o.k ? int(o.k) : undefined);
+      const ids = loaded.tokenizer.encode(prompt.replace(/\\n/g, '\n'));
+      const streamed: number[] = [];
+      const result = await decoder.generate(ids, {
+        maxNew: int(o.maxNew),
+        sampling: parseSampling(o),
+        seed: int(o.seed),
+        stopTokens: [loaded.tokenizer.specialId(END_OF_TEXT)],
+        onToken: o.json ? undefined : (id) => {
+          // Stream whole characters only: a token may end inside a multi-byte UTF-8 sequence.
+          streamed.push(id);
+          const text = loaded.tokenizer.decode(streamed);
+          if (!text.endsWith('\uFFFD')) {
+            process.stdout.write(text);
+            streamed.length = 0;
+          }
+        },
+      });
+      const figures = { backend: backend.id, mode: decoder.mode, ...summarize(result.stats), stats: result.stats, stoppedBy: result.stoppedBy };
+      if (o.json) {
+        process.stdout.write(JSON.stringify({ prompt, text: loaded.tokenizer.decode(result.tokens), tokens: result.tokens, ...figures }, null, 2) + '\n');
+        return;
+      }
+      if (streamed.length) process.stdout.write(loaded.tokenizer.decode(streamed));
+      const f = figures;
+      process.stdout.write(`\n\n[${f.mode} on ${f.backend}] ${result.stats.newTokens} tokens, ${f.tokensPerSec.toFixed(1)} tok/s, `
+        + `${f.forwardPassesPerToken.toFixed(2)} forward passes/token, ${f.msPerLoop.toFixed(2)} ms/loop`
+        + (f.meanAcceptanceLength !== null ? `, mean acceptance length ${f.meanAcceptanceLength.toFixed(2)}` : '') + '\n');
+    });
+}

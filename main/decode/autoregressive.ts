@@ -1,0 +1,34 @@
+/** Plain autoregressive decoding with a KV cache: one forward pass per token. The baseline. */
+import { KVCache, type TransformerLM } from '../models/model.ts';
+import { Rng } from '../models/rng.ts';
+import { Emitter, prefill } from './generation.ts';
+import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { Chooser } from './verify.ts';
+
+export class AutoregressiveDecoder implements Decoder {
+  readonly mode = 'ar';
+
+  constructor(private readonly model: TransformerLM) {}
+
+  async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
+    const { model } = this;
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
+    const stats = emptyStats(this.mode, promptIds.length);
+    const cache = new KVCache(1);
+    try {
+      let pending = prefill(model, cache, promptIds, stats);
+      const out = new Emitter(options);
+      const start = performance.now();
+      while (!out.done && cache.length + 1 <= model.config.ctx) {
+        const { logits } = model.forward([[pending]], cache, true);
+        stats.forwardPasses++;
+        stats.loops++;
+        pending = pick.choose(logits, 0);
+        out.push(pending);
+      }
+      return out.result(stats, start);
+    } finally {
+      cache.dispose();
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/** Pieces every decoding loop shares: prompt prefill and emitting tokens with stop rules. */
+import type { KVCache, TransformerLM } from '../models/model.ts';
+import type { DecodeStats, GenerateOptions, GenerateResult } from './types.ts';
+
+/**
+ * Put all prompt tokens but the last into the cache; the last one stays "pending" because every
+ * loop starts by running it (alone for AR, followed by SAT tokens for SDSAT).
+ */
+export function prefill(model: TransformerLM, cache: KVCache, prompt: readonly number[], stats: DecodeStats): number {
+  if (prompt.length === 0) throw new Error('empty prompt');
+  if (prompt.length > model.config.ctx) throw new Error(`prompt of ${prompt.length} tokens exceeds the context of ${model.config.ctx}`);
+  const t0 = performance.now();
+  if (prompt.length > 1) model.forward([prompt.slice(0, -1)], cache, true);
+  stats.prefillMs = performance.now() - t0;
+  return prompt[prompt.length - 1];
+}
+
+/** Collects emitted tokens and decides when generation ends. */
+export class Emitter {
+  readonly tokens: number[] = [];
+  stoppedBy: GenerateResult['stoppedBy'] | null = null;
+
+  constructor(private readonly options: GenerateOptions) {
+    if (options.maxNew <= 0) this.stoppedBy = 'maxNew';
+  }
+
+  get done(): boolean {
+    return this.stoppedBy !== null;
+  }
+
+  /** Emit one token; returns false when generation must stop (the token itself is kept). */
+  push(id: number): boolean {
+    if (this.done) return false;
+    this.tokens.push(id);
+    this.options.onToken?.(id);
+    if (this.options.stopTokens?.includes(id)) this.stoppedBy = 'stopToken';
+    else if (this.tokens.length >= this.options.maxNew) this.stoppedBy = 'maxNew';
+    return !this.done;
+  }
+
+  result(stats: DecodeStats, decodeStart: number): GenerateResult {
+    stats.decodeMs = performance.now() - decodeStart;
+    stats.newTokens = this.tokens.length;
+    return { tokens: this.tokens, stoppedBy: this.stoppedBy ?? 'context', stats };
+  }
+}

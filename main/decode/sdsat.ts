@@ -1,0 +1,82 @@
+/**
+ * SDSAT decoding: draft k tokens with semantic adaptive tokens, verify them in one pass.
+ *
+ * Invariant between loops: the cache holds every token but the last ("pending", at position P).
+ *   pass 1  run [pending, SAT_1..SAT_k] at positions P..P+k. Row 0 gives the exact next token t
+ *           (what AR would produce); row i gives draft d_i for position P+1+i. The SAT entries are
+ *           dropped from the cache (rollback to P+1).
+ *   pass 2  run [t, d_1..d_k] at P+1..P+k+1. Row j is the model's own prediction for position
+ *           P+2+j: keep the longest prefix of drafts that agrees with it, then one bonus token from
+ *           the first row that disagrees (or the last row). The cache rolls back to what was kept.
+ * Each loop emits t, the accepted drafts and the bonus token: 2 + accepted tokens for 2 passes.
+ * Greedy output equals AR greedy token for token; nucleus sampling verifies drafts with the
+ * speculative-sampling rule (or the match-the-sample rule), which keeps the target distribution.
+ */
+import type { SatSettings } from '../models/checkpoint.ts';
+import { satId } from '../models/batches.ts';
+import { KVCache, type TransformerLM } from '../models/model.ts';
+import { Rng } from '../models/rng.ts';
+import { Emitter, prefill } from './generation.ts';
+import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { Chooser } from './verify.ts';
+
+export class SdsatDecoder implements Decoder {
+  readonly mode = 'sdsat';
+  private readonly satIds: number[];
+
+  constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number) {
+    if (k < 1 || k > sat.k) throw new Error(`k must be in 1..${sat.k} (the block length the SATs were trained with)`);
+    if (model.config.satTokens < (sat.mode === 'shared' ? 1 : sat.k)) throw new Error('model has no SAT embeddings: fine-tune it with `lab train sdsat`');
+    this.satIds = Array.from({ length: k }, (_, i) => satId(sat, model.config.vocabSize, i));
+  }
+
+  async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
+    const { model } = this;
+    const ctx = model.config.ctx;
+    const stats = emptyStats(this.mode, promptIds.length, this.k);
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
+    const cache = new KVCache(1);
+    try {
+      let pending = prefill(model, cache, promptIds, stats);
+      const out = new Emitter(options);
+      const start = performance.now();
+      while (!out.done) {
+        const P = cache.length;
+        // Near the end of the context, draft fewer tokens; with no room for drafts, step like AR.
+        const k = Math.min(this.k, ctx - P - 2);
+        if (k < 1) {
+          if (P + 1 > ctx) break;
+          const { logits } = model.forward([[pending]], cache, true);
+          stats.forwardPasses++;
+          stats.loops++;
+          pending = pick.choose(logits, 0);
+          out.push(pending);
+          continue;
+        }
+        stats.loops++;
+
+        // Pass 1: exact next token + k drafts; the SAT entries leave the cache at once.
+        const p1 = model.forward([[pending, ...this.satIds.slice(0, k)]], cache).logits;
+        stats.forwardPasses++;
+        cache.rollback(P + 1);
+        const t = pick.choose(p1, 0);
+        if (!out.push(t)) break;
+        const rows = Array.from({ length: k }, (_, i) => i + 1);
+        const drafts = pick.drafts(p1, rows);
+
+        // Pass 2: verify the drafts in one forward pass; keep t and the accepted drafts.
+        const p2 = model.forward([[t, ...drafts.tokens]], cache).logits;
+        stats.forwardPasses++;
+        const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats);
+        cache.rollback(P + 2 + accepted);
+        let go = true;
+        for (let j = 0; j < accepted && go; j++) go = out.push(drafts.tokens[j]);
+        if (!go || !out.push(next)) break;
+        pending = next;
+      }
+      return out.result(stats, start);
+    } finally {
+      cache.dispose();
+    }
+  }
+}
