@@ -114,6 +114,7 @@ export async function selectBackend(prefer?: string): Promise<BackendInfo> {
       if (!ok) throw new Error(`tf.setBackend('${name}') failed`);
       await tf.ready();
       current = { id: c.id, tfBackend: name, tfVersion: tf.version.tfjs, skipped };
+      sayOnceWhyNativeIsMissing(skipped, c.id);
       return current;
     } catch (err) {
       skipped.push({ id: c.id, reason: firstLine(err) });
@@ -140,6 +141,16 @@ export async function availableBackends(): Promise<string[]> {
   }
   if (ok.length) await selectBackend(ok[0]);
   return ok;
+}
+
+let saidWhyNativeIsMissing = false;
+
+/** The native kernels are this project's own: when they cannot run, say so once, with why. */
+function sayOnceWhyNativeIsMissing(skipped: { id: string; reason: string }[], chosen: string): void {
+  const native = skipped.find((s) => s.id === 'native');
+  if (!native || saidWhyNativeIsMissing) return;
+  saidWhyNativeIsMissing = true;
+  process.stderr.write(`lab: native kernels unavailable (${native.reason}); using ${chosen}\n`);
 }
 
 function firstLine(err: unknown): string {
