@@ -7,6 +7,7 @@ import { registerBenchCommands } from './commands/bench.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerWebCommand } from './commands/web.ts';
 import { registerDatasetCommands } from './commands/datasets.ts';
+import { registerCollectCommand } from './commands/collect.ts';
 
 const program = new Command();
 program
@@ -21,6 +22,7 @@ registerBenchCommands(program);
 registerDemoCommand(program);
 registerWebCommand(program);
 registerDatasetCommands(program);
+registerCollectCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
