@@ -152,10 +152,17 @@ export interface ArmSummary {
   stepsPerSuccess: number | null;
   /** The same, with each trajectory replaced by its shortened version where one was kept. */
   stepsPerSuccessShortened: number | null;
+  /**
+   * Steps per success over the tasks every arm solved: the arms solve different sets of tasks,
+   * and harder tasks take more steps, so only this figure compares the arms' step counts fairly.
+   */
+  stepsPerSuccessCommon: number | null;
 }
 
 /** Summarise arms from the attempt log; `shortened` maps an episode id to its shortened step count. */
 export function summariseArms(arms: readonly Arm[], tasks: readonly string[], events: readonly AttemptEvent[], shortened: ReadonlyMap<string, number>): ArmSummary[] {
+  const winOf = (arm: Arm, t: string) => events.filter((e) => e.task === t && e.arms.includes(arm) && e.success).sort((a, b) => a.attempt - b.attempt)[0];
+  const common = tasks.filter((t) => arms.every((a) => winOf(a, t)));
   return arms.map((arm) => {
     let successes = 0;
     let first = 0;
@@ -182,6 +189,7 @@ export function summariseArms(arms: readonly Arm[], tasks: readonly string[], ev
       attemptsPerSuccess: successes ? round(attempts / successes) : null,
       stepsPerSuccess: mean(steps),
       stepsPerSuccessShortened: mean(stepsShort),
+      stepsPerSuccessCommon: mean(common.map((t) => winOf(arm, t).steps)),
     };
   });
 }

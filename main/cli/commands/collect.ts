@@ -100,6 +100,7 @@ function printSummary(s: CollectSummary, dir: string, cancelled: boolean): void 
       `${a.arm.padEnd(9)}${`${a.successes}/${a.tasks}`.padEnd(12)}${String(a.firstAttemptSuccesses).padEnd(9)}${String(a.attemptsPerSuccess ?? '-').padEnd(18)}${String(a.stepsPerSuccess ?? '-').padEnd(15)}${a.stepsPerSuccessShortened ?? '-'}`,
     );
   }
+  if (s.arms.length > 1) out(`steps/success on tasks every arm solved: ${s.arms.map((a) => `${a.arm} ${a.stepsPerSuccessCommon ?? '-'}`).join(', ')}`);
   if (s.shortening) out(`shortening: ${s.shortening.shortened} of ${s.shortening.trajectories} successful trajectories, mean steps ${s.shortening.stepsBefore} -> ${s.shortening.stepsAfter}`);
   if (cancelled || s.tasksDone < s.tasks) out(`\nStopped early; continue with: npm run lab -- collect --resume ${s.runId}`);
   out(`Run folder: ${dir}`);
