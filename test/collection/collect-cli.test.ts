@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+
+test('`lab collect --json` writes a run folder and a summary with both arms; `--resume` of a finished run adds nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-collect-cli-'));
+  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'webmail:test', '--seeds', '1', '--agent', 'noisy', '--retries', '1', '--reflect', 'rules', '--shorten', '--json');
+  const s = JSON.parse(stdout);
+  assert.equal(s.tasks, 1);
+  assert.equal(s.tasksDone, 1);
+  assert.equal(s.attemptBudget, 2);
+  assert.deepEqual(s.arms.map((a: { arm: string }) => a.arm), ['reflect', 'blind']);
+  assert.ok(existsSync(join(s.run, 'config.json')) && existsSync(join(s.run, 'summary.json')));
+  const log = readFileSync(join(s.run, 'progress.jsonl'), 'utf8');
+  const again = JSON.parse((await lab('--lab', dir, 'collect', '--resume', s.runId, '--json')).stdout);
+  assert.deepEqual(again.arms, s.arms);
+  assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
+  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'llm'), /--reflect must be rules or none/);
+  await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
+});
