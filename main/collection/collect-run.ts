@@ -135,7 +135,17 @@ export async function runCollection(
   let done = finished.size;
   hooks.onTaskDone?.(done, tasks.length, '');
 
+  // One worker's failure stops the others from taking new tasks; the first error is rethrown.
+  let failure: { error: unknown } | null = null;
   const worker = async (env: BrowserEnv): Promise<void> => {
+    try {
+      await work(env);
+    } catch (error) {
+      failure ??= { error };
+      queue.length = 0;
+    }
+  };
+  const work = async (env: BrowserEnv): Promise<void> => {
     const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal };
     for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
       const key = taskKey(task);
@@ -167,6 +177,7 @@ export async function runCollection(
     }
   };
   await Promise.all(deps.envs.slice(0, Math.max(1, cfg.parallel)).map(worker));
+  if (failure) throw (failure as { error: unknown }).error;
   const summary = summarise(run, tasks.map(taskKey));
   writeFileSync(join(run.dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return summary;
