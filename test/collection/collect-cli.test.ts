@@ -10,16 +10,19 @@ const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
 const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
 
-test('`lab collect --json` writes a run folder and a summary with both arms; `--resume` of a finished run adds nothing', async () => {
+test('`lab collect --parallel 2 --json` writes a run folder and a summary with both arms; `--resume` of a finished run adds nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-collect-cli-'));
-  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'webmail:test', '--seeds', '1', '--agent', 'noisy', '--retries', '1', '--reflect', 'rules', '--shorten', '--json');
+  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:test', '--seeds', '1', '--parallel', '2', '--agent', 'noisy', '--retries', '1', '--reflect', 'rules', '--shorten', '--json');
   const s = JSON.parse(stdout);
-  assert.equal(s.tasks, 1);
-  assert.equal(s.tasksDone, 1);
+  assert.equal(s.tasks, 2);
+  assert.equal(s.tasksDone, 2);
   assert.equal(s.attemptBudget, 2);
   assert.deepEqual(s.arms.map((a: { arm: string }) => a.arm), ['reflect', 'blind']);
   assert.ok(existsSync(join(s.run, 'config.json')) && existsSync(join(s.run, 'summary.json')));
   const log = readFileSync(join(s.run, 'progress.jsonl'), 'utf8');
+  // Both environments worked: each task's attempts are logged, and it ended once.
+  const done = log.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'task_done').map((e) => e.task);
+  assert.deepEqual(done.sort(), ['shop:10000', 'webmail:10000']);
   const again = JSON.parse((await lab('--lab', dir, 'collect', '--resume', s.runId, '--json')).stdout);
   assert.deepEqual(again.arms, s.arms);
   assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
