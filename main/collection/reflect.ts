@@ -75,14 +75,19 @@ export class RuleReflector implements Reflector {
       if (i === undefined) firstSeen.set(k, j);
       else if (j - i > 1) revisits.push({ step: j, returnsTo: i });
     });
-    // Outermost spans only: a loop inside a longer loop is one detour to the reader.
     const spans = new Map<number, number>();
-    for (const r of revisits) if (!revisits.some((o) => o !== r && o.returnsTo <= r.returnsTo && o.step >= r.step)) spans.set(r.returnsTo, r.step - 1);
+    for (const r of revisits) spans.set(r.returnsTo, Math.max(spans.get(r.returnsTo) ?? 0, r.step - 1));
     // "Clicked a link, then went back" is a detour even when the page came back slightly changed.
     steps.forEach((s, j) => {
-      if (j > 0 && s.action.startsWith('go_back') && steps[j - 1].action.startsWith('click') && ![...spans].some(([a, b]) => a <= j - 1 && b >= j)) spans.set(j - 1, j);
+      if (j > 0 && s.action.startsWith('go_back') && steps[j - 1].action.startsWith('click')) spans.set(j - 1, Math.max(spans.get(j - 1) ?? 0, j));
     });
-    const shown = [...spans].sort((a, b) => a[0] - b[0]);
+    // Overlapping loops read as one stretch of wasted steps.
+    const shown: Array<[number, number]> = [];
+    for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+      const last = shown[shown.length - 1];
+      if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+      else shown.push([a, b]);
+    }
     for (const [i, to] of shown.slice(0, MAX_SPAN_LINES)) {
       const s = steps[i];
       const el = clickedElement(s.action, s.observation);
