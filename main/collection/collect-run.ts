@@ -165,6 +165,8 @@ export async function runCollection(
             if (run.events.some((e) => e.type === 'shortened' && e.from === from)) continue;
             if (hooks.signal?.aborted) throw new CancelledError();
             const r = await shortenEpisode(epDeps, from);
+            // A replay cut short by Ctrl-C says nothing about the cuts: leave it for the resumed run.
+            if (hooks.signal?.aborted) throw new CancelledError();
             run.append({ type: 'shortened', task: key, from, episodeId: r.episodeId, stepsBefore: r.stepsBefore, stepsAfter: r.stepsAfter, cuts: r.cuts.length, replaySuccess: r.replaySuccess, remappedIds: r.remappedIds });
           }
         }
