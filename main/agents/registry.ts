@@ -1,15 +1,24 @@
-/** Agents the CLI can name: the task's oracle and a random baseline. */
+/** Agents the CLI can name: the task's oracle, a noisy expert built on it, and a random baseline. */
 import type { Agent } from './types.ts';
 import type { TaskInstance } from '../tasks/server.ts';
 import { randomAgent } from './random.ts';
+import { NoisyExpert, type NoisyExpertOptions } from './noisy-expert.ts';
 
-export const AGENT_NAMES = ['oracle', 'random'] as const;
+export const AGENT_NAMES = ['oracle', 'noisy', 'random'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
-export function makeAgent(name: string, instance: TaskInstance, seed: number): Agent {
+/** Per-attempt context an agent may use; agents that cannot read reflections ignore them. */
+export interface AgentContext {
+  reflections?: readonly string[];
+  noisy?: Omit<NoisyExpertOptions, 'seed' | 'reflections'>;
+}
+
+export function makeAgent(name: string, instance: TaskInstance, seed: number, context: AgentContext = {}): Agent {
   switch (name) {
     case 'oracle':
       return instance.family.oracle(instance.ctx);
+    case 'noisy':
+      return new NoisyExpert(instance.family.oracle(instance.ctx), { ...context.noisy, seed, reflections: context.reflections });
     case 'random':
       return randomAgent(seed);
     default:

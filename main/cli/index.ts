@@ -9,6 +9,7 @@ import { registerWebCommand } from './commands/web.ts';
 import { registerDatasetCommands } from './commands/datasets.ts';
 import { registerTrainCommands } from './commands/train.ts';
 import { registerDecodeCommands } from './commands/decode.ts';
+import { registerCollectCommand } from './commands/collect.ts';
 
 const program = new Command();
 program
@@ -25,6 +26,7 @@ registerWebCommand(program);
 registerDatasetCommands(program);
 registerTrainCommands(program);
 registerDecodeCommands(program);
+registerCollectCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,213 @@
+/**
+ * A collection run: task instances worked through by N environments in parallel, each with
+ * retries (reflect and blind arms) and, optionally, shortening of its successful trajectories.
+ *
+ * The run lives in lab/runs/<run-id>/: config.json (what was asked, fixed at creation) and
+ * progress.jsonl (an append-only log of attempts, shortenings and finished tasks). The summary is
+ * computed from the log alone, so a resumed run (same folder) skips what the log holds, continues
+ * a half-done task from its last logged attempt, and reports over everything, with nothing twice.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { BrowserEnv } from '../environment/environment.ts';
+import type { TaskServer } from '../tasks/server.ts';
+import type { LabStore } from '../store/lab.ts';
+import { AGENT_NAMES } from '../agents/registry.ts';
+import { readJsonl } from '../store/jsonl.ts';
+import { RuleReflector, ReflectionStore } from './reflect.ts';
+import { shortenEpisode } from './shorten.ts';
+import { CancelledError, attemptEventSchema, runTaskWithRetries, summariseArms, taskKey, type Arm, type ArmSummary, type AttemptEvent, type TaskRef } from './retries.ts';
+
+export const collectConfigSchema = z.object({
+  runId: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  createdAt: z.string(),
+  tasks: z.string(),
+  agent: z.enum(AGENT_NAMES),
+  agentSeed: z.number().int(),
+  retries: z.number().int().min(0),
+  reflect: z.enum(['rules', 'none']),
+  shorten: z.boolean(),
+  parallel: z.number().int().min(1),
+  seeds: z.number().int().min(1),
+  /** Noisy-expert rates, when overridden. */
+  rates: z.record(z.string(), z.number().min(0).max(1)).optional(),
+  maxSteps: z.number().int().min(1).optional(),
+});
+export type CollectConfig = z.infer<typeof collectConfigSchema>;
+
+const shortenedEventSchema = z.object({
+  type: z.literal('shortened'),
+  task: z.string(),
+  from: z.string(),
+  episodeId: z.string().nullable(),
+  stepsBefore: z.number().int(),
+  stepsAfter: z.number().int(),
+  cuts: z.number().int(),
+  replaySuccess: z.boolean().nullable(),
+  remappedIds: z.number().int(),
+});
+const taskDoneEventSchema = z.object({ type: z.literal('task_done'), task: z.string() });
+export const progressEventSchema = z.discriminatedUnion('type', [attemptEventSchema, shortenedEventSchema, taskDoneEventSchema]);
+export type ProgressEvent = z.infer<typeof progressEventSchema>;
+export type ShortenedEvent = z.infer<typeof shortenedEventSchema>;
+
+/** `shop,flights:train`, `all:test`, `webmail` (test split by default). */
+export function parseTaskSpec(spec: string, server: TaskServer, seedsPerFamily: number): TaskRef[] {
+  const [names, split = 'test'] = spec.split(':');
+  if (split !== 'train' && split !== 'test') throw new Error(`--tasks split must be train or test, got "${split}"`);
+  const families = names === 'all' || names === '' ? server.familyNames : names.split(',').map((s) => s.trim()).filter(Boolean);
+  const out: TaskRef[] = [];
+  for (let k = 0; k < seedsPerFamily; k++) {
+    // Interleave families so a partial run still covers all of them.
+    for (const f of families) out.push({ family: f, seed: server.familySeeds(f)[split].from + k });
+  }
+  return out;
+}
+
+export class RunFolder {
+  private constructor(
+    readonly dir: string,
+    readonly config: CollectConfig,
+    readonly events: ProgressEvent[],
+  ) {}
+
+  static create(labDir: string, config: Omit<CollectConfig, 'runId' | 'createdAt'> & { runId?: string }): RunFolder {
+    const runId = config.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+    const full = collectConfigSchema.parse({ ...config, runId, createdAt: new Date().toISOString() });
+    const dir = join(labDir, 'runs', runId);
+    if (existsSync(join(dir, 'config.json'))) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(full, null, 2) + '\n');
+    return new RunFolder(dir, full, []);
+  }
+
+  static open(labDir: string, runId: string): RunFolder {
+    if (!/^[A-Za-z0-9_-]+$/.test(runId)) throw new Error(`invalid run id: ${runId}`);
+    const dir = join(labDir, 'runs', runId);
+    const cfgPath = join(dir, 'config.json');
+    if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${join(labDir, 'runs')}`);
+    const config = collectConfigSchema.parse(JSON.parse(readFileSync(cfgPath, 'utf8')));
+    const log = join(dir, 'progress.jsonl');
+    // A crash can leave a torn last line: drop it (its work is redone) so appends start clean.
+    if (existsSync(log)) {
+      const text = readFileSync(log, 'utf8');
+      if (text && !text.endsWith('\n')) writeFileSync(log, text.slice(0, text.lastIndexOf('\n') + 1));
+    }
+    const events = existsSync(log) ? readJsonl(log, progressEventSchema).records : [];
+    return new RunFolder(dir, config, events);
+  }
+
+  append(e: ProgressEvent): void {
+    this.events.push(e);
+    appendFileSync(join(this.dir, 'progress.jsonl'), JSON.stringify(e) + '\n');
+  }
+}
+
+export interface CollectSummary {
+  runId: string;
+  tasks: number;
+  tasksDone: number;
+  retries: number;
+  /** Attempts each arm may spend per task. */
+  attemptBudget: number;
+  arms: ArmSummary[];
+  shortening: { trajectories: number; shortened: number; replayFailures: number; stepsBefore: number | null; stepsAfter: number | null; remappedIds: number } | null;
+}
+
+export interface CollectHooks {
+  signal?: AbortSignal;
+  onTaskDone?: (done: number, total: number, task: string) => void;
+}
+
+export async function runCollection(
+  deps: { envs: BrowserEnv[]; server: TaskServer; store: LabStore; browserKind: string },
+  run: RunFolder,
+  hooks: CollectHooks = {},
+): Promise<CollectSummary> {
+  const cfg = run.config;
+  const tasks = parseTaskSpec(cfg.tasks, deps.server, cfg.seeds);
+  const reflector = cfg.reflect === 'rules' ? new RuleReflector() : null;
+  const reflections = new ReflectionStore(deps.store.dir);
+  const finished = new Set(run.events.filter((e) => e.type === 'task_done').map((e) => e.task));
+  const queue = tasks.filter((t) => !finished.has(taskKey(t)));
+  let done = finished.size;
+  hooks.onTaskDone?.(done, tasks.length, '');
+
+  // One worker's failure stops the others from taking new tasks; the first error is rethrown.
+  let failure: { error: unknown } | null = null;
+  const worker = async (env: BrowserEnv): Promise<void> => {
+    try {
+      await work(env);
+    } catch (error) {
+      failure ??= { error };
+      queue.length = 0;
+    }
+  };
+  const work = async (env: BrowserEnv): Promise<void> => {
+    const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal };
+    for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
+      const key = taskKey(task);
+      const prior = run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.task === key);
+      let arms;
+      try {
+        arms = await runTaskWithRetries(
+          epDeps,
+          task,
+          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps },
+          prior,
+          (e) => run.append(e),
+        );
+        if (cfg.shorten) {
+          const wins = new Set(arms.flatMap((a) => a.attempts.filter((e) => e.success).map((e) => e.episodeId)));
+          for (const from of wins) {
+            if (run.events.some((e) => e.type === 'shortened' && e.from === from)) continue;
+            if (hooks.signal?.aborted) throw new CancelledError();
+            const r = await shortenEpisode(epDeps, from);
+            // A replay cut short by Ctrl-C says nothing about the cuts: leave it for the resumed run.
+            if (hooks.signal?.aborted) throw new CancelledError();
+            run.append({ type: 'shortened', task: key, from, episodeId: r.episodeId, stepsBefore: r.stepsBefore, stepsAfter: r.stepsAfter, cuts: r.cuts.length, replaySuccess: r.replaySuccess, remappedIds: r.remappedIds });
+          }
+        }
+      } catch (err) {
+        if (err instanceof CancelledError) return;
+        throw err;
+      }
+      run.append({ type: 'task_done', task: key });
+      hooks.onTaskDone?.(++done, tasks.length, key);
+    }
+  };
+  await Promise.all(deps.envs.slice(0, Math.max(1, cfg.parallel)).map(worker));
+  if (failure) throw (failure as { error: unknown }).error;
+  const summary = summarise(run, tasks.map(taskKey));
+  writeFileSync(join(run.dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  return summary;
+}
+
+export function summarise(run: RunFolder, tasks: string[]): CollectSummary {
+  const cfg = run.config;
+  const attempts = run.events.filter((e): e is AttemptEvent => e.type === 'attempt');
+  const shortenedEvents = run.events.filter((e): e is ShortenedEvent => e.type === 'shortened');
+  const kept = new Map(shortenedEvents.filter((e) => e.episodeId).map((e) => [e.from, e.stepsAfter]));
+  const arms: Arm[] = cfg.reflect === 'rules' ? ['reflect', 'blind'] : ['blind'];
+  const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : null);
+  return {
+    runId: cfg.runId,
+    tasks: tasks.length,
+    tasksDone: new Set(run.events.filter((e) => e.type === 'task_done').map((e) => e.task)).size,
+    retries: cfg.retries,
+    attemptBudget: cfg.retries + 1,
+    arms: summariseArms(arms, tasks, attempts, kept),
+    shortening: cfg.shorten
+      ? {
+          trajectories: shortenedEvents.length,
+          shortened: shortenedEvents.filter((e) => e.episodeId).length,
+          replayFailures: shortenedEvents.filter((e) => e.replaySuccess === false).length,
+          stepsBefore: mean(shortenedEvents.map((e) => e.stepsBefore)),
+          stepsAfter: mean(shortenedEvents.map((e) => (e.episodeId ? e.stepsAfter : e.stepsBefore))),
+          remappedIds: shortenedEvents.reduce((n, e) => n + e.remappedIds, 0),
+        }
+      : null,
+  };
+}

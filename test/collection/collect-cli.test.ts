@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+
+test('`lab collect --parallel 2 --json` writes a run folder and a summary with both arms; `--resume` of a finished run adds nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-collect-cli-'));
+  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:test', '--seeds', '1', '--parallel', '2', '--agent', 'noisy', '--retries', '1', '--reflect', 'rules', '--shorten', '--json');
+  const s = JSON.parse(stdout);
+  assert.equal(s.tasks, 2);
+  assert.equal(s.tasksDone, 2);
+  assert.equal(s.attemptBudget, 2);
+  assert.deepEqual(s.arms.map((a: { arm: string }) => a.arm), ['reflect', 'blind']);
+  assert.ok(existsSync(join(s.run, 'config.json')) && existsSync(join(s.run, 'summary.json')));
+  const log = readFileSync(join(s.run, 'progress.jsonl'), 'utf8');
+  // Both environments worked: each task's attempts are logged, and it ended once.
+  const done = log.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'task_done').map((e) => e.task);
+  assert.deepEqual(done.sort(), ['shop:10000', 'webmail:10000']);
+  const again = JSON.parse((await lab('--lab', dir, 'collect', '--resume', s.runId, '--json')).stdout);
+  assert.deepEqual(again.arms, s.arms);
+  assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
+  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'llm'), /--reflect must be rules or none/);
+  await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
+});
