@@ -236,11 +236,13 @@ export class BrowserEnv {
     if (err instanceof ActionError) return { code: err.code, message: err.message };
     if (err instanceof StepTimeout) {
       if (this.state!.crashed) return { code: 'renderer_crashed', message: 'the page renderer crashed' };
-      const responsive = await this.probe(500);
-      if (responsive) {
-        if (this.state!.loading) await this.session.send('Page.stopLoading').catch(() => {});
-        return { code: 'step_timeout', message: `the step did not finish within ${this.options.stepTimeoutMs} ms` };
+      if (this.state!.loading) {
+        // Waiting on the network, not on a script: stop the load, as a person pressing Esc would.
+        await this.session.send('Page.stopLoading').catch(() => {});
+        return { code: 'step_timeout', message: `the page was still loading after ${this.options.stepTimeoutMs} ms; loading was stopped` };
       }
+      const responsive = await this.probe(1000);
+      if (responsive) return { code: 'step_timeout', message: `the step did not finish within ${this.options.stepTimeoutMs} ms` };
       // The page's main thread is stuck (e.g. an endless loop): stop the running script.
       await this.session.send('Runtime.terminateExecution').catch(() => {});
       const recovered = await this.probe(1000);
