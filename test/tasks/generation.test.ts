@@ -5,8 +5,8 @@ import type { Tier } from '../../main/tasks/types.ts';
 
 const families = [...builtinFamilies().values()];
 
-test('the three built-in families are registered', () => {
-  assert.deepEqual(families.map((f) => f.name).sort(), ['flights', 'shop', 'webmail']);
+test('the built-in families are registered', () => {
+  assert.deepEqual(families.map((f) => f.name).sort(), ['flights', 'hotels', 'shop', 'webmail']);
 });
 
 for (const f of families) {
