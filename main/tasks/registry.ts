@@ -4,8 +4,19 @@ import { flightsFamily } from './families/flights/index.ts';
 import { shopFamily } from './families/shop/index.ts';
 import { webmailFamily } from './families/webmail/index.ts';
 import { hotelsFamily } from './families/hotels/index.ts';
+import { restaurantsFamily } from './families/restaurants/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily];
+
+/** Families used for training and testing (not held out). */
+export function trainingFamilies(): TaskFamily[] {
+  return families.filter((f) => !f.heldOut);
+}
+
+/** Held-out families: test seeds only, for generalisation results. */
+export function heldOutFamilies(): TaskFamily[] {
+  return families.filter((f) => f.heldOut);
+}
 
 export function builtinFamilies(): Map<string, TaskFamily> {
   return new Map(families.map((f) => [f.name, f]));

@@ -189,7 +189,7 @@ export function bookPage(ctx: Ctx, req: SiteRequest, h: Hotel, r: Room, v: Valid
 <p class="price">Total ${money(r.price * v.nights)}</p>
 </section>
 ${errorList(f.errors)}
-<form class="checkout" method="post" action="${href('/book')}" novalidate>
+<form class="booking" method="post" action="${href('/book')}" novalidate>
 <input type="hidden" name="hotel" value="${h.id}"><input type="hidden" name="room" value="${r.id}"><input type="hidden" name="checkin" value="${v.checkin}"><input type="hidden" name="checkout" value="${v.checkout}"><input type="hidden" name="guests" value="${v.guests}">
 ${field('b-first', 'first', 'First name', f.first, f.errors.first)}
 ${field('b-last', 'last', 'Last name', f.last, f.errors.last)}
