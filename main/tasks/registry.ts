@@ -5,8 +5,9 @@ import { shopFamily } from './families/shop/index.ts';
 import { webmailFamily } from './families/webmail/index.ts';
 import { hotelsFamily } from './families/hotels/index.ts';
 import { restaurantsFamily } from './families/restaurants/index.ts';
+import { jobsFamily } from './families/jobs/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily];
 
 /** Families used for training and testing (not held out). */
 export function trainingFamilies(): TaskFamily[] {
