@@ -6,8 +6,9 @@ import { webmailFamily } from './families/webmail/index.ts';
 import { hotelsFamily } from './families/hotels/index.ts';
 import { restaurantsFamily } from './families/restaurants/index.ts';
 import { jobsFamily } from './families/jobs/index.ts';
+import { calendarFamily } from './families/calendar/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily];
 
 /** Families used for training and testing (not held out). */
 export function trainingFamilies(): TaskFamily[] {

@@ -6,7 +6,7 @@ import type { Tier } from '../../main/tasks/types.ts';
 const families = [...builtinFamilies().values()];
 
 test('the built-in families are registered', () => {
-  assert.deepEqual(families.map((f) => f.name).sort(), ['flights', 'hotels', 'jobs', 'restaurants', 'shop', 'webmail']);
+  assert.deepEqual(families.map((f) => f.name).sort(), ['calendar', 'flights', 'hotels', 'jobs', 'restaurants', 'shop', 'webmail']);
 });
 
 test('the suite has held-out (test-only) families besides the training ones', () => {
