@@ -7,8 +7,9 @@ import { hotelsFamily } from './families/hotels/index.ts';
 import { restaurantsFamily } from './families/restaurants/index.ts';
 import { jobsFamily } from './families/jobs/index.ts';
 import { calendarFamily } from './families/calendar/index.ts';
+import { wikiFamily } from './families/wiki/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily];
 
 /** Families used for training and testing (not held out). */
 export function trainingFamilies(): TaskFamily[] {

@@ -41,7 +41,7 @@ test('`lab tasks show --json` gives instruction, tier, start path and key points
 
 test('`lab tasks list` marks held-out families', async () => {
   const rows = JSON.parse((await lab('tasks', 'list', '--json')).stdout);
-  assert.deepEqual(rows.filter((r: { heldOut: boolean }) => r.heldOut).map((r: { family: string }) => r.family), ['restaurants']);
+  assert.deepEqual(rows.filter((r: { heldOut: boolean }) => r.heldOut).map((r: { family: string }) => r.family), ['restaurants', 'wiki']);
   assert.match((await lab('tasks', 'list')).stdout, /held out: test seeds 10000-10999 only/);
 });
 

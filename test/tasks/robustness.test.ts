@@ -37,6 +37,10 @@ const ROUTES: Record<string, { get: string[]; post: Array<[string, string[]]> }>
     get: ['/', '/month/{x}', '/day/{x}', '/event/{x}', '/event/{x}/edit', '/event/{x}/delete', '/event/new', '/search'],
     post: [['/event/new', ['title', 'date', 'start', 'end', 'location', 'notes']], ['/event/{x}/edit', ['title', 'date', 'start', 'end']], ['/event/{x}/delete', ['x']]],
   },
+  wiki: {
+    get: ['/', '/search', '/wiki/{x}', '/countries', '/help'],
+    post: [['/wiki/{x}', ['x']]],
+  },
   restaurants: {
     get: ['/', '/search', '/restaurant/{x}', '/reserve', '/reservation/{x}', '/reservations', '/account'],
     post: [['/reserve', ['restaurant', 'date', 'party', 'time', 'name', 'phone', 'occasion']], ['/promo', ['return', 'choice']], ['/membership/cancel', ['x']]],
@@ -51,7 +55,7 @@ for (const [family, routes] of Object.entries(ROUTES)) {
     const base = inst.ctx.baseUrl;
     // Real ids too, so handlers get past their lookups and meet junk fields.
     const st = inst.ctx.state as any;
-    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
+    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'wiki' ? [st.cities[0].slug, st.countries[0].name, '%E0%A4%A', 'Main_Page'] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
     if (family === 'flights') {
       const g = st.goal;
       await fetch(`${base}/select`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ flight: g.flight, from: g.from, to: g.to, date: g.date, passengers: '2', class: 'Business' }).toString(), redirect: 'manual' });
