@@ -8,8 +8,9 @@ import { restaurantsFamily } from './families/restaurants/index.ts';
 import { jobsFamily } from './families/jobs/index.ts';
 import { calendarFamily } from './families/calendar/index.ts';
 import { wikiFamily } from './families/wiki/index.ts';
+import { realEstateFamily } from './families/realestate/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily];
 
 /** Families used for training and testing (not held out). */
 export function trainingFamilies(): TaskFamily[] {

@@ -41,13 +41,17 @@ const ROUTES: Record<string, { get: string[]; post: Array<[string, string[]]> }>
     get: ['/', '/search', '/wiki/{x}', '/countries', '/help'],
     post: [['/wiki/{x}', ['x']]],
   },
+  realestate: {
+    get: ['/', '/homes', '/home/{x}', '/tour/{x}', '/saved', '/tours'],
+    post: [['/home/{x}/save', ['x']], ['/home/{x}/tour', ['date', 'time', 'name', 'email', 'phone']]],
+  },
   restaurants: {
     get: ['/', '/search', '/restaurant/{x}', '/reserve', '/reservation/{x}', '/reservations', '/account'],
     post: [['/reserve', ['restaurant', 'date', 'party', 'time', 'name', 'phone', 'occasion']], ['/promo', ['return', 'choice']], ['/membership/cancel', ['x']]],
   },
 };
 
-const QUERY_KEYS = ['city', 'checkin', 'checkout', 'guests', 'stars', 'max_price', 'breakfast', 'hotel', 'room', 'cuisine', 'area', 'price', 'outdoor', 'party', 'restaurant', 'time', 'location', 'type', 'level', 'min_salary', 'remote', 'deleted', 'saved', 'q', 'page', 'category', 'brand', 'color', 'max_price', 'in_stock', 'sort', 'from', 'to', 'date', 'pick', 'cal', 'passengers', 'class', 'nonstop', 'reply', 'moved', 'sent'];
+const QUERY_KEYS = ['city', 'checkin', 'checkout', 'guests', 'stars', 'max_price', 'breakfast', 'hotel', 'room', 'cuisine', 'area', 'price', 'outdoor', 'party', 'restaurant', 'time', 'location', 'type', 'level', 'min_salary', 'remote', 'deleted', 'saved', 'beds', 'q', 'page', 'category', 'brand', 'color', 'max_price', 'in_stock', 'sort', 'from', 'to', 'date', 'pick', 'cal', 'passengers', 'class', 'nonstop', 'reply', 'moved', 'sent'];
 
 for (const [family, routes] of Object.entries(ROUTES)) {
   test(`${family}: junk requests get a page or a redirect, never a server error`, async () => {
@@ -55,7 +59,7 @@ for (const [family, routes] of Object.entries(ROUTES)) {
     const base = inst.ctx.baseUrl;
     // Real ids too, so handlers get past their lookups and meet junk fields.
     const st = inst.ctx.state as any;
-    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'wiki' ? [st.cities[0].slug, st.countries[0].name, '%E0%A4%A', 'Main_Page'] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
+    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'realestate' ? [String(st.homes[0].id)] : family === 'wiki' ? [st.cities[0].slug, st.countries[0].name, '%E0%A4%A', 'Main_Page'] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
     if (family === 'flights') {
       const g = st.goal;
       await fetch(`${base}/select`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ flight: g.flight, from: g.from, to: g.to, date: g.date, passengers: '2', class: 'Business' }).toString(), redirect: 'manual' });
