@@ -9,8 +9,9 @@ import { jobsFamily } from './families/jobs/index.ts';
 import { calendarFamily } from './families/calendar/index.ts';
 import { wikiFamily } from './families/wiki/index.ts';
 import { realEstateFamily } from './families/realestate/index.ts';
+import { compareFamily } from './families/compare/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily];
 
 /** Families used for training and testing (not held out). */
 export function trainingFamilies(): TaskFamily[] {
