@@ -10,8 +10,9 @@ import { calendarFamily } from './families/calendar/index.ts';
 import { wikiFamily } from './families/wiki/index.ts';
 import { realEstateFamily } from './families/realestate/index.ts';
 import { compareFamily } from './families/compare/index.ts';
+import { ticketsFamily } from './families/tickets/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily];
 
 /** Families used for training and testing (not held out). */
 export function trainingFamilies(): TaskFamily[] {
