@@ -3,8 +3,26 @@ import type { TaskFamily } from './types.ts';
 import { flightsFamily } from './families/flights/index.ts';
 import { shopFamily } from './families/shop/index.ts';
 import { webmailFamily } from './families/webmail/index.ts';
+import { hotelsFamily } from './families/hotels/index.ts';
+import { restaurantsFamily } from './families/restaurants/index.ts';
+import { jobsFamily } from './families/jobs/index.ts';
+import { calendarFamily } from './families/calendar/index.ts';
+import { wikiFamily } from './families/wiki/index.ts';
+import { realEstateFamily } from './families/realestate/index.ts';
+import { compareFamily } from './families/compare/index.ts';
+import { ticketsFamily } from './families/tickets/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily];
+
+/** Families used for training and testing (not held out). */
+export function trainingFamilies(): TaskFamily[] {
+  return families.filter((f) => !f.heldOut);
+}
+
+/** Held-out families: test seeds only, for generalisation results. */
+export function heldOutFamilies(): TaskFamily[] {
+  return families.filter((f) => f.heldOut);
+}
 
 export function builtinFamilies(): Map<string, TaskFamily> {
   return new Map(families.map((f) => [f.name, f]));

@@ -77,7 +77,16 @@ export interface GeneratedTask<State> {
 export interface TaskFamily<State = any> {
   readonly name: string;
   readonly description: string;
+  /**
+   * Train and test seeds. A held-out family's train range is empty (from === to), so
+   * `inRange(seed, train)` is false for every seed and no training data is ever drawn from it.
+   */
   readonly seeds: { train: SeedRange; test: SeedRange };
+  /**
+   * Held-out families are test-only: they exist to measure generalisation to a site never seen in
+   * training. Absent or false for ordinary families. Their test range is the usual one.
+   */
+  readonly heldOut?: boolean;
   /** Build data and task from the seed; deterministic. Tier is derived from the seed unless given. */
   generate(seed: number, tier?: Tier): GeneratedTask<State> & { tier: Tier };
   /** Render a page or handle a form post; may mutate ctx.state. */

@@ -1,12 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { builtinFamilies, heldOutFamilies, trainingFamilies } from '../../main/tasks/registry.ts';
 import type { Tier } from '../../main/tasks/types.ts';
 
 const families = [...builtinFamilies().values()];
 
-test('the three built-in families are registered', () => {
-  assert.deepEqual(families.map((f) => f.name).sort(), ['flights', 'shop', 'webmail']);
+test('the built-in families are registered', () => {
+  assert.deepEqual(families.map((f) => f.name).sort(), ['calendar', 'compare', 'flights', 'hotels', 'jobs', 'realestate', 'restaurants', 'shop', 'tickets', 'webmail', 'wiki']);
+});
+
+test('the suite has held-out (test-only) families besides the training ones', () => {
+  assert.deepEqual(heldOutFamilies().map((f) => f.name), ['restaurants', 'wiki']);
+  assert.ok(trainingFamilies().length >= 4);
+  assert.ok(trainingFamilies().every((f) => !f.heldOut));
 });
 
 for (const f of families) {
@@ -29,10 +35,12 @@ for (const f of families) {
     assert.ok(instructions.size >= 18, `instructions repeat too often (${instructions.size} distinct of 20)`);
   });
 
-  test(`${f.name}: train and test seed ranges are disjoint and non-empty`, () => {
+  test(`${f.name}: train and test seed ranges are disjoint; test is non-empty, train is empty exactly when held out`, () => {
     const { train, test: held } = f.seeds;
-    assert.ok(train.from < train.to && held.from < held.to);
-    assert.ok(train.to <= held.from || held.to <= train.from, 'ranges overlap');
+    assert.ok(held.from < held.to);
+    if (f.heldOut) assert.equal(train.from, train.to, 'a held-out family has no train seeds');
+    else assert.ok(train.from < train.to);
+    assert.ok(train.to <= held.from || held.to <= train.from || train.from === train.to, 'ranges overlap');
   });
 
   test(`${f.name}: tier comes from the seed when not given, and is honoured when given`, () => {

@@ -35,7 +35,7 @@ after(async () => {
   await server.stop();
 });
 
-for (const family of ['shop', 'flights', 'webmail']) {
+for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets']) {
   test(`${family}: the oracle succeeds in real Chromium on test seeds of every tier`, { skip: chromium ? false : 'no Chromium installed' }, async (t) => {
     const steps: number[][] = [[], [], []];
     for (const tier of [1, 2, 3] as const) {
@@ -55,7 +55,7 @@ for (const family of ['shop', 'flights', 'webmail']) {
 }
 
 test('random agent: episodes run in real Chromium on every family and the checker still answers', { skip: chromium ? false : 'no Chromium installed' }, async () => {
-  for (const family of ['shop', 'flights', 'webmail']) {
+  for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets']) {
     const r = await runInEnv(env, server, family, 10200, () => randomAgent(3), 1);
     const c = r.instance.family.check(r.instance.ctx);
     assert.ok(r.steps > 0);

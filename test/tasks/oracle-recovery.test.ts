@@ -15,7 +15,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-for (const family of ['shop', 'flights', 'webmail']) {
+for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets']) {
   test(`${family}: the oracle recovers after random detours`, async () => {
     for (let seed = 10300; seed < 10320; seed++) {
       const inst = server.createInstance(family, seed);

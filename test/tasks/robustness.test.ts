@@ -25,9 +25,41 @@ const ROUTES: Record<string, { get: string[]; post: Array<[string, string[]]> }>
     get: ['/', '/folder/{x}', '/folder/inbox', '/search', '/message/{x}', '/compose'],
     post: [['/message/{x}/star', ['return']], ['/message/{x}/move', ['folder']], ['/compose', ['to', 'subject', 'body', 'reply_to']]],
   },
+  hotels: {
+    get: ['/', '/search', '/city/{x}', '/hotel/{x}', '/book', '/confirmation/{x}', '/trips', '/help'],
+    post: [['/book', ['hotel', 'room', 'checkin', 'checkout', 'guests', 'first', 'last', 'email', 'agree']], ['/cookies', ['return', 'choice']]],
+  },
+  jobs: {
+    get: ['/', '/jobs', '/job/{x}', '/job/{x}/apply', '/application/{x}', '/saved', '/applications'],
+    post: [['/job/{x}/save', ['x']], ['/job/{x}/apply', ['name', 'email', 'phone', 'years', 'authorized', 'source', 'cover', 'agree']], ['/cookies', ['return', 'choice']]],
+  },
+  calendar: {
+    get: ['/', '/month/{x}', '/day/{x}', '/event/{x}', '/event/{x}/edit', '/event/{x}/delete', '/event/new', '/search'],
+    post: [['/event/new', ['title', 'date', 'start', 'end', 'location', 'notes']], ['/event/{x}/edit', ['title', 'date', 'start', 'end']], ['/event/{x}/delete', ['x']]],
+  },
+  wiki: {
+    get: ['/', '/search', '/wiki/{x}', '/countries', '/help'],
+    post: [['/wiki/{x}', ['x']]],
+  },
+  realestate: {
+    get: ['/', '/homes', '/home/{x}', '/tour/{x}', '/saved', '/tours'],
+    post: [['/home/{x}/save', ['x']], ['/home/{x}/tour', ['date', 'time', 'name', 'email', 'phone']]],
+  },
+  compare: {
+    get: ['/', '/s/a/', '/s/b/search', '/s/a/p/{x}', '/s/b/checkout/{x}', '/s/a/order/{x}', '/s/b/orders', '/s/c/'],
+    post: [['/s/a/checkout/{x}', ['qty', 'name', 'street', 'city', 'zip']], ['/s/b/checkout/{x}', ['qty', 'name', 'street', 'city', 'zip']]],
+  },
+  tickets: {
+    get: ['/', '/events', '/event/{x}', '/event/{x}/seats', '/event/{x}/checkout', '/order/{x}', '/orders'],
+    post: [['/event/{x}/seats', ['seat', 'seat']], ['/event/{x}/checkout', ['name', 'email', 'delivery', 'agree']]],
+  },
+  restaurants: {
+    get: ['/', '/search', '/restaurant/{x}', '/reserve', '/reservation/{x}', '/reservations', '/account'],
+    post: [['/reserve', ['restaurant', 'date', 'party', 'time', 'name', 'phone', 'occasion']], ['/promo', ['return', 'choice']], ['/membership/cancel', ['x']]],
+  },
 };
 
-const QUERY_KEYS = ['q', 'page', 'category', 'brand', 'color', 'max_price', 'in_stock', 'sort', 'from', 'to', 'date', 'pick', 'cal', 'passengers', 'class', 'nonstop', 'reply', 'moved', 'sent'];
+const QUERY_KEYS = ['city', 'checkin', 'checkout', 'guests', 'stars', 'max_price', 'breakfast', 'hotel', 'room', 'cuisine', 'area', 'price', 'outdoor', 'party', 'restaurant', 'time', 'location', 'type', 'level', 'min_salary', 'remote', 'deleted', 'saved', 'beds', 'city', 'category', 'q', 'page', 'category', 'brand', 'color', 'max_price', 'in_stock', 'sort', 'from', 'to', 'date', 'pick', 'cal', 'passengers', 'class', 'nonstop', 'reply', 'moved', 'sent'];
 
 for (const [family, routes] of Object.entries(ROUTES)) {
   test(`${family}: junk requests get a page or a redirect, never a server error`, async () => {
@@ -35,7 +67,7 @@ for (const [family, routes] of Object.entries(ROUTES)) {
     const base = inst.ctx.baseUrl;
     // Real ids too, so handlers get past their lookups and meet junk fields.
     const st = inst.ctx.state as any;
-    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : [];
+    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'tickets' ? [String(st.events[0].id)] : family === 'compare' ? [String(st.stores[0].items[0].id), String(st.stores[1].items.find((i: { inStock: boolean }) => i.inStock).id)] : family === 'realestate' ? [String(st.homes[0].id)] : family === 'wiki' ? [st.cities[0].slug, st.countries[0].name, '%E0%A4%A', 'Main_Page'] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
     if (family === 'flights') {
       const g = st.goal;
       await fetch(`${base}/select`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ flight: g.flight, from: g.from, to: g.to, date: g.date, passengers: '2', class: 'Business' }).toString(), redirect: 'manual' });

@@ -1,6 +1,53 @@
 import type { Command } from 'commander';
+import { SingleBar, Presets } from 'cli-progress';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomAgent } from '../../agents/random.ts';
+import { runEpisode } from '../../collection/episode.ts';
+import { BrowserEnv } from '../../environment/environment.ts';
+import { LabStore } from '../../store/lab.ts';
 import { builtinFamilies } from '../../tasks/registry.ts';
-import { printJson } from '../runtime.ts';
+import { maxStepsForTier } from '../../tasks/server.ts';
+import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
+import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+
+function familyOrThrow(name: string): TaskFamily {
+  const f = builtinFamilies().get(name);
+  if (!f) throw new Error(`unknown task family "${name}" (known: ${[...builtinFamilies().keys()].join(', ')})`);
+  return f;
+}
+
+function splitOf(f: TaskFamily, seed: number): 'train' | 'test' | 'other' {
+  const inR = (r: { from: number; to: number }) => seed >= r.from && seed < r.to;
+  return inR(f.seeds.train) ? 'train' : inR(f.seeds.test) ? 'test' : 'other';
+}
+
+/** A generated task as `lab tasks show` prints it: the checker's key points are read from the untouched instance. */
+export function describeTask(f: TaskFamily, seed: number, tier?: Tier) {
+  const g = f.generate(seed, tier);
+  const ctx: InstanceContext = { id: 'preview', family: f.name, seed, tier: g.tier, baseUrl: 'http://127.0.0.1/i/preview', state: g.state, agentMessages: [] };
+  const check = f.check(ctx);
+  return {
+    family: f.name,
+    heldOut: !!f.heldOut,
+    seed,
+    split: splitOf(f, seed),
+    tier: g.tier,
+    instruction: g.instruction,
+    startPath: g.startPath,
+    maxSteps: maxStepsForTier(g.tier),
+    keyPoints: check.keyPoints.map((k) => k.name),
+  };
+}
+
+interface FamilyReport {
+  family: string;
+  heldOut: boolean;
+  seeds: number[];
+  oracle: { episodes: number; successes: number; successRate: number; meanStepsByTier: Record<string, number | null>; failures: Array<{ seed: number; tier: Tier; reason: string; unmet: string[] }> };
+  random: { episodes: number; successes: number; successRate: number } | null;
+}
 
 export function registerTasksCommands(program: Command): void {
   const tasks = program.command('tasks').description('the built-in task families');
@@ -12,12 +59,106 @@ export function registerTasksCommands(program: Command): void {
       const rows = [...builtinFamilies().values()].map((f) => ({
         family: f.name,
         description: f.description,
+        heldOut: !!f.heldOut,
         trainSeeds: [f.seeds.train.from, f.seeds.train.to - 1],
         testSeeds: [f.seeds.test.from, f.seeds.test.to - 1],
       }));
       if (opts.json) return printJson(rows);
       for (const r of rows) {
-        process.stdout.write(`${r.family.padEnd(10)} ${r.description}\n${''.padEnd(10)} train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}\n`);
+        const seeds = r.heldOut ? `held out: test seeds ${r.testSeeds.join('-')} only, never trained on` : `train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
+        process.stdout.write(`${r.family.padEnd(12)} ${r.description}\n${''.padEnd(12)} ${seeds}\n`);
       }
     });
+
+  tasks
+    .command('show')
+    .description('show a generated task: instruction, tier, start path and the key points its checker judges')
+    .argument('<family>', 'task family')
+    .option('--seed <n>', 'seed (default: the first test seed)', intOption('--seed', 0))
+    .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { seed?: number; tier?: number; json?: boolean }) => {
+      const f = familyOrThrow(name);
+      if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
+      const d = describeTask(f, opts.seed ?? f.seeds.test.from, opts.tier as Tier | undefined);
+      if (opts.json) return printJson(d);
+      process.stdout.write(
+        `${d.family} seed ${d.seed} (${d.split}${d.heldOut ? ', held-out family' : ''}), tier ${d.tier}, at most ${d.maxSteps} steps\n` +
+          `start: ${d.startPath}\n\n${d.instruction}\n\nkey points:\n${d.keyPoints.map((k) => `  - ${k}`).join('\n')}\n`,
+      );
+    });
+
+  withBrowserOptions(
+    tasks
+      .command('validate')
+      .description('run the oracle (and a random agent) on test seeds of every family in the real browser environment')
+      .option('--seeds <n>', 'test seeds per family (tiers 1, 2, 3 in turn)', intOption('--seeds', 1), 3)
+      .option('--family <name...>', 'only these families')
+      .option('--no-random', 'skip the random agent')
+      .option('--record', 'record the episodes in the lab (default: a temporary lab, removed afterwards)')
+      .option('--json', 'print JSON'),
+  ).action(async (opts: BrowserFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
+    const families = opts.family ? opts.family.map(familyOrThrow) : [...builtinFamilies().values()];
+    const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
+    const store = tmp ? new LabStore(tmp) : openLab(cmd);
+    const server = await startTaskServer();
+    const host = await startBrowser(opts);
+    const env = new BrowserEnv(host, {});
+    const total = families.length * opts.seeds * (opts.random ? 2 : 1);
+    const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'validate [{bar}] {value}/{total} {task}', hideCursor: true }, Presets.shades_classic) : null;
+    const reports: FamilyReport[] = [];
+    await withCleanup([() => server.stop(), () => host.close(), () => env.close(), () => void bar?.stop(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
+      bar?.start(total, 0, { task: '' });
+      let done = 0;
+      for (const f of families) {
+        const seeds = Array.from({ length: opts.seeds }, (_, k) => f.seeds.test.from + k);
+        const steps: Record<Tier, number[]> = { 1: [], 2: [], 3: [] };
+        const rep: FamilyReport = { family: f.name, heldOut: !!f.heldOut, seeds, oracle: { episodes: 0, successes: 0, successRate: 0, meanStepsByTier: {}, failures: [] }, random: opts.random ? { episodes: 0, successes: 0, successRate: 0 } : null };
+        for (const [k, seed] of seeds.entries()) {
+          if (signal.aborted) break;
+          const tier = ((k % 3) + 1) as Tier;
+          bar?.update(done, { task: `${f.name} seed ${seed} oracle` });
+          const o = await runEpisode({ env, server, store, browserKind: host.kind, signal }, { family: f.name, seed, tier, agent: (i) => i.family.oracle(i.ctx) });
+          rep.oracle.episodes++;
+          if (o.success) {
+            rep.oracle.successes++;
+            steps[tier].push(o.steps);
+          } else rep.oracle.failures.push({ seed, tier, reason: o.reason, unmet: o.keyPoints.filter((x) => !x.met).map((x) => x.name) });
+          done++;
+          if (!bar && !opts.json) process.stderr.write(`${f.name} seed ${seed} tier ${tier} oracle: ${o.success ? 'success' : 'FAILURE'} in ${o.steps} steps\n`);
+          if (rep.random) {
+            if (signal.aborted) break;
+            bar?.update(done, { task: `${f.name} seed ${seed} random` });
+            const r = await runEpisode({ env, server, store, browserKind: host.kind, signal }, { family: f.name, seed, tier, agent: randomAgent(seed) });
+            rep.random.episodes++;
+            if (r.success) rep.random.successes++;
+            done++;
+          }
+        }
+        const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null);
+        rep.oracle.meanStepsByTier = { '1': mean(steps[1]), '2': mean(steps[2]), '3': mean(steps[3]) };
+        rep.oracle.successRate = rep.oracle.episodes ? rep.oracle.successes / rep.oracle.episodes : 0;
+        if (rep.random) rep.random.successRate = rep.random.episodes ? rep.random.successes / rep.random.episodes : 0;
+        reports.push(rep);
+      }
+      bar?.update(done, { task: 'done' });
+      bar?.stop();
+    });
+    const ok = reports.length === families.length && reports.every((r) => r.oracle.episodes === opts.seeds && r.oracle.successes === r.oracle.episodes);
+    if (!ok) process.exitCode = 1;
+    if (opts.json) return printJson({ ok, seedsPerFamily: opts.seeds, families: reports });
+    const pct = (x: number) => `${Math.round(x * 100)}%`;
+    const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(1));
+    process.stdout.write(`\n${'family'.padEnd(13)}${'oracle'.padEnd(12)}${'steps t1 / t2 / t3'.padEnd(22)}random\n`);
+    for (const r of reports) {
+      const o = r.oracle;
+      const name = r.family + (r.heldOut ? '*' : '');
+      const st = `${fmt(o.meanStepsByTier['1'])} / ${fmt(o.meanStepsByTier['2'])} / ${fmt(o.meanStepsByTier['3'])}`;
+      const rnd = r.random ? `${r.random.successes}/${r.random.episodes} (${pct(r.random.successRate)})` : '-';
+      process.stdout.write(`${name.padEnd(13)}${`${o.successes}/${o.episodes} (${pct(o.successRate)})`.padEnd(12)}${st.padEnd(22)}${rnd}\n`);
+      for (const x of o.failures) process.stdout.write(`  oracle failed on seed ${x.seed} tier ${x.tier} (${x.reason}): ${x.unmet.join('; ')}\n`);
+    }
+    if (reports.some((r) => r.heldOut)) process.stdout.write('* held-out family (test seeds only)\n');
+    process.stdout.write(ok ? '\nEvery oracle succeeded.\n' : '\nSome oracles failed.\n');
+  });
 }

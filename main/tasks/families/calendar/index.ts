@@ -1,0 +1,21 @@
+/** The calendar family: month and day views, create/edit/delete events, find free slots; questions answered by message. */
+import type { TaskFamily, Tier } from '../../types.ts';
+import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import type { CalendarState } from './data.ts';
+import { handleCalendar } from './handlers.ts';
+import { CalendarOracle } from './oracle.ts';
+import { checkCalendar, generateCalendarTask } from './task.ts';
+
+export const calendarFamily: TaskFamily<CalendarState> = {
+  name: 'calendar',
+  description: 'A calendar: month grid and day agenda, search, create/edit/delete events with a confirmation step, free-slot questions answered by message.',
+  seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+  generate(seed: number, tier?: Tier) {
+    const t = tier ?? tierFromSeed(seed, 'calendar');
+    const { state, instruction } = generateCalendarTask(seed, t);
+    return { instruction, state, startPath: '/', tier: t };
+  },
+  handle: handleCalendar,
+  check: checkCalendar,
+  oracle: (ctx) => new CalendarOracle(ctx),
+};

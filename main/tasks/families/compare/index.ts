@@ -1,0 +1,24 @@
+/**
+ * The compare family: two separate stores (own names, themes, search and checkout) selling the same
+ * products at different prices, stock and shipping; tasks compare across them, then answer or buy.
+ */
+import type { TaskFamily, Tier } from '../../types.ts';
+import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import type { CompareState } from './data.ts';
+import { handleCompare } from './site.ts';
+import { CompareOracle } from './oracle.ts';
+import { checkCompare, generateCompareTask } from './task.ts';
+
+export const compareFamily: TaskFamily<CompareState> = {
+  name: 'compare',
+  description: 'Two online stores selling the same products at different prices, stock and shipping: compare across both sites, then answer or buy from the cheaper one.',
+  seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+  generate(seed: number, tier?: Tier) {
+    const t = tier ?? tierFromSeed(seed, 'compare');
+    const { state, instruction } = generateCompareTask(seed, t);
+    return { instruction, state, startPath: '/', tier: t };
+  },
+  handle: handleCompare,
+  check: checkCompare,
+  oracle: (ctx) => new CompareOracle(ctx),
+};

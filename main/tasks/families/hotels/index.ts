@@ -1,0 +1,21 @@
+/** The hotels family: search by city, dates and guests, filter by stars and price, choose a room, book. */
+import type { TaskFamily, Tier } from '../../types.ts';
+import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import type { HotelsState } from './data.ts';
+import { handleHotels } from './handlers.ts';
+import { HotelsOracle } from './oracle.ts';
+import { checkHotels, generateHotelsTask } from './task.ts';
+
+export const hotelsFamily: TaskFamily<HotelsState> = {
+  name: 'hotels',
+  description: 'A hotel booking site: search by city, dates and guests, filter by stars, price and breakfast, sort, choose a room and book.',
+  seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+  generate(seed: number, tier?: Tier) {
+    const t = tier ?? tierFromSeed(seed, 'hotels');
+    const { state, instruction, startPath } = generateHotelsTask(seed, t);
+    return { instruction, state, startPath, tier: t };
+  },
+  handle: handleHotels,
+  check: checkHotels,
+  oracle: (ctx) => new HotelsOracle(ctx),
+};

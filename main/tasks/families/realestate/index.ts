@@ -1,0 +1,21 @@
+/** The real-estate family: homes for sale with search, filters and sort, listing facts, saving and tour requests. */
+import type { TaskFamily, Tier } from '../../types.ts';
+import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import type { RealEstateState } from './data.ts';
+import { handleRealEstate } from './handlers.ts';
+import { RealEstateOracle } from './oracle.ts';
+import { checkRealEstate, generateRealEstateTask } from './task.ts';
+
+export const realEstateFamily: TaskFamily<RealEstateState> = {
+  name: 'realestate',
+  description: 'A real-estate listings site: search by area or address, type/bedroom/price filters, sort, listing facts, saving homes and a tour request form.',
+  seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+  generate(seed: number, tier?: Tier) {
+    const t = tier ?? tierFromSeed(seed, 'realestate');
+    const { state, instruction, startPath } = generateRealEstateTask(seed, t);
+    return { instruction, state, startPath, tier: t };
+  },
+  handle: handleRealEstate,
+  check: checkRealEstate,
+  oracle: (ctx) => new RealEstateOracle(ctx),
+};
