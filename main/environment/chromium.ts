@@ -63,7 +63,9 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-extensions',
-  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  // The omnibox popup WebUIs load in every new window (two renderers per browser context) in
+  // recent headless Chrome: pure cost for automation (Puppeteer disables them too).
+  '--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
   '--disable-dev-shm-usage',
   '--mute-audio',
   '--hide-scrollbars',
@@ -107,6 +109,10 @@ function pipeWire(proc: ChildProcess): Wire {
   const out = proc.stdio[3] as NodeJS.WritableStream;
   const input = proc.stdio[4] as NodeJS.ReadableStream;
   let buffer = '';
+  // A browser that died leaves a broken pipe: that must surface as a closed connection, never as
+  // an unhandled stream error that takes the workbench down.
+  (out as NodeJS.WritableStream & { on(e: 'error', l: () => void): void }).on('error', () => {});
+  (input as NodeJS.ReadableStream).on('error', () => {});
   return {
     send: (text) => void out.write(text + '\0'),
     onMessage: (cb) =>
