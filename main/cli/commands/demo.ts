@@ -13,7 +13,7 @@ export function registerDemoCommand(program: Command): void {
     program
       .command('demo')
       .description('run the oracle and a random agent on every built-in task family and record the episodes')
-      .option('--seeds <n>', 'test seeds per family and agent', intOption('--seeds', 1), 3)
+      .option('--seeds <n>', 'test seeds per family and agent', intOption('--seeds', 1), 2)
       .option('--screenshots', 'record screenshots')
       .option('--json', 'print JSON'),
   ).action(async (opts: BrowserFlags & { seeds: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {

@@ -46,7 +46,7 @@ async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFla
   try {
     await collectSample(
       { env, server, store, browserKind: host.kind },
-      { agents: ['oracle', 'random'], seedsPerFamily: 2, onEpisode: (done, total, label, out) => out && process.stderr.write(`  ${done}/${total} ${label}: ${out.success ? 'success' : 'failure'}\n`) },
+      { agents: ['oracle', 'random'], seedsPerFamily: 1, onEpisode: (done, total, label, out) => out && process.stderr.write(`  ${done}/${total} ${label}: ${out.success ? 'success' : 'failure'}\n`) },
     );
   } finally {
     await env.close();
