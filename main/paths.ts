@@ -1,10 +1,26 @@
 /** Where the workbench finds its shipped resources and the user's lab folder. */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Repository (or packaged app) root: the folder holding resources/. */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Repository (or packaged app) root: the folder holding resources/. Found by walking up from this
+ * file, because the same code runs from main/ (tsx), from out/main/ (the Electron build) and from
+ * a packaged app (where electron-builder puts resources/ under process.resourcesPath).
+ */
+export const PROJECT_ROOT = findRoot();
+
+function findRoot(): string {
+  const packaged = (process as { resourcesPath?: string }).resourcesPath;
+  if (packaged && existsSync(join(packaged, 'resources', 'sites'))) return packaged;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'resources', 'sites'))) return dir;
+    dir = resolve(dir, '..');
+  }
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..');
+}
 
 export function resourcePath(...parts: string[]): string {
   return join(PROJECT_ROOT, 'resources', ...parts);

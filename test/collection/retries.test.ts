@@ -35,7 +35,7 @@ let run: RunFolder;
 let summary: CollectSummary;
 
 test('on 12 built-in task instances, reflection retries beat blind retries at the same attempt budget, and shortening cuts steps', async (t) => {
-  run = RunFolder.create(store.dir, { tasks: 'all:test', agent: 'noisy', agentSeed: 1, retries: 2, reflect: 'rules', shorten: true, parallel: 1, seeds: 4 });
+  run = RunFolder.create(store.dir, { tasks: 'shop,flights,webmail:test', agent: 'noisy', agentSeed: 1, retries: 2, reflect: 'rules', shorten: true, parallel: 1, seeds: 4 });
   summary = await runCollection({ envs: [env], server, store, browserKind: host.kind }, run);
   const [reflect, blind] = summary.arms;
   t.diagnostic(JSON.stringify(summary));
