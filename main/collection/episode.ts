@@ -63,6 +63,8 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
     await agent.reset(spec);
     const history: AgentTurn[] = [];
     let reason: EndRecord['reason'] = 'max_steps';
+    // Kept apart from the agent's messages: the checker reads those as answers.
+    let agentError: string | undefined;
     for (let i = 0; i < spec.maxSteps; i++) {
       if (deps.signal?.aborted) {
         reason = 'cancelled';
@@ -78,7 +80,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
           break;
         }
         reason = 'agent_error';
-        ctx.agentMessages.push(`[agent error] ${(err as Error).message}`);
+        agentError = (err as Error).message;
         break;
       }
       const agentMs = Math.round(performance.now() - tAgent);
@@ -108,6 +110,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       keyPoints: verdict.keyPoints,
       messages: [...ctx.agentMessages],
       ...(ctx.reportedInfeasible !== undefined ? { infeasible: ctx.reportedInfeasible } : {}),
+      ...(agentError !== undefined ? { agentError } : {}),
       finalObservation: toRecord(store, observation),
       durationMs,
     });

@@ -87,6 +87,8 @@ export const endRecordSchema = z.object({
   steps: z.number().int().min(0),
   messages: z.array(z.string()),
   infeasible: z.string().optional(),
+  /** Why the agent stopped, when it failed rather than acted (reason 'agent_error'). */
+  agentError: z.string().optional(),
   finalObservation: observationRecordSchema,
   durationMs: z.number(),
   at: z.string(),
