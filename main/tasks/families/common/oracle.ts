@@ -105,12 +105,16 @@ export function dismissOverlay(obs: Observation): string | null {
 export abstract class OracleAgent implements Agent {
   abstract readonly name: string;
   protected steps = 0;
+  /** Sites with a cookie banner or an offer dialog set this: the oracle closes it first. */
+  protected readonly overlay: string | null = null;
   reset(_task: TaskSpec): void {
     this.steps = 0;
   }
   async act(observation: Observation, _history: readonly AgentTurn[]): Promise<AgentTurn> {
     this.steps++;
     if (this.steps > 40) return { thought: 'too many steps', action: act.infeasible('oracle lost its way') };
+    const dismiss = this.overlay ? dismissOverlay(observation) : null;
+    if (dismiss) return { thought: `${this.overlay} covers the page; dismiss it.`, action: dismiss };
     return this.decide(observation);
   }
   protected abstract decide(obs: Observation): AgentTurn;

@@ -1,20 +1,19 @@
 /** The flight oracle: a state machine on the URL path and the page's controls. */
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, dismissOverlay, fillIfNeeded, find, instancePath, selectIfNeeded, startsWith } from '../common/oracle.ts';
+import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded, startsWith } from '../common/oracle.ts';
 import { airportLabel } from './data.ts';
 import { longDate, parseDate } from './dates.ts';
 import type { Ctx } from './pages-search.ts';
 
 export class FlightsOracle extends OracleAgent {
   readonly name = 'oracle:flights';
+  protected override readonly overlay = 'A cookie banner';
   constructor(private readonly ctx: Ctx) {
     super();
   }
 
   protected decide(obs: Observation): AgentTurn {
-    const overlay = dismissOverlay(obs);
-    if (overlay) return { thought: 'A cookie banner covers the page; dismiss it.', action: overlay };
     const s = this.ctx.state;
     const g = s.goal;
     const { path, query } = instancePath(obs.url);

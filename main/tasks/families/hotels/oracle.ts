@@ -1,7 +1,7 @@
 /** The hotel oracle: a state machine on the URL path and the page's controls. */
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, dismissOverlay, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
+import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
 import { parseDate } from '../flights/dates.ts';
 import { STAR_OPTIONS, SORTS } from './query.ts';
 import type { Ctx } from './pages.ts';
@@ -9,13 +9,12 @@ import { searchPath } from './task.ts';
 
 export class HotelsOracle extends OracleAgent {
   readonly name = 'oracle:hotels';
+  protected override readonly overlay = 'A cookie banner';
   constructor(private readonly ctx: Ctx) {
     super();
   }
 
   protected decide(obs: Observation): AgentTurn {
-    const overlay = dismissOverlay(obs);
-    if (overlay) return { thought: 'A cookie banner covers the page; dismiss it.', action: overlay };
     const s = this.ctx.state;
     const g = s.goal;
     const { path, query } = instancePath(obs.url);

@@ -1,18 +1,17 @@
 /** The job-board oracle: a state machine on the URL path and the page's controls. */
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, dismissOverlay, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
+import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
 import { jobName, type Ctx } from './pages.ts';
 
 export class JobsOracle extends OracleAgent {
   readonly name = 'oracle:jobs';
+  protected override readonly overlay = 'A cookie banner';
   constructor(private readonly ctx: Ctx) {
     super();
   }
 
   protected decide(obs: Observation): AgentTurn {
-    const overlay = dismissOverlay(obs);
-    if (overlay) return { thought: 'A cookie banner covers the page; dismiss it.', action: overlay };
     const s = this.ctx.state;
     const g = s.goal;
     const j = s.jobs.find((x) => x.id === g.job)!;

@@ -1,20 +1,19 @@
 /** The restaurant oracle: a state machine on the URL path and the page's controls. */
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, dismissOverlay, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
+import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
 import { parseDate } from '../flights/dates.ts';
 import { timeLabel } from './data.ts';
 import { partyLabel, type Ctx } from './pages.ts';
 
 export class RestaurantsOracle extends OracleAgent {
   readonly name = 'oracle:restaurants';
+  protected override readonly overlay = 'An offer dialog';
   constructor(private readonly ctx: Ctx) {
     super();
   }
 
   protected decide(obs: Observation): AgentTurn {
-    const overlay = dismissOverlay(obs);
-    if (overlay) return { thought: 'An offer dialog covers the page; dismiss it.', action: overlay };
     const s = this.ctx.state;
     const g = s.goal;
     const r = s.restaurants.find((x) => x.id === g.restaurant)!;

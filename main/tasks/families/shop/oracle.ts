@@ -5,19 +5,18 @@
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { normalizeText } from '../common/normalize.ts';
-import { OracleAgent, act, dismissOverlay, fillIfNeeded, find, findAll, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';
+import { OracleAgent, act, fillIfNeeded, find, findAll, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';
 import { SHIPPING, categoryOf } from './data.ts';
 import type { Ctx } from './pages-browse.ts';
 
 export class ShopOracle extends OracleAgent {
   readonly name = 'oracle:shop';
+  protected override readonly overlay = 'A cookie banner';
   constructor(private readonly ctx: Ctx) {
     super();
   }
 
   protected decide(obs: Observation): AgentTurn {
-    const overlay = dismissOverlay(obs);
-    if (overlay) return { thought: 'A cookie banner covers the page; dismiss it.', action: overlay };
     const s = this.ctx.state;
     const g = s.goal;
     const p = s.products.find((x) => x.id === g.productId)!;
