@@ -1,8 +1,5 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
@@ -10,23 +7,14 @@ import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { randomAgent } from '../../main/agents/random.ts';
+import { useTaskEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;
 let server: TaskServer;
 let env: BrowserEnv;
 let store: LabStore;
 
-before(async () => {
-  server = await new TaskServer(builtinFamilies()).start();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host);
-  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-episodes-')));
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.stop();
-});
+useTaskEnvironment('lab-episodes-', (f) => ({ host, server, env, store } = f));
 
 const deps = () => ({ env, server, store, browserKind: host.kind });
 

@@ -1,32 +1,19 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
-import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { NoisyExpert, MISTAKE_KINDS, type MistakeKind } from '../../main/agents/noisy-expert.ts';
+import { useTaskEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;
 let server: TaskServer;
 let env: BrowserEnv;
 let store: LabStore;
 
-before(async () => {
-  server = await new TaskServer(builtinFamilies()).start();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host);
-  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-noisy-')));
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.stop();
-});
+useTaskEnvironment('lab-noisy-', (f) => ({ host, server, env, store } = f));
 
 const HIGH = { wrong_element: 0.3, detour: 0.3, premature_answer: 0, typo: 0.6, wrong_option: 0.6 };
 

@@ -1,8 +1,5 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
@@ -13,23 +10,14 @@ import { RunFolder, runCollection, type CollectSummary } from '../../main/collec
 import { ReflectionStore, RuleReflector, nearMiss } from '../../main/collection/reflect.ts';
 import { parseReflectionHints, noisyExpertConfig } from '../../main/agents/noisy-expert.ts';
 import type { Agent } from '../../main/agents/types.ts';
+import { useTaskEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;
 let server: TaskServer;
 let env: BrowserEnv;
 let store: LabStore;
 
-before(async () => {
-  server = await new TaskServer(builtinFamilies()).start();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host);
-  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-retries-')));
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.stop();
-});
+useTaskEnvironment('lab-retries-', (f) => ({ host, server, env, store } = f));
 
 let run: RunFolder;
 let summary: CollectSummary;

@@ -1,4 +1,4 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,23 +14,14 @@ import { runEpisode } from '../../main/collection/episode.ts';
 import { planShortening, resolveAction, shortenEpisode } from '../../main/collection/shorten.ts';
 import { RunFolder, runCollection } from '../../main/collection/collect-run.ts';
 import type { Agent } from '../../main/agents/types.ts';
+import { useTaskEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;
 let server: TaskServer;
 let env: BrowserEnv;
 let store: LabStore;
 
-before(async () => {
-  server = await new TaskServer(builtinFamilies()).start();
-  host = await ChromiumHost.start();
-  env = new BrowserEnv(host);
-  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-shorten-')));
-});
-after(async () => {
-  await env.close();
-  await host.close();
-  await server.stop();
-});
+useTaskEnvironment('lab-shorten-', (f) => ({ host, server, env, store } = f));
 
 const deps = () => ({ env, server, store, browserKind: host.kind });
 

@@ -1,8 +1,14 @@
-/** Test set-up shared by the environment tests: a fixture server, a Chromium and an environment. */
+/** Test set-up shared by the environment and collection tests: servers, a Chromium, an environment, a lab. */
 import { after, before } from 'node:test';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv, type EnvOptions } from '../../main/environment/environment.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TaskServer } from '../../main/tasks/server.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
 
 export interface EnvironmentFixture {
   host: ChromiumHost;
@@ -24,5 +30,29 @@ export function useEnvironment(options: Partial<EnvOptions>, ready: (f: Environm
     await fixture.env.close();
     await fixture.host.close();
     await fixture.server.close();
+  });
+}
+
+export interface TaskEnvironmentFixture {
+  host: ChromiumHost;
+  server: TaskServer;
+  env: BrowserEnv;
+  store: LabStore;
+}
+
+/** Before/after hooks for tests that run episodes of the built-in tasks into a fresh lab. */
+export function useTaskEnvironment(labPrefix: string, ready: (f: TaskEnvironmentFixture) => void): void {
+  let fixture: TaskEnvironmentFixture | null = null;
+  before(async () => {
+    const server = await new TaskServer(builtinFamilies()).start();
+    const host = await ChromiumHost.start();
+    fixture = { server, host, env: new BrowserEnv(host), store: new LabStore(mkdtempSync(join(tmpdir(), labPrefix))) };
+    ready(fixture);
+  });
+  after(async () => {
+    if (!fixture) return;
+    await fixture.env.close();
+    await fixture.host.close();
+    await fixture.server.stop();
   });
 }
