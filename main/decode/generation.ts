@@ -1,11 +1,20 @@
-/** Pieces every decoding loop shares: prompt prefill and emitting tokens with stop rules. */
+/** Pieces every decoding loop shares: SAT ids, prompt prefill and emitting tokens with stop rules. */
 import type { KVCache, TransformerLM } from '../models/model.ts';
+import type { SatSettings } from '../models/checkpoint.ts';
+import { satId } from '../models/batches.ts';
 import type { DecodeStats, GenerateOptions, GenerateResult } from './types.ts';
 
 /**
  * Put all prompt tokens but the last into the cache; the last one stays "pending" because every
  * loop starts by running it (alone for AR, followed by SAT tokens for SDSAT).
  */
+/** The SAT token ids of a k-token draft block, after checking the model was SAT-tuned for k. */
+export function satIdsFor(model: TransformerLM, sat: SatSettings, k: number): number[] {
+  if (k < 1 || k > sat.k) throw new Error(`k must be in 1..${sat.k} (the block length the SATs were trained with)`);
+  if (model.config.satTokens < (sat.mode === 'shared' ? 1 : sat.k)) throw new Error('model has no SAT embeddings: fine-tune it with `lab train sdsat`');
+  return Array.from({ length: k }, (_, i) => satId(sat, model.config.vocabSize, i));
+}
+
 export function prefill(model: TransformerLM, cache: KVCache, prompt: readonly number[], stats: DecodeStats): number {
   if (prompt.length === 0) throw new Error('empty prompt');
   if (prompt.length > model.config.ctx) throw new Error(`prompt of ${prompt.length} tokens exceeds the context of ${model.config.ctx}`);

@@ -12,10 +12,9 @@
  * Greedy output still equals AR greedy; sampling keeps the target distribution (same rules).
  */
 import type { SatSettings } from '../models/checkpoint.ts';
-import { satId } from '../models/batches.ts';
 import { KVCache, MASKED, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
-import { Emitter, prefill } from './generation.ts';
+import { Emitter, prefill, satIdsFor } from './generation.ts';
 import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 
@@ -24,9 +23,7 @@ export class SdsatOnePassDecoder implements Decoder {
   private readonly satIds: number[];
 
   constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number) {
-    if (k < 1 || k > sat.k) throw new Error(`k must be in 1..${sat.k} (the block length the SATs were trained with)`);
-    if (model.config.satTokens < (sat.mode === 'shared' ? 1 : sat.k)) throw new Error('model has no SAT embeddings: fine-tune it with `lab train sdsat`');
-    this.satIds = Array.from({ length: k }, (_, i) => satId(sat, model.config.vocabSize, i));
+    this.satIds = satIdsFor(model, sat, k);
   }
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {

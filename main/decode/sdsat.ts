@@ -13,10 +13,9 @@
  * speculative-sampling rule (or the match-the-sample rule), which keeps the target distribution.
  */
 import type { SatSettings } from '../models/checkpoint.ts';
-import { satId } from '../models/batches.ts';
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
-import { Emitter, prefill } from './generation.ts';
+import { Emitter, prefill, satIdsFor } from './generation.ts';
 import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 
@@ -25,9 +24,7 @@ export class SdsatDecoder implements Decoder {
   private readonly satIds: number[];
 
   constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number) {
-    if (k < 1 || k > sat.k) throw new Error(`k must be in 1..${sat.k} (the block length the SATs were trained with)`);
-    if (model.config.satTokens < (sat.mode === 'shared' ? 1 : sat.k)) throw new Error('model has no SAT embeddings: fine-tune it with `lab train sdsat`');
-    this.satIds = Array.from({ length: k }, (_, i) => satId(sat, model.config.vocabSize, i));
+    this.satIds = satIdsFor(model, sat, k);
   }
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
