@@ -3,14 +3,17 @@ import type { Agent } from './types.ts';
 import type { TaskInstance } from '../tasks/server.ts';
 import { randomAgent } from './random.ts';
 import { NoisyExpert, type NoisyExpertOptions } from './noisy-expert.ts';
+import { CompactPolicyAgent, type CompactPolicyOptions } from './compact-policy.ts';
 
-export const AGENT_NAMES = ['oracle', 'noisy', 'random'] as const;
+export const AGENT_NAMES = ['oracle', 'noisy', 'random', 'policy'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /** Per-attempt context an agent may use; agents that cannot read reflections ignore them. */
 export interface AgentContext {
   reflections?: readonly string[];
   noisy?: Omit<NoisyExpertOptions, 'seed' | 'reflections'>;
+  /** The compact policy's model folder and decoding (agent `policy`). */
+  policy?: Omit<CompactPolicyOptions, 'seed'>;
 }
 
 export function makeAgent(name: string, instance: TaskInstance, seed: number, context: AgentContext = {}): Agent {
@@ -21,6 +24,9 @@ export function makeAgent(name: string, instance: TaskInstance, seed: number, co
       return new NoisyExpert(instance.family.oracle(instance.ctx), { ...context.noisy, seed, reflections: context.reflections });
     case 'random':
       return randomAgent(seed);
+    case 'policy':
+      if (!context.policy) throw new Error('the policy agent needs a model folder (a policy trained with `lab train sft`)');
+      return new CompactPolicyAgent({ ...context.policy, seed });
     default:
       throw new Error(`unknown agent "${name}" (known: ${AGENT_NAMES.join(', ')})`);
   }
