@@ -24,7 +24,7 @@ export const PromptSettings = z.object({
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 1100, maxNameChars: 40, maxHistory: 3 };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3 };
 
 export interface PolicyPromptInput {
   instruction: string;
