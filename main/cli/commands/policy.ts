@@ -18,6 +18,7 @@ import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../
 import { startSft } from '../../policy/sft-runner.ts';
 import { EVAL_SPLITS, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
+import { mineFailures, miningReport } from '../../policy/mining.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
@@ -120,6 +121,7 @@ export function registerPolicyCommands(program: Command): void {
       await runSftJob(job, !!o.json);
     });
 
+  registerMineCommand(program);
   withBrowserOptions(
     program
       .command('eval')
@@ -178,6 +180,37 @@ function writePolicyCorpus(dir: string, samples: PolicySample[], prompt: PromptS
   const val = samples.filter((x) => x.split === 'validation');
   writeFileSync(join(dir, 'train.txt'), text(samples.filter((x) => x.split === 'train')));
   writeFileSync(join(dir, 'validation.txt'), text(val.length ? val : samples.slice(0, 16)));
+}
+
+/** `lab mine --eval ID`: failure modes of an evaluation's failed episodes against oracle references. */
+function registerMineCommand(program: Command): void {
+  withBrowserOptions(
+    program
+      .command('mine')
+      .description('failure-mode mining: the critical state of each failed episode of an evaluation, against an oracle reference on the same instance')
+      .requiredOption('--eval <id>', 'evaluation id (a folder in lab/evals/)')
+      .option('--examples <n>', 'examples kept per failure mode', intOption('--examples', 0), 5)
+      .option('--json', 'print the report as JSON'),
+  ).action(async (o: BrowserFlags & { eval: string; examples: number; json?: boolean }, cmd: Command) => {
+    const store = openLab(cmd);
+    const dir = join(store.dir, 'evals', o.eval);
+    if (!/^[A-Za-z0-9_-]+$/.test(o.eval) || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${join(store.dir, 'evals')}`);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as EvalReport;
+    const failed = report.episodes.filter((e) => !e.success);
+    const server = await startTaskServer();
+    const host = await startBrowser(o);
+    const env = new BrowserEnv(host);
+    await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
+      const mined = await mineFailures({ env, server, store, browserKind: host.kind, signal }, failed, (done, total) => {
+        if (!o.json) process.stderr.write(`mined ${done}/${total}\r`);
+      });
+      const out = { evalId: o.eval, ...miningReport(mined, o.examples), all: mined };
+      writeFileSync(join(dir, 'mining.json'), JSON.stringify(out, null, 2) + '\n');
+      if (o.json) return printJson(out);
+      process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${join(dir, 'mining.json')}\n`);
+      for (const [mode, n] of Object.entries(out.byMode)) if (n) process.stdout.write(`${mode.padEnd(20)}${n}\n`);
+    });
+  });
 }
 
 export function parseSampling(s: string): Sampling {
@@ -245,6 +278,6 @@ function printReport(r: EvalReport & { path: string }): void {
   for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g));
   for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g));
   if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
-  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} tok/s, ${r.decoding.msPerStep.toFixed(0)} ms per step, ${r.decoding.invalidOutputs} outputs with no parsable action`);
+  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prompt prefill included), ${r.decoding.msPerStep.toFixed(0)} ms per step, ${r.decoding.invalidOutputs} outputs with no parsable action`);
   out(`report: ${r.path}`);
 }
