@@ -10,7 +10,8 @@
  * `targets: 'action'` also masks the thought: the thought stays in the sequence as context but
  * only the action is learned (what SFT ablations and the Salvage-DS action-only anchor need).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { buildSamples } from '../datasets/samples.ts';
 import type { DatasetManifest } from '../datasets/manifest.ts';
@@ -137,4 +138,16 @@ export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'i
   const thoughtW = e.targets === 'thought+action' ? 1 : 0;
   const mask = [...prompt.map(() => 0), ...thought.map(() => thoughtW), ...action.map(() => 1)];
   return { ids: ids.slice(0, e.ctx), mask: mask.slice(0, e.ctx), promptLength: prompt.length };
+}
+
+/**
+ * The policy's own text as a corpus (train.txt, validation.txt), so that
+ * `lab train sdsat --base POLICY --corpus POLICY/corpus` SAT-tunes the policy on what it reads and writes.
+ */
+export function writePolicyCorpus(dir: string, samples: PolicySample[], prompt: PromptSettings): void {
+  mkdirSync(dir, { recursive: true });
+  const text = (xs: PolicySample[]) => xs.map((x) => `${renderPolicyPrompt(x.input as PolicyPromptInput, prompt)}${x.target.thought}\n${x.target.action}\n\n`).join('');
+  const val = samples.filter((x) => x.split === 'validation');
+  writeFileSync(join(dir, 'train.txt'), text(samples.filter((x) => x.split === 'train')));
+  writeFileSync(join(dir, 'validation.txt'), text(val.length ? val : samples.slice(0, 16)));
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { createDataset } from '../../main/datasets/index.ts';
-import { policySamples } from '../../main/policy/sft-data.ts';
+import { policySamples, writePolicyCorpus } from '../../main/policy/sft-data.ts';
+import { defaultTrainJob, train } from '../../main/models/train.ts';
 import { defaultSftJob, trainSft } from '../../main/policy/sft.ts';
 import { defaultPromptSettings } from '../../main/policy/prompt.ts';
 import { CompactPolicyAgent } from '../../main/agents/compact-policy.ts';
@@ -43,4 +44,23 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   assert.ok(replay.success);
   assert.equal(agent.totals.invalidOutputs, 0);
   assert.equal((await agent.config()).decode, 'ar');
+
+  // SAT-tuned on its own text (what `lab train sdsat --base DIR --corpus DIR/corpus` does), the
+  // policy decodes with SDSAT by default, still acts as taught, and exactly as the same model under AR.
+  const prompt = { ...defaultPromptSettings, maxPageChars: 250 };
+  writePolicyCorpus(join(dir, 'corpus'), samples, prompt);
+  const satDir = join(dir, 'sat');
+  await train({
+    ...defaultTrainJob, kind: 'sdsat', outDir: satDir, base: dir, trainFile: join(dir, 'corpus', 'train.txt'), valFile: join(dir, 'corpus', 'train.txt'),
+    steps: 5, batch: 2, seqLen: 64, warmup: 1, evalEvery: 1000, evalTokens: 64, checkpointEvery: 1000, backend: 'wasm',
+    sat: { mode: 'distinct', k: 3, blocks: 2, weight: 1, distillWindows: 0 },
+  });
+  const satAgent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir: satDir } }) as CompactPolicyAgent;
+  assert.equal((await satAgent.config()).decode, 'sdsat');
+  const satRun = await runEpisode(deps, { ...task, agent: satAgent });
+  assert.deepEqual(fx.store.readEpisode(satRun.id).steps.map((s) => s.action), played);
+  const satAr = new CompactPolicyAgent({ dir: satDir, decode: 'ar' });
+  const arRun = await runEpisode(deps, { ...task, agent: satAr });
+  assert.deepEqual(fx.store.readEpisode(arRun.id).steps.map((s) => s.action), played);
+  assert.ok(satAgent.totals.forwardPasses > 0 && satAr.totals.newTokens === satAgent.totals.newTokens);
 });

@@ -12,8 +12,8 @@ import { readManifest } from '../../datasets/index.ts';
 import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import type { TrainProgress } from '../../models/train.ts';
-import { defaultPromptSettings, renderPolicyPrompt, type PolicyPromptInput, type PromptSettings } from '../../policy/prompt.ts';
-import { policySamples, TARGETS, type PolicySample, type Targets } from '../../policy/sft-data.ts';
+import { defaultPromptSettings } from '../../policy/prompt.ts';
+import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
 import { EVAL_SPLITS, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
@@ -170,18 +170,6 @@ export function registerPolicyCommands(program: Command): void {
   });
 }
 
-/**
- * The policy's own text as a corpus (train.txt, validation.txt), so that
- * `lab train sdsat --base POLICY --corpus POLICY/corpus` SAT-tunes the policy on what it reads and writes.
- */
-function writePolicyCorpus(dir: string, samples: PolicySample[], prompt: PromptSettings): void {
-  mkdirSync(dir, { recursive: true });
-  const text = (xs: PolicySample[]) => xs.map((x) => `${renderPolicyPrompt(x.input as PolicyPromptInput, prompt)}${x.target.thought}\n${x.target.action}\n\n`).join('');
-  const val = samples.filter((x) => x.split === 'validation');
-  writeFileSync(join(dir, 'train.txt'), text(samples.filter((x) => x.split === 'train')));
-  writeFileSync(join(dir, 'validation.txt'), text(val.length ? val : samples.slice(0, 16)));
-}
-
 /** `lab mine --eval ID`: failure modes of an evaluation's failed episodes against oracle references. */
 function registerMineCommand(program: Command): void {
   withBrowserOptions(
@@ -212,6 +200,7 @@ function registerMineCommand(program: Command): void {
     });
   });
 }
+
 
 export function parseSampling(s: string): Sampling {
   if (s === 'greedy') return { kind: 'greedy' };
