@@ -12,6 +12,11 @@ import { defaultSftJob, trainSft } from '../../main/policy/sft.ts';
 import { defaultPromptSettings } from '../../main/policy/prompt.ts';
 import { CompactPolicyAgent } from '../../main/agents/compact-policy.ts';
 import { makeAgent } from '../../main/agents/registry.ts';
+import { TransformerLM } from '../../main/models/model.ts';
+import { saveModel } from '../../main/models/checkpoint.ts';
+import { trainTokenizer } from '../../main/models/tokenizer.ts';
+import { selectBackend } from '../../main/models/backend.ts';
+import { INVALID_ACTION_CODES } from '../../main/policy/eval.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-policy-agent-', (f) => (fx = f));
@@ -63,4 +68,21 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   const arRun = await runEpisode(deps, { ...task, agent: satAr });
   assert.deepEqual(fx.store.readEpisode(arRun.id).steps.map((s) => s.action), played);
   assert.ok(satAgent.totals.forwardPasses > 0 && satAr.totals.newTokens === satAgent.totals.newTokens);
+});
+
+test('an untrained policy writes no valid action: each step is recorded as an invalid action and the episode runs to its step limit', async () => {
+  await selectBackend('wasm');
+  const tokenizer = trainTokenizer(['click(\'12\') fill(\'3\', \'x\')'], 280);
+  const model = new TransformerLM({ vocabSize: tokenizer.vocabSize, satTokens: 0, ctx: 320, dModel: 16, nLayer: 1, nHead: 2, dFF: 32, initStd: 0.02, seed: 5 });
+  const dir = mkdtempSync(join(tmpdir(), 'lab-policy-untrained-'));
+  await saveModel(dir, { model, tokenizer, sat: null });
+  const agent = new CompactPolicyAgent({ dir, maxNew: 12, sampling: { kind: 'nucleus', topP: 1, temperature: 1 }, seed: 3 });
+  const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
+  const out = await runEpisode(deps, { family: 'webmail', seed: 10, tier: 1, agent, maxSteps: 3 });
+  assert.equal(out.reason, 'max_steps');
+  assert.equal(out.success, false);
+  const steps = fx.store.readEpisode(out.id).steps;
+  assert.equal(steps.length, 3);
+  assert.equal(agent.totals.invalidOutputs, 3);
+  for (const s of steps) assert.ok(s.error && INVALID_ACTION_CODES.has(s.error.code), `step ${s.index}: ${s.action} -> ${s.error?.code}`);
 });
