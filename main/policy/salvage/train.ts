@@ -118,6 +118,8 @@ export function referenceLogProb(model: TransformerLM, s: PreparedState): number
 
 interface RunState {
   iteration: number;
+  /** Optimizer steps taken (an iteration whose groups all were dropped takes none). */
+  updates: number;
 }
 
 export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): Promise<SalvageResult> {
@@ -136,10 +138,10 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
 
   mkdirSync(job.outDir, { recursive: true });
   const opt = new AdamW(model, job.weightDecay);
-  const run: RunState = { iteration: 0 };
+  const run: RunState = { iteration: 0, updates: 0 };
   if (resuming) {
     Object.assign(run, (JSON.parse(readFileSync(join(job.outDir, STATE_FILE), 'utf8')) as { state: RunState }).state);
-    opt.load(join(job.outDir, 'optimizer.bin'), run.iteration * job.updatesPerIter);
+    opt.load(join(job.outDir, 'optimizer.bin'), run.updates);
     keepStatsUpTo(join(job.outDir, STATS_FILE), run.iteration);
   } else if (existsSync(join(job.outDir, STATS_FILE))) writeFileSync(join(job.outDir, STATS_FILE), '');
   writeFileAtomic(join(job.outDir, CONFIG_FILE), JSON.stringify(job, null, 2));
@@ -242,6 +244,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
       st.anchorLoss += terms.anchor / job.updatesPerIter;
       st.clipFraction += terms.clip / job.updatesPerIter;
       st.gradNorm += gradNorm / job.updatesPerIter;
+      run.updates++;
     }
     return st;
   }
