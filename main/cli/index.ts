@@ -11,6 +11,7 @@ import { registerTrainCommands } from './commands/train.ts';
 import { registerDecodeCommands } from './commands/decode.ts';
 import { registerCollectCommand } from './commands/collect.ts';
 import { registerPolicyCommands } from './commands/policy.ts';
+import { registerSalvageCommand } from './commands/salvage.ts';
 
 const program = new Command();
 program
@@ -29,6 +30,7 @@ registerTrainCommands(program);
 registerDecodeCommands(program);
 registerCollectCommand(program);
 registerPolicyCommands(program);
+registerSalvageCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
