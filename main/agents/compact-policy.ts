@@ -118,6 +118,9 @@ export class CompactPolicyAgent implements Agent {
       instruction: obs.instruction, url: obs.url, title: obs.title, elements: obs.elements,
       lastActionError: obs.lastActionError, history: history.map((h) => h.action),
     }, settings.prompt, model.config.ctx - settings.reserve);
+    // A policy that learned actions only (--targets action) never learned to write thoughts: it
+    // starts from an empty thought line and writes the action.
+    if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
     const out = await this.decoder!.generate(prompt, {
