@@ -16,7 +16,7 @@ import { defaultPromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
-import { EVAL_SPLITS, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
+import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { mineFailures, miningReport } from '../../policy/mining.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -143,6 +143,7 @@ export function registerPolicyCommands(program: Command): void {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.tier !== undefined && ![1, 2, 3].includes(o.tier)) throw new Error(`--tier must be 1, 2 or 3, got ${o.tier}`);
+    evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(o);
