@@ -113,7 +113,7 @@ export function registerSalvageCommand(program: Command): void {
     .option('--seed <n>', 'seed of state draws and sampling', String(d.seed))
     .option('--checkpoint-every <n>', 'iterations between checkpoints', String(d.checkpointEvery))
     .option('--no-resume', 'start over even if the folder holds a run')
-    .option('--backend <id>', 'TensorFlow.js backend (default: wasm for small policies)')
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--json', 'print the result as JSON')
     .action(async (o: SalvageFlags, cmd: Command) => {
       const outDir = resolve(o.out);

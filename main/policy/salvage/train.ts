@@ -26,7 +26,6 @@ import { actionMeaning } from '../mining.ts';
 import { parsePolicyOutput, type PolicyPromptInput } from '../prompt.ts';
 import { POLICY_FILE, readPolicySettings, type PolicySettings } from '../settings.ts';
 import { encodePrompt, encodeSample } from '../sft-data.ts';
-import { defaultPolicyBackend } from '../sft.ts';
 import type { SalvageJob } from './config.ts';
 import { clipFraction, salvageBatch, salvageObjective, tokenLogp, type SalvageRow } from './loss.ts';
 import { gateGroup, groupAdvantages, scoreAction } from './reward.ts';
@@ -124,8 +123,7 @@ interface RunState {
 
 export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): Promise<SalvageResult> {
   const t0 = performance.now();
-  const width = (JSON.parse(readFileSync(join(job.policy, 'model.json'), 'utf8')) as { config?: { dModel?: number } }).config?.dModel ?? 64;
-  const backend = await selectBackend(job.backend ?? defaultPolicyBackend(width));
+  const backend = await selectBackend(job.backend);
   hooks.onLog?.(`backend: ${backend.id}`);
   if (!isCheckpoint(job.policy)) throw new Error(`no policy model in ${job.policy}`);
   const ref = loadModel(job.policy);
