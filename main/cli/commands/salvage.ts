@@ -5,7 +5,7 @@
  * Ctrl-C stops after the current iteration with a checkpoint, and the same command resumes it.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, PRESETS, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
@@ -38,6 +38,8 @@ interface SalvageFlags {
   rewardCorrect: string;
   rewardWrong: string;
   rewardInvalid: string;
+  gradedWeights: string;
+  advEps: string;
   minSpread: string;
   competence: string;
   competenceLo: string;
@@ -99,6 +101,7 @@ export function registerSalvageCommand(program: Command): void {
     .option('--reward-correct <x>', 'reward of an action meaning the reference', String(d.reward.correct))
     .option('--reward-wrong <x>', 'reward of a valid action with another meaning', String(d.reward.wrong))
     .option('--reward-invalid <x>', 'reward of an unparsable action or one naming no element', String(d.reward.invalid))
+    .option('--graded-weights <t,g,x>', 'graded reward: credit for the same type, target and text (summing to 1)', `${d.reward.gradedWeights.type},${d.reward.gradedWeights.target},${d.reward.gradedWeights.text}`)
     .option('--min-spread <x>', 'contrast gate: least max - min reward of a kept group', String(d.gates.minSpread))
     .option('--competence <kind>', `competence gate measure: ${COMPETENCE_KINDS.join(' | ')} (share of correct samples, or p(reference action))`, d.gates.competence)
     .option('--competence-lo <x>', 'competence gate: lower end of the band', String(d.gates.lo))
@@ -106,6 +109,7 @@ export function registerSalvageCommand(program: Command): void {
     .option('--anchor-coef <x>', 'weight of the action-only anchor on rejected groups', String(d.anchorCoef))
     .option('--clip-eps <x>', 'importance-ratio clip range', String(d.clipEps))
     .option('--beta <x>', 'weight of the KL penalty to the SFT policy', String(d.beta))
+    .option('--adv-eps <x>', 'epsilon of the group-relative advantage (r - mean) / (std + eps)', String(d.advEps))
     .option('--loss-agg <a>', `${LOSS_AGGREGATIONS.join(' | ')} mean of the policy-gradient loss`, d.lossAgg)
     .option('--lr <x>', 'learning rate (constant)', String(d.lr))
     .option('--weight-decay <x>', 'AdamW weight decay', String(d.weightDecay))
@@ -139,7 +143,9 @@ export function registerSalvageCommand(program: Command): void {
         else {
           if (!o.mined) throw new Error('--mined is required with --states mined (or use --states all)');
           const lab = labDir(cmd);
-          const critical = criticalStates(new LabStore(lab), readMinedFailures(miningFile(o.mined, lab)));
+          const mining = miningFile(o.mined, lab);
+          warnIfTestSeeds(mining);
+          const critical = criticalStates(new LabStore(lab), readMinedFailures(mining));
           if (!critical.length) throw new Error(`--mined ${o.mined}: no critical states with a reference action`);
           states = mixStates(critical, job.routineShare > 0 ? routine() : [], job.routineShare, job.seed);
         }
@@ -149,6 +155,14 @@ export function registerSalvageCommand(program: Command): void {
       }
       await runSalvageJob(job, !!o.json);
     });
+}
+
+/** States mined from a test evaluation come from test seeds: say so, since a later test evaluation reruns them. */
+function warnIfTestSeeds(miningPath: string): void {
+  const report = join(dirname(miningPath), 'report.json');
+  if (!existsSync(report)) return;
+  const split = (JSON.parse(readFileSync(report, 'utf8')) as { request?: { split?: string } }).request?.split;
+  if (split === 'test') process.stderr.write(`note: these states were mined from test seeds (${report}); compare on held-out families or on seeds the mined evaluation did not run\n`);
 }
 
 function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJob {
@@ -161,7 +175,11 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
     iterations: num('--iterations', o.iterations), statesPerIter: num('--states-per-iter', o.statesPerIter), group: num('--group', o.group),
     updatesPerIter: num('--updates-per-iter', o.updatesPerIter), topP: num('--top-p', o.topP), temperature: num('--temperature', o.temperature),
     maxNew: o.maxNew ? num('--max-new', o.maxNew) : readPolicySettings(policy).reserve,
-    reward: { ...d.reward, correct: num('--reward-correct', o.rewardCorrect), wrong: num('--reward-wrong', o.rewardWrong), invalid: num('--reward-invalid', o.rewardInvalid) },
+    reward: {
+      ...d.reward, correct: num('--reward-correct', o.rewardCorrect), wrong: num('--reward-wrong', o.rewardWrong), invalid: num('--reward-invalid', o.rewardInvalid),
+      gradedWeights: gradedWeights(o.gradedWeights),
+    },
+    advEps: num('--adv-eps', o.advEps),
     gates: { ...d.gates, minSpread: num('--min-spread', o.minSpread), competence: oneOf('--competence', o.competence, COMPETENCE_KINDS), lo: num('--competence-lo', o.competenceLo), hi: num('--competence-hi', o.competenceHi) },
     anchorCoef: num('--anchor-coef', o.anchorCoef), clipEps: num('--clip-eps', o.clipEps), beta: num('--beta', o.beta),
     lossAgg: oneOf('--loss-agg', o.lossAgg, LOSS_AGGREGATIONS), lr: num('--lr', o.lr), weightDecay: num('--weight-decay', o.weightDecay),
@@ -176,6 +194,12 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
   if (!o.gates) job.gates.enabled = false;
   if (o.dropRejected) job.rejected = 'drop';
   return parseSalvageJob(job, 'command line');
+}
+
+function gradedWeights(s: string): SalvageJob['reward']['gradedWeights'] {
+  const parts = s.split(',').map((x) => num('--graded-weights', x));
+  if (parts.length !== 3 || Math.abs(parts[0] + parts[1] + parts[2] - 1) > 1e-6) throw new Error(`--graded-weights: three credits summing to 1 (type,target,text), got "${s}"`);
+  return { type: parts[0], target: parts[1], text: parts[2] };
 }
 
 /** Run in a worker: one line per iteration, the first Ctrl-C stops with a checkpoint, a second kills. */
