@@ -76,6 +76,7 @@ test('evaluation tasks: runs take consecutive blocks of test seeds; held-out and
     'shop:10000:0', 'webmail:10000:0', 'shop:10001:0', 'webmail:10001:0',
     'shop:10002:1', 'webmail:10002:1', 'shop:10003:1', 'webmail:10003:1',
   ]);
+  assert.deepEqual(evalTasks({ tasks: 'shop', split: 'train', seeds: 2, runs: 1 }, server).map((t) => t.seed), [0, 1]);
   assert.deepEqual(evalFamilies('all', 'heldout').sort(), ['restaurants', 'wiki']);
   assert.ok(!evalFamilies('all', 'test').includes('wiki'));
   assert.throws(() => evalFamilies('wiki', 'test'), /"wiki" is not a training family/);

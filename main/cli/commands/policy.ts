@@ -128,7 +128,7 @@ export function registerPolicyCommands(program: Command): void {
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
       .requiredOption('--policy <dir>', 'policy folder (from lab train sft, or SAT-tuned from one with lab train sdsat)')
       .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split', 'all')
-      .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, or the held-out families)`, 'test')
+      .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', intOption('--tier', 1))
