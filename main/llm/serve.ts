@@ -22,6 +22,8 @@ export interface ChatServerOptions {
   /** The id clients name in `model` (a request naming another model gets a 404). */
   modelName: string;
   log?: (line: string) => void;
+  /** Sees every valid chat request body (a request log, or tests checking what clients send). */
+  onRequest?: (body: ChatCompletionRequest) => void;
   maxBodyBytes?: number;
 }
 
@@ -103,6 +105,7 @@ export class ChatServer {
     if (body.model && body.model !== this.opts.modelName) {
       throw new ApiError(404, `The model '${body.model}' does not exist; this server serves '${this.opts.modelName}'`, 'model', 'model_not_found');
     }
+    this.opts.onRequest?.(body);
     const { prompt, droppedImages } = renderChatPrompt(body.messages);
     const notes: string[] = [];
     if (droppedImages) notes.push(`${droppedImages} image part(s) dropped: this model reads text only`);
