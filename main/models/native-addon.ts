@@ -29,7 +29,7 @@ export interface NativeAddon {
 
 /** Op codes shared with native/src/ops.h. */
 export const BinaryOp = { add: 0, sub: 1, mul: 2, div: 3, squaredDifference: 4 } as const;
-export const UnaryOp = { relu: 0, step: 1, exp: 2, neg: 3, square: 4, rsqrt: 5, sqrt: 6, log: 7 } as const;
+export const UnaryOp = { relu: 0, step: 1, exp: 2, neg: 3, square: 4, rsqrt: 5, sqrt: 6, log: 7, sigmoid: 8 } as const;
 export const ReduceOp = { sum: 0, max: 1, mean: 2 } as const;
 
 export interface NativeInfo {

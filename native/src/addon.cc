@@ -110,7 +110,7 @@ napi_value Unary(napi_env env, napi_callback_info info) {
   if (!arg_i64(env, argv[0], &op, "op") || !arg_f32(env, argv[1], &x, &lx, "x") ||
       !arg_f32(env, argv[2], &o, &lo, "out") || !arg_f64(env, argv[3], &alpha, "alpha"))
     return nullptr;
-  if (op < kRelu || op > kLog) return throw_range(env, "unary: unknown op"), nullptr;
+  if (op < kRelu || op > kSigmoid) return throw_range(env, "unary: unknown op"), nullptr;
   if (lo < lx) return throw_range(env, "unary: out too small"), nullptr;
   unary_op((int)op, x, o, (long)lx, (float)alpha);
   return nullptr;

@@ -174,6 +174,7 @@ inline float unary(int op, float x, float alpha) {
     case kSquare: return x * x;
     case kRsqrt: return 1.f / std::sqrt(x);
     case kSqrt: return std::sqrt(x);
+    case kSigmoid: return 1.f / (1.f + std::exp(-x));
     default: return std::log(x);  // kLog
   }
 }
@@ -290,7 +291,7 @@ void strided_copy(const float* a, float* out, const Strided& s) { run_strided(ru
 void unary_op(int op, const float* x, float* out, long n, float alpha) {
   UnaryJob j{op, x, out, n, alpha};
   long tasks = (n + kGrain - 1) / kGrain;
-  double cost = (op == kExp || op == kLog) ? kGrain * 8.0 : kGrain;
+  double cost = (op == kExp || op == kLog || op == kSigmoid) ? kGrain * 8.0 : kGrain;
   parallel_for_cost(tasks, cost, unary_task, &j);
 }
 

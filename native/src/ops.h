@@ -6,7 +6,7 @@
 namespace lab {
 
 enum BinaryOp { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3, kSquaredDiff = 4 };
-enum UnaryOp { kRelu = 0, kStep = 1, kExp = 2, kNeg = 3, kSquare = 4, kRsqrt = 5, kSqrt = 6, kLog = 7 };
+enum UnaryOp { kRelu = 0, kStep = 1, kExp = 2, kNeg = 3, kSquare = 4, kRsqrt = 5, kSqrt = 6, kLog = 7, kSigmoid = 8 };
 enum ReduceOp { kSum = 0, kMax = 1, kMean = 2 };
 
 // Strided views: `rank` output dims `shape`, element strides of each input per output dim

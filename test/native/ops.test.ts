@@ -46,6 +46,30 @@ describe('native elementwise and reductions', needsNative, () => {
     ], 'transpose');
   });
 
+  it('slice, split and concat (any axis, odd sizes, size-1 dims)', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([3, 12, 7, 5], 15);
+      const [a, b, c] = tf.split(x, 3, 1);
+      const [d, e] = tf.split(x, [2, 5], 2);
+      return [
+        a, b, c, d, e,
+        x.slice([1, 2, 3, 1], [2, 5, 4, 3]), x.slice([0, 0, 6, 0], [3, 12, 1, 5]), t([9], 16).slice(4, 3),
+        tf.concat([a, c, b], 1), tf.concat([d, e], 2), tf.concat([x, x], 0), tf.concat([t([2, 1], 17), t([2, 4], 18)], -1),
+      ];
+    }, 'slice/split/concat');
+  });
+
+  it('sigmoid and the attention block gradient through split', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([5, 24], 19, -6, 6);
+      const g = tf.grad((q: tf.Tensor) => {
+        const [a, b, c] = tf.split(q.reshape([5, 3, 8]), 3, 1);
+        return tf.sum(tf.mul(tf.sigmoid(a), tf.concat([b, c], 1).sum(1, true)));
+      })(x);
+      return [tf.sigmoid(x), g];
+    }, 'sigmoid/split grad');
+  });
+
   it('sum / mean / max over contiguous and scattered axes', async () => {
     await assertSameAsWasm(() => {
       const x = t([4, 5, 6], 9);
