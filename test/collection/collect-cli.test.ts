@@ -26,6 +26,7 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   const again = JSON.parse((await lab('--lab', dir, 'collect', '--resume', s.runId, '--json')).stdout);
   assert.deepEqual(again.arms, s.arms);
   assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
-  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'llm'), /--reflect must be rules or none/);
+  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'maybe'), /--reflect must be one of llm, rules, none/);
+  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'llm'), /no endpoint: pass --endpoint URL/);
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
 });
