@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { basename, resolve } from 'node:path';
 import { DECODE_MODES, type DecodeMode } from '../../decode/index.ts';
+import { isCheckpoint } from '../../models/checkpoint.ts';
 import { ModelWorker } from '../../llm/model-worker.ts';
 import { ChatServer } from '../../llm/serve.ts';
 import { intOption, withCleanup } from '../runtime.ts';
@@ -31,6 +32,7 @@ export function registerServeCommand(program: Command): void {
     .action(async (o: ServeFlags) => {
       if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
       const dir = resolve(o.model);
+      if (!isCheckpoint(dir)) throw new Error(`--model: no model checkpoint in ${dir} (model.json and weights.bin)`);
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend });
       const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), log: o.quiet ? undefined : log });
