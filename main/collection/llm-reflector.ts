@@ -8,11 +8,14 @@
  * expert) act on an LLM reflection exactly as on a rule one. Its findings are also shown to the
  * model as notes from automatic checks, which small models need and large ones can weigh.
  *
- * An endpoint that stays unreachable makes `reflect` throw: the reflection is not saved and the
- * run stops, so a resumed run asks again instead of retrying without one.
+ * An endpoint that stays unreachable (or refuses the key or model name) makes `reflect` throw: the
+ * reflection is not saved and the run stops, so a resumed run asks again instead of retrying
+ * without one. A request the endpoint refuses for itself (a 400, e.g. a trace too long for its
+ * context) would be refused again on resume, so the rule reflection stands in, marked as such
+ * (reflector "llm-fallback-rules").
  */
 import type { EpisodeData } from '../store/lab.ts';
-import { ChatEndpoint, type ChatMessage, type EndpointOptions } from '../llm/client.ts';
+import { ChatEndpoint, EndpointError, type ChatMessage, type ChatResult, type EndpointOptions } from '../llm/client.ts';
 import { reflectionSchema, RuleReflector, type Reflection, type Reflector } from './reflect.ts';
 
 export interface LlmReflectorOptions {
@@ -23,6 +26,9 @@ export interface LlmReflectorOptions {
   maxSteps?: number;
   signal?: AbortSignal;
 }
+
+/** Statuses that say the endpoint is misconfigured rather than this request being bad. */
+const CONFIG_STATUS = new Set([401, 403, 404]);
 
 /** Longest diagnosis kept; a model that runs on is cut here. */
 const MAX_DIAGNOSIS_CHARS = 1200;
@@ -88,12 +94,20 @@ export class LlmReflector implements Reflector {
     const machine = base.text.split('\n').filter((l) => /^(Avoid|Unmet):/.test(l));
     // The rule text's first line restates the outcome, which the trace already says.
     const findings = base.text.split('\n').slice(1).filter((l) => l.trim() && !/^(Avoid|Unmet):/.test(l));
-    const result = await this.client.chat({
-      messages: this.messages(episode, findings),
-      temperature: this.options.temperature ?? 0,
-      maxTokens: this.options.maxTokens ?? 256,
-      signal: this.options.signal,
-    });
+    let result: ChatResult;
+    try {
+      result = await this.client.chat({
+        messages: this.messages(episode, findings),
+        temperature: this.options.temperature ?? 0,
+        maxTokens: this.options.maxTokens ?? 256,
+        signal: this.options.signal,
+      });
+    } catch (err) {
+      if (err instanceof EndpointError && !err.retryable && err.status !== null && !CONFIG_STATUS.has(err.status)) {
+        return reflectionSchema.parse({ ...base, reflector: 'llm-fallback-rules', text: `${base.text.split('\n')[0]} (the endpoint refused the reflection request: ${err.message})\n${base.text.split('\n').slice(1).join('\n')}` });
+      }
+      throw err;
+    }
     let diagnosis = result.text.trim();
     if (diagnosis.length > MAX_DIAGNOSIS_CHARS) diagnosis = `${diagnosis.slice(0, MAX_DIAGNOSIS_CHARS - 1)}…`;
     // Lines the model wrote that look like the machine-readable ones would be read as hints.

@@ -105,6 +105,11 @@ export class ModelWorker {
     });
   }
 
+  /** Why the worker stopped (it crashed or was closed); null while it works. */
+  get failure(): Error | null {
+    return this.dead;
+  }
+
   /** Requests waiting for the model, the running one included. */
   get queueLength(): number {
     return this.waiting;

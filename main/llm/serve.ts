@@ -76,7 +76,8 @@ export class ChatServer {
     if (path === '/health') {
       route('GET');
       const { worker } = this.opts;
-      return this.json(res, 200, { status: 'ok', model: this.opts.modelName, ...worker.info, queue: worker.queueLength, served: this.served });
+      const failure = worker.failure;
+      return this.json(res, failure ? 503 : 200, { status: failure ? 'error' : 'ok', ...(failure ? { error: failure.message } : {}), model: this.opts.modelName, ...worker.info, queue: worker.queueLength, served: this.served });
     }
     if (path === '/v1/models') {
       route('GET');
@@ -173,7 +174,9 @@ export class ChatServer {
   }
 
   private fail(res: ServerResponse, err: unknown): void {
-    const e = err instanceof ApiError ? err : new ApiError(500, err instanceof Error ? err.message : String(err), null, 'server_error');
+    // A crashed model worker will not come back by itself: 503 says so to clients and balancers.
+    const status = this.opts.worker.failure ? 503 : 500;
+    const e = err instanceof ApiError ? err : new ApiError(status, err instanceof Error ? err.message : String(err), null, 'server_error');
     if (e.status >= 500) this.log(`error: ${e.message}`);
     if (res.headersSent) {
       res.end();

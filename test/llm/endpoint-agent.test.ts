@@ -2,38 +2,20 @@
  * The endpoint agent's rules, against a real HTTP server that answers with scripted completions
  * (outputs the shipped code model cannot write: well-formed actions with thoughts, and errors).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { useScriptedEndpoint, type ScriptedEndpoint } from './helpers.ts';
 import { EndpointAgent } from '../../main/agents/endpoint-agent.ts';
 import { REFLECTIONS_HEADER } from '../../main/agents/endpoint-prompt.ts';
 import { AgentUnavailableError } from '../../main/agents/types.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import type { TaskSpec } from '../../main/tasks/types.ts';
 
-type Reply = { status: number; text: string };
-const replies: Reply[] = [];
-const bodies: any[] = [];
-let http: Server;
-let baseUrl: string;
-
-before(async () => {
-  http = createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      bodies.push(JSON.parse(data));
-      const r = replies.shift() ?? { status: 500, text: 'no scripted reply' };
-      res.writeHead(r.status, { 'content-type': 'application/json' });
-      if (r.status !== 200) return res.end(JSON.stringify({ error: { message: r.text, type: 'invalid_request_error', param: null, code: null } }));
-      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'scripted', choices: [{ index: 0, message: { role: 'assistant', content: r.text }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 7, total_tokens: 107 } }));
-    });
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`;
-});
-after(() => new Promise<void>((r) => http.close(() => r())));
+let scripted: ScriptedEndpoint;
+useScriptedEndpoint((e) => (scripted = e));
+const body = (i: number) => scripted.bodies[i];
 
 const task = { family: 'shop', seed: 10000, instruction: 'Buy the blue tent', startUrl: 'http://x/' } as TaskSpec;
 const obs = (over: Partial<Observation> = {}): Observation => ({
@@ -46,12 +28,12 @@ const obs = (over: Partial<Observation> = {}): Observation => ({
   ...over,
 });
 const agent = (over: Partial<ConstructorParameters<typeof EndpointAgent>[0]> = {}) =>
-  new EndpointAgent({ baseUrl, model: 'scripted', temperature: 0.5, maxTokens: 64, seed: 9, maxWaitMs: 0, ...over });
+  new EndpointAgent({ baseUrl: scripted.baseUrl, model: 'scripted', temperature: 0.5, maxTokens: 64, seed: 9, maxWaitMs: 0, ...over });
 const userOf = (b: any): string => (typeof b.messages[1].content === 'string' ? b.messages[1].content : b.messages[1].content[0].text);
 
 test('a thought and an action are parsed; the next prompt lists the thought, the action and the error it got; reflections are in every prompt', async () => {
-  bodies.length = 0;
-  replies.push({ status: 200, text: 'I should search first.\nfill(\'12\', \'blue tent\')' }, { status: 200, text: "Now press enter.\npress('12', 'Enter')" });
+  scripted.bodies.length = 0;
+  scripted.replies.push({ status: 200, text: 'I should search first.\nfill(\'12\', \'blue tent\')' }, { status: 200, text: "Now press enter.\npress('12', 'Enter')" });
   const a = agent({ reflections: ['You typed the wrong product.\nAvoid: typo\nUnmet: none'] });
   a.reset(task);
   const t1 = await a.act(obs());
@@ -60,7 +42,7 @@ test('a thought and an action are parsed; the next prompt lists the thought, the
   assert.deepEqual({ ...t1.llm, latencyMs: 0 }, { promptTokens: 100, completionTokens: 7, latencyMs: 0, attempts: 1 });
   const t2 = await a.act(obs({ lastActionError: { code: 'element_not_interactable', message: 'covered by a banner' } }));
   assert.equal(t2.action, "press('12', 'Enter')");
-  const [b1, b2] = bodies;
+  const [b1, b2] = [body(0), body(1)];
   assert.equal(b1.model, 'scripted');
   assert.equal(b1.temperature, 0.5);
   assert.equal(b1.max_tokens, 64);
@@ -74,8 +56,8 @@ test('a thought and an action are parsed; the next prompt lists the thought, the
 });
 
 test('malformed outputs are recorded on the turn, and after maxMalformed in a row the episode ends without another call', async () => {
-  bodies.length = 0;
-  replies.push({ status: 200, text: 'function f() {\n  return 1;\n}' }, { status: 200, text: "click('12')" }, { status: 200, text: 'clik(3)' }, { status: 200, text: '' });
+  scripted.bodies.length = 0;
+  scripted.replies.push({ status: 200, text: 'function f() {\n  return 1;\n}' }, { status: 200, text: "click('12')" }, { status: 200, text: 'clik(3)' }, { status: 200, text: '' });
   const a = agent({ maxMalformed: 2 });
   a.reset(task);
   const t1 = await a.act(obs());
@@ -87,15 +69,15 @@ test('malformed outputs are recorded on the turn, and after maxMalformed in a ro
   assert.ok(t4.llm!.malformed);
   assert.equal(t4.action, '');
   await assert.rejects(a.act(obs()), /2 malformed model outputs in a row \(limit 2\)/);
-  assert.equal(bodies.length, 4);
+  assert.equal(scripted.bodies.length, 4);
 });
 
 test('a refused request ends the episode (plain error); an unknown model or an unreachable endpoint makes the agent unavailable', async () => {
-  replies.push({ status: 400, text: 'prompt too long' });
+  scripted.replies.push({ status: 400, text: 'prompt too long' });
   const a = agent();
   a.reset(task);
   await assert.rejects(a.act(obs()), (e: unknown) => !(e instanceof AgentUnavailableError) && /refused the request: .*400: prompt too long/.test((e as Error).message));
-  replies.push({ status: 404, text: 'model scripted not found' });
+  scripted.replies.push({ status: 404, text: 'model scripted not found' });
   await assert.rejects(a.act(obs()), AgentUnavailableError);
   // A port that was free a moment ago: nothing listens, connections are refused at once.
   const probe = createServer();
@@ -108,18 +90,18 @@ test('a refused request ends the episode (plain error); an unknown model or an u
 });
 
 test('vision: the set-of-marks screenshot goes as an image part, and the system prompt says what its labels are', async () => {
-  bodies.length = 0;
-  replies.push({ status: 200, text: "click('12')" }, { status: 200, text: "click('12')" });
+  scripted.bodies.length = 0;
+  scripted.replies.push({ status: 200, text: "click('12')" }, { status: 200, text: "click('12')" });
   const png = Buffer.from('89504e470d0a1a0a', 'hex');
   const a = agent({ vision: true });
   a.reset(task);
   await a.act(obs({ screenshot: { png, width: 1, height: 1 } }));
-  const content = bodies[0].messages[1].content;
+  const content = body(0).messages[1].content;
   assert.equal(content[1].type, 'image_url');
   assert.equal(content[1].image_url.url, `data:image/png;base64,${png.toString('base64')}`);
-  assert.match(bodies[0].messages[0].content, /labelled with its id/);
+  assert.match(body(0).messages[0].content, /labelled with its id/);
   const blind = agent({ vision: false });
   blind.reset(task);
   await blind.act(obs({ screenshot: { png, width: 1, height: 1 } }));
-  assert.equal(typeof bodies[1].messages[1].content, 'string');
+  assert.equal(typeof body(1).messages[1].content, 'string');
 });
