@@ -25,6 +25,12 @@ export interface NativeAddon {
   reduce(op: number, x: Float32Array, out: Float32Array, outer: number, red: number, inner: number): void;
   /** Softmax over the last axis of x viewed as [rows, cols]. */
   softmax(x: Float32Array, out: Float32Array, rows: number, cols: number): void;
+  /** One AdamW step into pOut/mOut/vOut (all arrays the same length; g is scaled by gradScale first). */
+  adamw(
+    p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array,
+    pOut: Float32Array, mOut: Float32Array, vOut: Float32Array,
+    lr: number, b1: number, b2: number, eps: number, c1: number, c2: number, wd: number, gradScale: number,
+  ): void;
 }
 
 /** Op codes shared with native/src/ops.h. */
@@ -71,7 +77,7 @@ function load(): AddonLoad {
   try {
     const require = createRequire(import.meta.url);
     const addon = require(path) as Partial<NativeAddon>;
-    const expected = ['matmul', 'info', 'binary', 'stridedCopy', 'unary', 'reduce', 'softmax'] as const;
+    const expected = ['matmul', 'info', 'binary', 'stridedCopy', 'unary', 'reduce', 'softmax', 'adamw'] as const;
     if (expected.some((name) => typeof addon[name] !== 'function')) {
       return { ok: false, reason: `${path} does not export the expected functions (stale build?)` };
     }

@@ -322,4 +322,33 @@ void softmax_rows(const float* x, float* out, long rows, long cols) {
   parallel_for_cost((rows + per - 1) / per, (double)per * cols * 10, softmax_task, &j);
 }
 
+struct AdamJob {
+  const float *p, *g, *m, *v;
+  float *po, *mo, *vo;
+  long n;
+  AdamParams a;
+};
+
+void adam_task(void* ctx, long t, int) {
+  const AdamJob& j = *static_cast<const AdamJob*>(ctx);
+  long e0 = t * kGrain, e1 = e0 + kGrain < j.n ? e0 + kGrain : j.n;
+  const AdamParams a = j.a;
+  for (long i = e0; i < e1; i++) {
+    float g = j.g[i] * a.grad_scale;
+    float m = a.b1 * j.m[i] + (1.f - a.b1) * g;
+    float v = a.b2 * j.v[i] + (1.f - a.b2) * g * g;
+    float update = (m / a.c1) / (std::sqrt(v / a.c2) + a.eps) + a.wd * j.p[i];
+    j.po[i] = j.p[i] - a.lr * update;
+    j.mo[i] = m;
+    j.vo[i] = v;
+  }
+}
+
+void adamw(const float* p, const float* g, const float* m, const float* v, float* p_out, float* m_out,
+           float* v_out, long n, const AdamParams& a) {
+  AdamJob j{p, g, m, v, p_out, m_out, v_out, n, a};
+  long tasks = (n + kGrain - 1) / kGrain;
+  parallel_for_cost(tasks, kGrain * 4.0, adam_task, &j);
+}
+
 }  // namespace lab

@@ -27,4 +27,12 @@ void reduce_op(int op, const float* x, float* out, long outer, long red, long in
 // Softmax over the last axis of x viewed as [rows, cols].
 void softmax_rows(const float* x, float* out, long rows, long cols);
 
+// One AdamW step, out of place: g is scaled by grad_scale (global-norm clipping); decoupled
+// weight decay wd (0 for gains/biases/embeddings); c1, c2 are the bias corrections 1 - beta^t.
+struct AdamParams {
+  float lr, b1, b2, eps, c1, c2, wd, grad_scale;
+};
+void adamw(const float* p, const float* g, const float* m, const float* v, float* p_out, float* m_out,
+           float* v_out, long n, const AdamParams& a);
+
 }  // namespace lab
