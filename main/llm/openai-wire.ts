@@ -12,7 +12,9 @@ const otherPart = z.object({ type: z.string() }).loose();
 
 export const chatMessageSchema = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.array(z.union([textPart, imagePart, otherPart])), z.null()]),
+  content: z.union([z.string(), z.array(z.union([textPart, imagePart, otherPart])), z.null()], {
+    message: 'must be a string, an array of content parts ({type: "text", text} or {type: "image_url", image_url: {url}}), or null',
+  }),
   name: z.string().optional(),
 });
 

@@ -101,6 +101,7 @@ test('bad requests get OpenAI error JSON with the right status, naming the field
   const cases: Array<[unknown, number, RegExp, string | null]> = [
     [{ messages: [] }, 400, /messages/, 'messages'],
     [{ messages: [{ role: 'robot', content: 'hi' }] }, 400, /messages\[0\]\.role/, 'messages[0].role'],
+    [{ messages: [{ role: 'user', content: 3 }] }, 400, /messages\[0\]\.content: must be a string, an array of content parts/, 'messages[0].content'],
     [{ messages: PROMPT, temperature: 3 }, 400, /temperature/, 'temperature'],
     [{ messages: PROMPT, max_tokens: 0 }, 400, /max_tokens/, 'max_tokens'],
     [{ messages: PROMPT, n: 2 }, 400, /n: only n=1/, 'n'],
