@@ -148,3 +148,28 @@ test('GET /v1/models and /health; concurrent requests are queued and all answere
   assert.equal(after.served - before, 3);
   assert.equal(after.queue, 0);
 });
+
+test('a client that disconnects mid-stream stops its generation; the next request is served', async () => {
+  const health = async () => (await fetch(`${s.baseUrl.replace(/\/v1$/, '')}/health`)).json();
+  // Precondition: left alone, this request runs long (no early end-of-text), so a stop is visible.
+  const full = await (await post({ messages: PROMPT, temperature: 0, max_tokens: 200 })).json();
+  assert.equal(full.choices[0].finish_reason, 'length');
+  assert.ok(full.usage.completion_tokens > 100);
+  const before = (await health()).served as number;
+  const abort = new AbortController();
+  const res = await fetch(`${s.baseUrl}/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify({ messages: PROMPT, temperature: 0, max_tokens: 200, stream: true }),
+    signal: abort.signal,
+  });
+  const reader = res.body!.getReader();
+  await reader.read();
+  abort.abort();
+  await reader.closed.catch(() => undefined);
+  const next = await (await post({ messages: PROMPT, temperature: 0, max_tokens: 4 })).json();
+  assert.ok(next.usage.completion_tokens <= 4);
+  const h = await health();
+  // Only the second request finished: the abandoned one was stopped, not completed.
+  assert.equal(h.served - before, 1);
+  assert.equal(h.queue, 0);
+});
