@@ -22,6 +22,8 @@ export interface ChatServerOptions {
   /** The id clients name in `model` (a request naming another model gets a 404). */
   modelName: string;
   log?: (line: string) => void;
+  /** When set, /v1 routes require `Authorization: Bearer <apiKey>` (as vLLM's --api-key); /health stays open. */
+  apiKey?: string;
   /** Sees every valid chat request body (a request log, or tests checking what clients send). */
   onRequest?: (body: ChatCompletionRequest) => void;
   maxBodyBytes?: number;
@@ -78,6 +80,9 @@ export class ChatServer {
       const { worker } = this.opts;
       const failure = worker.failure;
       return this.json(res, failure ? 503 : 200, { status: failure ? 'error' : 'ok', ...(failure ? { error: failure.message } : {}), model: this.opts.modelName, ...worker.info, queue: worker.queueLength, served: this.served });
+    }
+    if (path.startsWith('/v1/') && this.opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.opts.apiKey}`) {
+      throw new ApiError(401, 'missing or wrong API key: send Authorization: Bearer <key>', null, 'invalid_api_key');
     }
     if (path === '/v1/models') {
       route('GET');

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderChatPrompt, TURN_STOP } from '../../main/llm/chat-template.ts';
 import { StopScanner } from '../../main/llm/stop-scanner.ts';
+import { ChatServer } from '../../main/llm/serve.ts';
+import { ChatEndpoint } from '../../main/llm/client.ts';
 import { MODEL_NAME, readSse, useServedModel, type ServedModel } from './helpers.ts';
 
 let s: ServedModel;
@@ -172,4 +174,22 @@ test('a client that disconnects mid-stream stops its generation; the next reques
   // Only the second request finished: the abandoned one was stopped, not completed.
   assert.equal(h.served - before, 1);
   assert.equal(h.queue, 0);
+});
+
+test('with an API key, /v1 routes answer 401 in the OpenAI shape without it and serve the client that sends it; /health stays open', async () => {
+  const keyed = new ChatServer({ worker: s.worker, modelName: MODEL_NAME, apiKey: 'sesame' });
+  const url = await keyed.listen(0);
+  try {
+    const res = await fetch(`${url}/v1/models`);
+    assert.equal(res.status, 401);
+    assert.equal((await res.json()).error.code, 'invalid_api_key');
+    assert.equal((await fetch(`${url}/health`)).status, 200);
+    const client = new ChatEndpoint({ baseUrl: `${url}/v1`, model: MODEL_NAME, apiKey: 'sesame', maxWaitMs: 0 });
+    const r = await client.chat({ messages: [{ role: 'user', content: 'let x' }], temperature: 0, maxTokens: 3 });
+    assert.ok(r.usage.completionTokens >= 1);
+    const wrong = new ChatEndpoint({ baseUrl: `${url}/v1`, model: MODEL_NAME, apiKey: 'guess', maxWaitMs: 0 });
+    await assert.rejects(wrong.chat({ messages: [{ role: 'user', content: 'x' }] }), /401: missing or wrong API key/);
+  } finally {
+    await keyed.close();
+  }
 });

@@ -16,6 +16,7 @@ interface ServeFlags {
   decode: string;
   backend?: string;
   quiet?: boolean;
+  apiKey?: string;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -28,6 +29,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--decode <mode>', `decoder: ${DECODE_MODES.join(' | ')}`, 'sdsat')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--api-key <key>', 'require this bearer key on /v1 routes (default $LAB_SERVE_KEY; none: open to anyone who can reach the port)')
     .option('--quiet', 'no per-request log lines')
     .action(async (o: ServeFlags) => {
       if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
@@ -35,7 +37,9 @@ export function registerServeCommand(program: Command): void {
       if (!isCheckpoint(dir)) throw new Error(`--model: no model checkpoint in ${dir} (model.json and weights.bin)`);
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend });
-      const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), log: o.quiet ? undefined : log });
+      const apiKey = o.apiKey ?? (process.env.LAB_SERVE_KEY || undefined);
+      const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), apiKey, log: o.quiet ? undefined : log });
+      if (!apiKey && o.host !== '127.0.0.1' && o.host !== 'localhost') log(`warning: listening on ${o.host} without --api-key: anyone who can reach the port can use the model`);
       await withCleanup([() => worker.close(), () => server.close()], async (signal) => {
         const url = await server.listen(o.port, o.host);
         const { info } = worker;
