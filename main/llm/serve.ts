@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { renderChatPrompt, TURN_STOP } from './chat-template.ts';
 import { ApiError, parseChatRequest, usageOf, type ChatCompletionRequest } from './openai-wire.ts';
 import { CancelledGeneration, type Generation, type ModelWorker } from './model-worker.ts';
@@ -81,7 +81,7 @@ export class ChatServer {
       const failure = worker.failure;
       return this.json(res, failure ? 503 : 200, { status: failure ? 'error' : 'ok', ...(failure ? { error: failure.message } : {}), model: this.opts.modelName, ...worker.info, queue: worker.queueLength, served: this.served });
     }
-    if (path.startsWith('/v1/') && this.opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.opts.apiKey}`) {
+    if (path.startsWith('/v1/') && this.opts.apiKey !== undefined && !sameSecret(req.headers.authorization ?? '', `Bearer ${this.opts.apiKey}`)) {
       throw new ApiError(401, 'missing or wrong API key: send Authorization: Bearer <key>', null, 'invalid_api_key');
     }
     if (path === '/v1/models') {
@@ -206,6 +206,12 @@ export function generationParams(body: ChatCompletionRequest, ctx: number) {
     seed: body.seed ?? randomInt(0, 2 ** 31),
     stop: [...stop, TURN_STOP],
   };
+}
+
+/** Compare in constant time (over digests, so lengths do not leak either). */
+function sameSecret(a: string, b: string): boolean {
+  const h = (x: string) => createHash('sha256').update(x).digest();
+  return timingSafeEqual(h(a), h(b));
 }
 
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
