@@ -4,9 +4,9 @@ import { BrowserEnv } from '../../environment/environment.ts';
 import { AGENT_NAMES } from '../../agents/registry.ts';
 import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
 import { RunFolder, runCollection, type CollectSummary } from '../../collection/collect-run.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
-interface CollectFlags extends BrowserFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -26,11 +26,11 @@ interface CollectFlags extends BrowserFlags {
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(
+  withBrowserOptions(withMiniwobOption(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
-      .option('--tasks <spec>', 'families and split, e.g. shop,flights:train or all:test', 'all:test')
+      .option('--tasks <spec>', 'families (or imported task sets, miniwob.<task>) and split, e.g. shop,flights:train or all:test', 'all:test')
       .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'noisy')
       .option('--agent-seed <n>', 'seed of the agent (attempt k uses a seed derived from it)', intOption('--agent-seed', 0), 1)
       .option('--retries <r>', 'retries after a failed first attempt (budget: 1 + R attempts per arm)', intOption('--retries', 0), 2)
@@ -42,10 +42,12 @@ export function registerCollectCommand(program: Command): void {
       .option('--rate <kind=p>', `noisy-expert mistake rate, repeatable (${MISTAKE_KINDS.join(', ')})`, (v: string, acc: string[] = []) => [...acc, v])
       .option('--resume <run-id>', 'continue a run in lab/runs/<run-id> (its saved config wins over other flags)')
       .option('--json', 'print the summary as JSON'),
-  ).action(async (opts: CollectFlags, cmd: Command) => {
+  )).action(async (opts: CollectFlags, cmd: Command) => {
     const store = openLab(cmd);
     const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, configFrom(opts));
-    const server = await startTaskServer();
+    // Imported task sets join only when named; `all` means the built-in families (and MiniWoB++ with --miniwob).
+    const named = run.config.tasks.split(':')[0].split(',').map((x) => x.trim());
+    const server = await startTaskServer(extraFamilies(store.dir, opts, named));
     const host = await startBrowser(opts);
     const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host));
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
