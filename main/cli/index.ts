@@ -10,6 +10,7 @@ import { registerDatasetCommands } from './commands/datasets.ts';
 import { registerTrainCommands } from './commands/train.ts';
 import { registerDecodeCommands } from './commands/decode.ts';
 import { registerCollectCommand } from './commands/collect.ts';
+import { registerJudgeCommand } from './commands/judge.ts';
 
 const program = new Command();
 program
@@ -27,6 +28,7 @@ registerDatasetCommands(program);
 registerTrainCommands(program);
 registerDecodeCommands(program);
 registerCollectCommand(program);
+registerJudgeCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
