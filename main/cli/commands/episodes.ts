@@ -3,6 +3,7 @@ import { BrowserEnv } from '../../environment/environment.ts';
 import { runEpisode } from '../../collection/episode.ts';
 import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
 import type { Tier } from '../../tasks/types.ts';
+import { JudgmentStore } from '../../judge/store.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
@@ -93,15 +94,25 @@ export function registerEpisodeCommands(program: Command): void {
     .action((id: string, opts: { json?: boolean }, cmd: Command) => {
       const e = openLab(cmd).readEpisode(id);
       for (const w of e.warnings) process.stderr.write(`warning: ${w}\n`);
-      if (opts.json) return printJson(e);
+      if (opts.json) {
+        const judgment = e.header.task.checker === 'judge' ? new JudgmentStore(openLab(cmd).dir).latest(e.header.id) : undefined;
+        return printJson(judgment ? { ...e, judgment } : e);
+      }
       const t = e.header.task;
       process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${t.instruction}\n\n`);
       for (const s of e.steps) {
         process.stdout.write(`${String(s.index + 1).padStart(3)}. ${s.action}${s.error ? `  -> ${s.error.code}: ${s.error.message}` : ''}  [${s.observation.url}] ${s.timing.totalMs} ms\n`);
         if (s.thought) process.stdout.write(`     ${s.thought}\n`);
       }
-      if (e.end) {
+      if (e.end && t.checker === 'judge') {
+        // No checker ran; the verdict, if any, is the judge's (lab/judgments/).
+        const j = new JudgmentStore(openLab(cmd).dir).latest(e.header.id);
+        const verdict = !j ? 'NOT JUDGED YET (lab judge ' + e.header.id + ')' : j.verdict ? `${j.verdict.toUpperCase()} by the judge (${j.judge.model})` : `MALFORMED judge answer (${j.malformed})`;
+        process.stdout.write(`\n${verdict}, ended by ${e.end.reason}\n`);
+        if (j?.verdict) process.stdout.write(`${j.keyPoints.map((k) => `  - ${k}`).join('\n')}\n  ${j.reasons.replace(/\n+/g, '\n  ')}\n`);
+      } else if (e.end) {
         process.stdout.write(`\n${e.end.success ? 'SUCCESS' : 'FAILURE'} (${e.end.reason})\n`);
+        if (e.end.reward) process.stdout.write(`  page reward ${e.end.reward.value} (raw ${e.end.reward.raw})${e.end.reward.reason ? `: ${e.end.reward.reason}` : ''}\n`);
         for (const k of e.end.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
       } else process.stdout.write('\n(incomplete: the run stopped before the episode ended)\n');
     });
