@@ -72,7 +72,12 @@ export function registerTasksCommands(program: Command): void {
       }));
       if (opts.json) return printJson(rows);
       for (const r of rows) {
-        const seeds = r.heldOut ? `held out: test seeds ${r.testSeeds.join('-')} only, never trained on` : `train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
+        const seeds =
+          r.checker === 'judge'
+            ? `imported: tasks (seeds) ${r.testSeeds.join('-')}, test only, judged by lab judge`
+            : r.heldOut
+              ? `held out: test seeds ${r.testSeeds.join('-')} only, never trained on`
+              : `train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
         process.stdout.write(`${r.family.padEnd(12)} ${r.description}\n${''.padEnd(12)} ${seeds}\n`);
       }
     });

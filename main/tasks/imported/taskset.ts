@@ -56,8 +56,9 @@ export function importedFamily(name: string, tasks: ImportedTask[]): TaskFamily<
   return {
     name,
     description: `${tasks.length} imported ${formats} tasks on the live web, judged by an LLM judge`,
+    // Test seeds only (the empty train range keeps benchmarks out of training data); not marked
+    // held out, which names the built-in sites kept back for generalisation results.
     seeds: { train: { from: 0, to: 0 }, test: { from: 0, to: tasks.length } },
-    heldOut: true,
     checker: 'judge',
     generate(seed) {
       const t = tasks[seed];
