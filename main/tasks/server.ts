@@ -151,13 +151,7 @@ export class TaskServer {
   private async serveStatic(rel: string, res: ServerResponse): Promise<void> {
     const path = normalize(join(this.staticRoot, rel));
     if (!path.startsWith(this.staticRoot + sep)) return void res.writeHead(403).end();
-    try {
-      const data = await readFile(path);
-      res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' });
-      res.end(data);
-    } catch {
-      res.writeHead(404).end();
-    }
+    await sendFile(res, path, 'max-age=3600');
   }
 }
 
@@ -181,19 +175,19 @@ function send(res: ServerResponse, out: SiteResponse, baseUrl: string): void {
       return;
     }
     case 'file':
-      void sendFile(res, out.path);
+      void sendFile(res, out.path, 'no-store');
       return;
     case 'not_found':
       res.writeHead(404, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Page not found</h1>');
   }
 }
 
-async function sendFile(res: ServerResponse, path: string): Promise<void> {
+async function sendFile(res: ServerResponse, path: string, cacheControl: string): Promise<void> {
   try {
     const data = await readFile(path);
-    res.writeHead(200, { 'content-type': MIME[extname(path).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(data);
+    res.writeHead(200, { 'content-type': MIME[extname(path).toLowerCase()] ?? 'application/octet-stream', 'cache-control': cacheControl }).end(data);
   } catch {
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(404).end();
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { Tier } from '../types.ts';
+import { maxStepsForTier } from '../server.ts';
 
 export const IMPORT_FORMATS = ['webvoyager', 'mind2web', 'webtailbench'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -65,14 +66,10 @@ export function parseImportFile(format: ImportFormat, file: string, text: string
   const seen = new Map<string, number>();
   for (const t of tasks) {
     const first = seen.get(t.id);
-    if (first !== undefined) throw new ImportError(file, t.row, fieldName(format, 'id'), `duplicate task id "${t.id}" (first on row ${first})`);
+    if (first !== undefined) throw new ImportError(file, t.row, format === 'mind2web' ? 'task_id' : 'id', `duplicate task id "${t.id}" (first on row ${first})`);
     seen.set(t.id, t.row);
   }
   return tasks;
-}
-
-function fieldName(format: ImportFormat, what: 'id'): string {
-  return format === 'mind2web' ? 'task_id' : what;
 }
 
 /** A row's fields, read with errors that name the field. */
@@ -170,7 +167,7 @@ function parseMind2Web(file: string, text: string): ImportedTask[] {
       site: new URL(startUrl).hostname,
       tier,
       // No budget in the benchmark: twice what a person needed, and never less than the tier's.
-      maxSteps: Math.max(tier === 1 ? 10 : tier === 2 ? 20 : 30, 2 * referenceLength),
+      maxSteps: Math.max(maxStepsForTier(tier), 2 * referenceLength),
       referenceLength,
       file,
       row,
