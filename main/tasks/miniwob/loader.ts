@@ -81,10 +81,9 @@ function miniwobFamily(root: string, task: string, maxTimeMs: number): TaskFamil
         // Replaced by the page's own #query once it has started (pageInstruction).
         instruction: `MiniWoB++ task ${task}: follow the instruction on the page.`,
         state: { task, root, maxTimeMs },
-        // MiniWoB++ tasks are short; they have no tiers of their own.
+        // MiniWoB++ tasks are short and have no tiers of their own: tier 1's budget unless asked.
         tier: tier ?? 1,
         startPath: pagePath,
-        maxSteps: tier ? undefined : 10,
       };
     },
     handle(req, ctx) {
