@@ -11,6 +11,7 @@ import { registerTrainCommands } from './commands/train.ts';
 import { registerDecodeCommands } from './commands/decode.ts';
 import { registerCollectCommand } from './commands/collect.ts';
 import { registerServeCommand } from './commands/serve.ts';
+import { registerJudgeCommand } from './commands/judge.ts';
 
 const program = new Command();
 program
@@ -29,6 +30,7 @@ registerTrainCommands(program);
 registerDecodeCommands(program);
 registerCollectCommand(program);
 registerServeCommand(program);
+registerJudgeCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

@@ -33,6 +33,10 @@ export interface EpisodeOutcome {
   keyPoints: EndRecord['keyPoints'];
   messages: string[];
   durationMs: number;
+  /** The page's own reward (MiniWoB++). */
+  reward?: EndRecord['reward'];
+  /** Who decided success: absent for the site's checker; 'judge' means undecided until `lab judge`. */
+  checker?: TaskInstance['spec']['checker'];
   /** Totals of the agent's language-model calls, for agents that make them. */
   llm?: LlmTotals;
 }
@@ -63,14 +67,40 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
   const { spec, ctx, family } = instance;
   const agent = typeof req.agent === 'function' ? req.agent(instance) : req.agent;
   const split = inRange(spec.seed, family.seeds.train) ? 'train' : inRange(spec.seed, family.seeds.test) ? 'test' : 'other';
+  const start = () => env.reset({ instruction: spec.instruction, startUrl: spec.startUrl, allowedOrigins: spec.allowedOrigins });
+  // A page that writes its own instruction (MiniWoB++) is opened first, so the header records it.
+  let opened: Observation | undefined;
+  if (family.pageInstruction) {
+    try {
+      opened = await start();
+      const instruction = family.pageInstruction(ctx);
+      if (instruction) {
+        spec.instruction = instruction;
+        opened = { ...opened, instruction };
+        env.setInstruction(instruction);
+      }
+    } catch (err) {
+      server.releaseInstance(ctx.id);
+      throw err;
+    }
+  }
   const writer = store.createEpisode({
-    task: { family: spec.family, seed: spec.seed, tier: spec.tier, instruction: spec.instruction, startUrl: spec.startUrl, split },
+    task: {
+      family: spec.family,
+      seed: spec.seed,
+      tier: spec.tier,
+      instruction: spec.instruction,
+      startUrl: spec.startUrl,
+      split,
+      ...(spec.checker ? { checker: spec.checker } : {}),
+      ...(spec.source ? { source: spec.source } : {}),
+    },
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
     env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind },
     links: req.links ?? {},
   });
   try {
-    let observation = await env.reset({ instruction: spec.instruction, startUrl: spec.startUrl, allowedOrigins: spec.allowedOrigins });
+    let observation = opened ?? (await start());
     await agent.reset(spec);
     const history: AgentTurn[] = [];
     let reason: EndRecord['reason'] = 'max_steps';
@@ -123,6 +153,10 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
         reason = result.error?.code === 'renderer_crashed' ? 'page_lost' : 'checker';
         break;
       }
+      if (family.isDone?.(ctx)) {
+        reason = 'checker';
+        break;
+      }
     }
     const verdict = family.check(ctx);
     const durationMs = Math.round(performance.now() - started);
@@ -133,6 +167,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       messages: [...ctx.agentMessages],
       ...(ctx.reportedInfeasible !== undefined ? { infeasible: ctx.reportedInfeasible } : {}),
       ...(agentError !== undefined ? { agentError } : {}),
+      ...(verdict.reward ? { reward: verdict.reward } : {}),
       finalObservation: toRecord(store, observation),
       durationMs,
     });
@@ -146,6 +181,8 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       messages: [...ctx.agentMessages],
       durationMs,
       ...(llm ? { llm } : {}),
+      ...(verdict.reward ? { reward: verdict.reward } : {}),
+      ...(spec.checker ? { checker: spec.checker } : {}),
     };
   } catch (err) {
     writer.abandon();

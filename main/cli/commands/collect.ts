@@ -6,9 +6,9 @@ import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
 import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import { REFLECT_MODES, RunFolder, runCollection, type CollectSummary, type EndpointConfig } from '../../collection/collect-run.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
-interface CollectFlags extends BrowserFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -37,11 +37,11 @@ interface CollectFlags extends BrowserFlags {
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(
+  withBrowserOptions(withMiniwobOption(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
-      .option('--tasks <spec>', 'families and split, e.g. shop,flights:train or all:test', 'all:test')
+      .option('--tasks <spec>', 'families (or imported task sets, miniwob.<task>) and split, e.g. shop,flights:train or all:test', 'all:test')
       .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'noisy')
       .option('--agent-seed <n>', 'seed of the agent (attempt k uses a seed derived from it)', intOption('--agent-seed', 0), 1)
       .option('--retries <r>', 'retries after a failed first attempt (budget: 1 + R attempts per arm)', intOption('--retries', 0), 2)
@@ -62,13 +62,15 @@ export function registerCollectCommand(program: Command): void {
       .option('--max-malformed <n>', `malformed outputs in a row that end an episode (default ${ENDPOINT_DEFAULTS.maxMalformed})`, intOption('--max-malformed', 1))
       .option('--endpoint-wait <s>', `seconds to wait out an unreachable endpoint before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
       .option('--json', 'print the summary as JSON'),
-  ).action(async (opts: CollectFlags, cmd: Command) => {
+  )).action(async (opts: CollectFlags, cmd: Command) => {
     const store = openLab(cmd);
     const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, configFrom(opts));
     // A server that moved keeps its run: --endpoint on resume points the saved config at it.
     if (opts.resume && opts.endpoint && run.config.endpoint) run.config.endpoint.baseUrl = opts.endpoint;
     const apiKey = run.config.endpoint ? endpointFromEnv({ baseUrl: run.config.endpoint.baseUrl, model: run.config.endpoint.model }).apiKey : undefined;
-    const server = await startTaskServer();
+    // Imported task sets join only when named; `all` means the built-in families (and MiniWoB++ with --miniwob).
+    const named = run.config.tasks.split(':')[0].split(',').map((x) => x.trim());
+    const server = await startTaskServer(extraFamilies(store.dir, opts, named));
     const host = await startBrowser(opts);
     const screenshots = !!run.config.endpoint?.vision && run.config.agent === 'endpoint';
     const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true } : {}));
