@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { runEpisode } from '../../collection/episode.ts';
 import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
+import { endpointSettings } from '../../agents/endpoint-agent.ts';
+import { endpointFromEnv } from '../../llm/client.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../judge/store.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
@@ -14,6 +16,9 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
   maxSteps?: number;
   screenshots?: boolean;
   json?: boolean;
+  endpoint?: string;
+  model?: string;
+  vision?: boolean;
 }
 
 export function registerEpisodeCommands(program: Command): void {
@@ -27,17 +32,22 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--tier <n>', 'difficulty tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
       .option('--max-steps <n>', 'step budget (default: by tier)', intOption('--max-steps', 1))
       .option('--screenshots', 'record a set-of-marks screenshot at every step')
+      .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
+      .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
+      .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
       .option('--json', 'print JSON'),
   )).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
+    // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
+    const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
     const store = openLab(cmd);
     const server = await startTaskServer(extraFamilies(store.dir, opts));
     const host = await startBrowser(opts).catch(async (err) => {
       await server.stop();
       throw err;
     });
-    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots });
+    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots || !!endpoint?.vision });
     await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
       const outcome = await runEpisode(
         {
@@ -53,7 +63,10 @@ export function registerEpisodeCommands(program: Command): void {
           seed: opts.seed,
           tier: opts.tier as Tier | undefined,
           maxSteps: opts.maxSteps,
-          agent: (instance) => makeAgent(opts.agent, instance, opts.seed),
+          agent: (instance) => makeAgent(opts.agent, instance, opts.seed, {
+              endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },
+            }),
+          ...(endpoint ? { agentConfig: { kind: 'endpoint', seed: opts.seed, ...endpointSettings(endpoint) } } : {}),
         },
       );
       if (opts.json) return printJson({ task: opts.task, seed: opts.seed, agent: opts.agent, ...outcome });
