@@ -123,3 +123,19 @@ test('lab collect --agent endpoint --reflect llm through lab serve: malformed ou
   assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
   assert.equal(served.bodies.length, before);
 });
+
+test('lab episode --agent endpoint runs one episode through lab serve and records the endpoint (no key) and each model call', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-endpoint-episode-'));
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'episode', '--task', 'webmail', '--seed', '10001', '--agent', 'endpoint', '--endpoint', served.baseUrl, '--model', MODEL_NAME, '--json'], {
+    env: { ...process.env, LAB_ENDPOINT_KEY: 'sk-secret-test' },
+  });
+  const out = JSON.parse(stdout);
+  const e = new LabStore(dir).readEpisode(out.id);
+  assert.equal(e.header.agent.name, 'endpoint');
+  assert.equal(e.header.agent.config?.baseUrl, served.baseUrl);
+  assert.equal(e.header.agent.config?.model, MODEL_NAME);
+  assert.doesNotMatch(readFileSync(e.path, 'utf8'), /sk-secret-test/);
+  assert.ok(e.steps.length >= 1);
+  assert.ok(e.steps.every((s) => s.llm && s.llm.promptTokens > 0));
+  assert.equal(out.llm.calls, e.steps.length);
+});
