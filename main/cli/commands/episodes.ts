@@ -3,7 +3,7 @@ import { BrowserEnv } from '../../environment/environment.ts';
 import { runEpisode } from '../../collection/episode.ts';
 import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
 import type { Tier } from '../../tasks/types.ts';
-import { JudgmentStore } from '../../judge/store.ts';
+import { JudgmentStore } from '../../store/judgments.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
