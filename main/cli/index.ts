@@ -10,6 +10,7 @@ import { registerDatasetCommands } from './commands/datasets.ts';
 import { registerTrainCommands } from './commands/train.ts';
 import { registerDecodeCommands } from './commands/decode.ts';
 import { registerCollectCommand } from './commands/collect.ts';
+import { registerServeCommand } from './commands/serve.ts';
 import { registerJudgeCommand } from './commands/judge.ts';
 
 const program = new Command();
@@ -28,6 +29,7 @@ registerDatasetCommands(program);
 registerTrainCommands(program);
 registerDecodeCommands(program);
 registerCollectCommand(program);
+registerServeCommand(program);
 registerJudgeCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -21,7 +21,7 @@ export interface TrainingHandle {
  * Run from TypeScript sources (tsx), a worker does not inherit the loader: start it through a tiny
  * ES module that registers tsx first. Built output (.js) starts the worker directly.
  */
-function createWorker(entry: URL, workerData: unknown): Worker {
+export function createWorker(entry: URL, workerData: unknown): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
   const api = import.meta.resolve('tsx/esm/api');
   const code = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;

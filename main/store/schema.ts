@@ -80,6 +80,17 @@ export const stepRecordSchema = z.object({
     observeMs: z.number(),
     totalMs: z.number(),
   }),
+  /** The language-model call behind the step (endpoint agents): tokens, latency, retries, malformed output. */
+  llm: z
+    .object({
+      promptTokens: z.number().int().min(0),
+      completionTokens: z.number().int().min(0),
+      latencyMs: z.number().min(0),
+      attempts: z.number().int().min(1),
+      malformed: z.string().optional(),
+      output: z.string().optional(),
+    })
+    .optional(),
   at: z.string(),
 });
 

@@ -103,6 +103,10 @@ export function registerEpisodeCommands(program: Command): void {
       for (const s of e.steps) {
         process.stdout.write(`${String(s.index + 1).padStart(3)}. ${s.action}${s.error ? `  -> ${s.error.code}: ${s.error.message}` : ''}  [${s.observation.url}] ${s.timing.totalMs} ms\n`);
         if (s.thought) process.stdout.write(`     ${s.thought}\n`);
+        if (s.llm) {
+          const l = s.llm;
+          process.stdout.write(`     model: ${l.promptTokens}+${l.completionTokens} tokens, ${l.latencyMs} ms${l.attempts > 1 ? `, ${l.attempts} tries` : ''}${l.malformed !== undefined ? `, malformed output (${l.malformed})` : ''}\n`);
+        }
       }
       if (e.end && t.checker === 'judge') {
         // No checker ran; the verdict, if any, is the judge's (lab/judgments/).
