@@ -116,8 +116,12 @@ export class DecodingLab {
         const id = `${stamp}-${benchId}`;
         const path = join(this.benchDir, `${id}.json`);
         writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');
+        this.release(run);
         this.emit('decodeBenchDone', { benchId, entry: { id, source: 'run', path, report } });
-      }, (err: Error) => this.emit('decodeBenchDone', { benchId, entry: null, error: err.message }))
+      }, (err: Error) => {
+        this.release(run);
+        this.emit('decodeBenchDone', { benchId, entry: null, error: err.message });
+      })
       .finally(() => this.release(run));
     return { benchId };
   }
@@ -173,9 +177,12 @@ export class DecodingLab {
           stats: r.stats,
           summary: summarize(r.stats),
         };
+        // Free the slot before saying so: a listener may start the next run at once.
+        if (final) this.release(run);
         this.emit('decodeDone', { decodeId, mode: m, final, result });
         return true;
       } catch (err) {
+        this.release(run);
         this.emit('decodeDone', { decodeId, mode: m, final: true, result: null, error: (err as Error).message });
         return false;
       }
