@@ -25,11 +25,17 @@ export interface NativeAddon {
   reduce(op: number, x: Float32Array, out: Float32Array, outer: number, red: number, inner: number): void;
   /** Softmax over the last axis of x viewed as [rows, cols]. */
   softmax(x: Float32Array, out: Float32Array, rows: number, cols: number): void;
+  /** One AdamW step into pOut/mOut/vOut (all arrays the same length; g is scaled by gradScale first). */
+  adamw(
+    p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array,
+    pOut: Float32Array, mOut: Float32Array, vOut: Float32Array,
+    lr: number, b1: number, b2: number, eps: number, c1: number, c2: number, wd: number, gradScale: number,
+  ): void;
 }
 
 /** Op codes shared with native/src/ops.h. */
 export const BinaryOp = { add: 0, sub: 1, mul: 2, div: 3, squaredDifference: 4 } as const;
-export const UnaryOp = { relu: 0, step: 1, exp: 2, neg: 3, square: 4, rsqrt: 5, sqrt: 6, log: 7 } as const;
+export const UnaryOp = { relu: 0, step: 1, exp: 2, neg: 3, square: 4, rsqrt: 5, sqrt: 6, log: 7, sigmoid: 8 } as const;
 export const ReduceOp = { sum: 0, max: 1, mean: 2 } as const;
 
 export interface NativeInfo {
@@ -71,7 +77,7 @@ function load(): AddonLoad {
   try {
     const require = createRequire(import.meta.url);
     const addon = require(path) as Partial<NativeAddon>;
-    const expected = ['matmul', 'info', 'binary', 'stridedCopy', 'unary', 'reduce', 'softmax'] as const;
+    const expected = ['matmul', 'info', 'binary', 'stridedCopy', 'unary', 'reduce', 'softmax', 'adamw'] as const;
     if (expected.some((name) => typeof addon[name] !== 'function')) {
       return { ok: false, reason: `${path} does not export the expected functions (stale build?)` };
     }

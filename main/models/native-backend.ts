@@ -8,6 +8,13 @@ import { BinaryOp, loadNativeAddon, ReduceOp, UnaryOp, type NativeAddon, type Na
 
 export const NATIVE_BACKEND = 'native';
 
+/**
+ * A fused AdamW update, registered only for the native backend: inputs {p, g, m, v}, attrs
+ * {lr, b1, b2, eps, c1, c2, wd, gradScale}; outputs [p, m, v] updated. The optimizer uses it when
+ * the active backend has it (one kernel per parameter instead of ~18 elementwise ops).
+ */
+export const ADAMW_KERNEL = 'LabAdamW';
+
 export type NativeRegistration = { ok: true } | { ok: false; reason: string };
 
 /** The slice of MathBackendCPU the native kernels use. */
@@ -61,7 +68,7 @@ function register(priority: number): NativeRegistration {
       tf.registerKernel({ ...config, backendName: NATIVE_BACKEND });
     }
     for (const config of nativeKernels(load.addon)) {
-      tf.unregisterKernel(config.kernelName, NATIVE_BACKEND);
+      if (tf.getKernel(config.kernelName, NATIVE_BACKEND)) tf.unregisterKernel(config.kernelName, NATIVE_BACKEND);
       tf.registerKernel(config);
       nativeNames.push(config.kernelName);
     }
@@ -151,6 +158,15 @@ function nativeKernels(addon: NativeAddon): tf.KernelConfig[] {
     kernel(tf.BatchMatMul, batchMatMul),
     kernel(tf._FusedMatMul, fusedMatMul),
     ...elementwiseKernels(addon),
+    kernel(ADAMW_KERNEL, (args) => {
+      const { backend } = args;
+      const [p, g, m, v] = (['p', 'g', 'm', 'v'] as const).map((k) => args.inputs[k] as tf.TensorInfo);
+      const a = args.attrs as Record<string, number>;
+      const outs = [p, m, v].map((t) => new Float32Array(tf.util.sizeFromShape(t.shape)));
+      addon.adamw(f32(backend, p), f32(backend, g), f32(backend, m), f32(backend, v), outs[0], outs[1], outs[2],
+        a.lr, a.b1, a.b2, a.eps, a.c1, a.c2, a.wd, a.gradScale);
+      return outs.map((o) => backend.makeTensorInfo(p.shape, 'float32', o)) as unknown as tf.TensorInfo;
+    }),
   ];
 }
 
@@ -243,6 +259,7 @@ function elementwiseKernels(addon: NativeAddon): tf.KernelConfig[] {
   unary(tf.Rsqrt, UnaryOp.rsqrt);
   unary(tf.Sqrt, UnaryOp.sqrt);
   unary(tf.Log, UnaryOp.log);
+  unary(tf.Sigmoid, UnaryOp.sigmoid);
 
   // Transpose: a strided gather (the cpu kernel computes a multi-index per element).
   const cpuTranspose = cpuKernel(tf.Transpose);
@@ -257,6 +274,63 @@ function elementwiseKernels(addon: NativeAddon): tf.KernelConfig[] {
       const inStrides = broadcastStrides(x.shape, x.shape);
       const dims = stridedDims(outShape, [perm.map((p) => (x.shape[p] === 1 ? 0 : inStrides[p]))]);
       addon.stridedCopy(f32(backend, x), out, dims);
+    }
+    return backend.makeTensorInfo(outShape, 'float32', out);
+  }));
+
+  // Slice / SplitV / Concat: the attention block splits q, k, v out of one projection and its
+  // gradient concatenates them back; the cpu kernels compute a multi-index per element (SplitV
+  // alone was ~55% of a training step at the default size).
+  const cpuSlice = cpuKernel(tf.Slice);
+  const sliceInto = (backend: CpuBackend, x: tf.TensorInfo, begin: number[], size: number[]): tf.TensorInfo => {
+    const out = new Float32Array(tf.util.sizeFromShape(size));
+    if (out.length > 0) {
+      const strides = broadcastStrides(x.shape, x.shape);
+      const offset = begin.reduce((o, b, d) => o + b * (x.shape[d] === 1 ? 0 : strides[d]), 0);
+      const dims = stridedDims(size, [size.map((n, d) => (n === 1 ? 0 : strides[d]))]);
+      addon.stridedCopy(f32(backend, x).subarray(offset), out, dims);
+    }
+    return backend.makeTensorInfo(size, 'float32', out);
+  };
+  configs.push(kernel(tf.Slice, (args) => {
+    const x = args.inputs.x as tf.TensorInfo;
+    if (x.dtype !== 'float32') return cpuSlice(args) as tf.TensorInfo;
+    const [begin, size] = tf.slice_util.parseSliceParams(x, args.attrs?.begin as number[], args.attrs?.size as number[]);
+    return sliceInto(args.backend, x, begin, size);
+  }));
+  const cpuSplit = cpuKernel(tf.SplitV);
+  configs.push(kernel(tf.SplitV, (args) => {
+    const x = args.inputs.x as tf.TensorInfo;
+    if (x.dtype !== 'float32') return cpuSplit(args) as unknown as tf.TensorInfo;
+    const axis = tf.util.parseAxisParam(args.attrs?.axis as number, x.shape)[0];
+    const sizes = tf.backend_util.prepareSplitSize(x, args.attrs?.numOrSizeSplits as number[] | number, axis);
+    const begin = new Array<number>(x.shape.length).fill(0);
+    const parts = sizes.map((n) => {
+      const size = x.shape.slice();
+      size[axis] = n;
+      const part = sliceInto(args.backend, x, begin.slice(), size);
+      begin[axis] += n;
+      return part;
+    });
+    return parts as unknown as tf.TensorInfo;
+  }));
+  const cpuConcat = cpuKernel(tf.Concat);
+  configs.push(kernel(tf.Concat, (args) => {
+    const { backend } = args;
+    const inputs = args.inputs as unknown as tf.TensorInfo[];
+    if (inputs.some((t) => t.dtype !== 'float32')) return cpuConcat(args) as tf.TensorInfo;
+    const axis = tf.util.parseAxisParam(args.attrs?.axis as number, inputs[0].shape)[0];
+    const outShape = tf.backend_util.computeOutShape(inputs.map((t) => t.shape), axis);
+    const out = new Float32Array(tf.util.sizeFromShape(outShape));
+    // Viewed as [outer, width]: each input contributes one contiguous run per outer index.
+    const outer = tf.util.sizeFromShape(outShape.slice(0, axis));
+    const rowWidth = out.length / Math.max(outer, 1);
+    let colOffset = 0;
+    for (const t of inputs) {
+      const src = f32(backend, t);
+      const w = src.length / Math.max(outer, 1);
+      if (w > 0) for (let o = 0; o < outer; o++) out.set(src.subarray(o * w, (o + 1) * w), o * rowWidth + colOffset);
+      colOffset += w;
     }
     return backend.makeTensorInfo(outShape, 'float32', out);
   }));

@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { selectBackend } from './backend.ts';
+import { ADAMW_KERNEL } from './native-backend.ts';
 import { sampleBatch, buildBatch, type Batch, type SatBlocks } from './batches.ts';
 import { isCheckpoint, loadModel, loadTokenizer, saveModel, writeFileAtomic, type SatSettings } from './checkpoint.ts';
 import { TransformerLM, defaultModelConfig, oneHot, type ModelConfig } from './model.ts';
@@ -318,14 +319,24 @@ class AdamW {
       const scale = norm > clip ? clip / norm : 1;
       const c1 = 1 - this.b1 ** this.t;
       const c2 = 1 - this.b2 ** this.t;
+      const fused = tf.getKernel(ADAMW_KERNEL, tf.getBackend()) !== undefined;
       this.names.forEach((name, i) => {
         const p = vars[i];
+        // Decay matrices only; gains, biases and embeddings keep their scale (GPT-2 practice).
+        const decays = p.rank === 2 && name !== 'wte' && name !== 'wpe';
+        if (fused) {
+          const attrs = { lr, b1: this.b1, b2: this.b2, eps: this.eps, c1, c2, wd: decays ? this.weightDecay : 0, gradScale: scale };
+          const [np, nm, nv] = tf.engine().runKernel(ADAMW_KERNEL, { p, g: gs[i], m: this.m[i], v: this.v[i] }, attrs) as tf.Tensor[];
+          p.assign(np);
+          this.m[i].assign(nm);
+          this.v[i].assign(nv);
+          return;
+        }
         const g = tf.mul(gs[i], scale);
         this.m[i].assign(tf.add(tf.mul(this.m[i], this.b1), tf.mul(g, 1 - this.b1)));
         this.v[i].assign(tf.add(tf.mul(this.v[i], this.b2), tf.mul(tf.square(g), 1 - this.b2)));
         let update = tf.div(tf.div(this.m[i], c1), tf.add(tf.sqrt(tf.div(this.v[i], c2)), this.eps));
-        // Decay matrices only; gains, biases and embeddings keep their scale (GPT-2 practice).
-        if (p.rank === 2 && name !== 'wte' && name !== 'wpe') update = tf.add(update, tf.mul(p, this.weightDecay));
+        if (decays) update = tf.add(update, tf.mul(p, this.weightDecay));
         p.assign(tf.sub(p, tf.mul(update, lr)));
       });
       return { std, satLoss: sat };

@@ -110,9 +110,29 @@ napi_value Unary(napi_env env, napi_callback_info info) {
   if (!arg_i64(env, argv[0], &op, "op") || !arg_f32(env, argv[1], &x, &lx, "x") ||
       !arg_f32(env, argv[2], &o, &lo, "out") || !arg_f64(env, argv[3], &alpha, "alpha"))
     return nullptr;
-  if (op < kRelu || op > kLog) return throw_range(env, "unary: unknown op"), nullptr;
+  if (op < kRelu || op > kSigmoid) return throw_range(env, "unary: unknown op"), nullptr;
   if (lo < lx) return throw_range(env, "unary: out too small"), nullptr;
   unary_op((int)op, x, o, (long)lx, (float)alpha);
+  return nullptr;
+}
+
+// adamw(p, g, m, v, pOut, mOut, vOut, lr, b1, b2, eps, c1, c2, wd, gradScale)
+napi_value AdamW(napi_env env, napi_callback_info info) {
+  napi_value argv[15];
+  if (!get_args(env, info, 15, argv)) return nullptr;
+  float* arr[7];
+  size_t len[7];
+  const char* names[7] = {"p", "g", "m", "v", "pOut", "mOut", "vOut"};
+  for (int i = 0; i < 7; i++)
+    if (!arg_f32(env, argv[i], &arr[i], &len[i], names[i])) return nullptr;
+  double h[8];
+  const char* hnames[8] = {"lr", "b1", "b2", "eps", "c1", "c2", "wd", "gradScale"};
+  for (int i = 0; i < 8; i++)
+    if (!arg_f64(env, argv[7 + i], &h[i], hnames[i])) return nullptr;
+  for (int i = 1; i < 7; i++)
+    if (len[i] != len[0]) return throw_range(env, "adamw: arrays differ in length"), nullptr;
+  AdamParams a{(float)h[0], (float)h[1], (float)h[2], (float)h[3], (float)h[4], (float)h[5], (float)h[6], (float)h[7]};
+  adamw(arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], arr[6], (long)len[0], a);
   return nullptr;
 }
 
@@ -203,6 +223,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"unary", nullptr, Unary, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"reduce", nullptr, Reduce, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"softmax", nullptr, Softmax, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"adamw", nullptr, AdamW, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -174,6 +174,7 @@ inline float unary(int op, float x, float alpha) {
     case kSquare: return x * x;
     case kRsqrt: return 1.f / std::sqrt(x);
     case kSqrt: return std::sqrt(x);
+    case kSigmoid: return 1.f / (1.f + std::exp(-x));
     default: return std::log(x);  // kLog
   }
 }
@@ -290,7 +291,7 @@ void strided_copy(const float* a, float* out, const Strided& s) { run_strided(ru
 void unary_op(int op, const float* x, float* out, long n, float alpha) {
   UnaryJob j{op, x, out, n, alpha};
   long tasks = (n + kGrain - 1) / kGrain;
-  double cost = (op == kExp || op == kLog) ? kGrain * 8.0 : kGrain;
+  double cost = (op == kExp || op == kLog || op == kSigmoid) ? kGrain * 8.0 : kGrain;
   parallel_for_cost(tasks, cost, unary_task, &j);
 }
 
@@ -319,6 +320,35 @@ void softmax_rows(const float* x, float* out, long rows, long cols) {
   if (per < 1) per = 1;
   SoftmaxJob j{x, out, rows, cols, per};
   parallel_for_cost((rows + per - 1) / per, (double)per * cols * 10, softmax_task, &j);
+}
+
+struct AdamJob {
+  const float *p, *g, *m, *v;
+  float *po, *mo, *vo;
+  long n;
+  AdamParams a;
+};
+
+void adam_task(void* ctx, long t, int) {
+  const AdamJob& j = *static_cast<const AdamJob*>(ctx);
+  long e0 = t * kGrain, e1 = e0 + kGrain < j.n ? e0 + kGrain : j.n;
+  const AdamParams a = j.a;
+  for (long i = e0; i < e1; i++) {
+    float g = j.g[i] * a.grad_scale;
+    float m = a.b1 * j.m[i] + (1.f - a.b1) * g;
+    float v = a.b2 * j.v[i] + (1.f - a.b2) * g * g;
+    float update = (m / a.c1) / (std::sqrt(v / a.c2) + a.eps) + a.wd * j.p[i];
+    j.po[i] = j.p[i] - a.lr * update;
+    j.mo[i] = m;
+    j.vo[i] = v;
+  }
+}
+
+void adamw(const float* p, const float* g, const float* m, const float* v, float* p_out, float* m_out,
+           float* v_out, long n, const AdamParams& a) {
+  AdamJob j{p, g, m, v, p_out, m_out, v_out, n, a};
+  long tasks = (n + kGrain - 1) / kGrain;
+  parallel_for_cost(tasks, kGrain * 4.0, adam_task, &j);
 }
 
 }  // namespace lab

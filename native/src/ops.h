@@ -6,7 +6,7 @@
 namespace lab {
 
 enum BinaryOp { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3, kSquaredDiff = 4 };
-enum UnaryOp { kRelu = 0, kStep = 1, kExp = 2, kNeg = 3, kSquare = 4, kRsqrt = 5, kSqrt = 6, kLog = 7 };
+enum UnaryOp { kRelu = 0, kStep = 1, kExp = 2, kNeg = 3, kSquare = 4, kRsqrt = 5, kSqrt = 6, kLog = 7, kSigmoid = 8 };
 enum ReduceOp { kSum = 0, kMax = 1, kMean = 2 };
 
 // Strided views: `rank` output dims `shape`, element strides of each input per output dim
@@ -26,5 +26,13 @@ void unary_op(int op, const float* x, float* out, long n, float alpha);
 void reduce_op(int op, const float* x, float* out, long outer, long red, long inner);
 // Softmax over the last axis of x viewed as [rows, cols].
 void softmax_rows(const float* x, float* out, long rows, long cols);
+
+// One AdamW step, out of place: g is scaled by grad_scale (global-norm clipping); decoupled
+// weight decay wd (0 for gains/biases/embeddings); c1, c2 are the bias corrections 1 - beta^t.
+struct AdamParams {
+  float lr, b1, b2, eps, c1, c2, wd, grad_scale;
+};
+void adamw(const float* p, const float* g, const float* m, const float* v, float* p_out, float* m_out,
+           float* v_out, long n, const AdamParams& a);
 
 }  // namespace lab

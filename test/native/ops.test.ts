@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import { assertSameAsWasm, needsNative, randomData } from './compare.ts';
 import { buildTinyTransformer } from './tiny-transformer.ts';
+import { ADAMW_KERNEL } from '../../main/models/native-backend.ts';
 
 const t = (shape: number[], seed: number, lo = -1, hi = 1) =>
   tf.tensor(randomData(shape.reduce((a, b) => a * b, 1), seed, lo, hi), shape);
@@ -46,6 +47,30 @@ describe('native elementwise and reductions', needsNative, () => {
     ], 'transpose');
   });
 
+  it('slice, split and concat (any axis, odd sizes, size-1 dims)', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([3, 12, 7, 5], 15);
+      const [a, b, c] = tf.split(x, 3, 1);
+      const [d, e] = tf.split(x, [2, 5], 2);
+      return [
+        a, b, c, d, e,
+        x.slice([1, 2, 3, 1], [2, 5, 4, 3]), x.slice([0, 0, 6, 0], [3, 12, 1, 5]), t([9], 16).slice(4, 3),
+        tf.concat([a, c, b], 1), tf.concat([d, e], 2), tf.concat([x, x], 0), tf.concat([t([2, 1], 17), t([2, 4], 18)], -1),
+      ];
+    }, 'slice/split/concat');
+  });
+
+  it('sigmoid and the attention block gradient through split', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([5, 24], 19, -6, 6);
+      const g = tf.grad((q: tf.Tensor) => {
+        const [a, b, c] = tf.split(q.reshape([5, 3, 8]), 3, 1);
+        return tf.sum(tf.mul(tf.sigmoid(a), tf.concat([b, c], 1).sum(1, true)));
+      })(x);
+      return [tf.sigmoid(x), g];
+    }, 'sigmoid/split grad');
+  });
+
   it('sum / mean / max over contiguous and scattered axes', async () => {
     await assertSameAsWasm(() => {
       const x = t([4, 5, 6], 9);
@@ -71,5 +96,29 @@ describe('native elementwise and reductions', needsNative, () => {
       m.dispose();
       return out;
     }, 'transformer grads', 1e-3, 1e-5);
+  });
+});
+
+describe('fused AdamW kernel', needsNative, () => {
+  it('equals the AdamW formula, with and without weight decay and clipping', async () => {
+    await tf.setBackend('native');
+    const n = 1000; // several grains, so the threaded split is exercised
+    const p = randomData(n, 21), g = randomData(n, 22), m = randomData(n, 23, -0.1, 0.1), v = randomData(n, 24, 0, 0.01);
+    for (const attrs of [
+      { lr: 1e-3, b1: 0.9, b2: 0.95, eps: 1e-8, c1: 1 - 0.9 ** 3, c2: 1 - 0.95 ** 3, wd: 0.01, gradScale: 0.5 },
+      { lr: 3e-2, b1: 0.8, b2: 0.99, eps: 1e-6, c1: 0.2, c2: 0.01, wd: 0, gradScale: 1 },
+    ]) {
+      const outs = tf.tidy(() => (tf.engine().runKernel(ADAMW_KERNEL, { p: tf.tensor1d(p), g: tf.tensor1d(g), m: tf.tensor1d(m), v: tf.tensor1d(v) }, attrs) as tf.Tensor[])
+        .map((t) => t.dataSync() as Float32Array));
+      for (let i = 0; i < n; i++) {
+        const gi = g[i] * attrs.gradScale;
+        const mi = attrs.b1 * m[i] + (1 - attrs.b1) * gi;
+        const vi = attrs.b2 * v[i] + (1 - attrs.b2) * gi * gi;
+        const pi = p[i] - attrs.lr * ((mi / attrs.c1) / (Math.sqrt(vi / attrs.c2) + attrs.eps) + attrs.wd * p[i]);
+        for (const [got, want, what] of [[outs[0][i], pi, 'p'], [outs[1][i], mi, 'm'], [outs[2][i], vi, 'v']] as const) {
+          if (Math.abs(got - want) > 1e-6 + 1e-5 * Math.abs(want)) throw new Error(`${what}[${i}]: ${got} != ${want}`);
+        }
+      }
+    }
   });
 });
