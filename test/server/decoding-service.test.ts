@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DecodingLab } from '../../main/server/decoding.ts';
+import { DecodingLab, SHIPPED_MODEL_DIR } from '../../main/server/decoding.ts';
 import type { LabEvents } from '../../preload/api.ts';
 
 type Event = { [E in keyof LabEvents]: { event: E; data: LabEvents[E] } }[keyof LabEvents];
@@ -51,5 +51,33 @@ test('bad requests are refused with the field named; one run at a time; a live d
   const streamed = events.flatMap((e) => (e.event === 'decodeLoop' && e.data.decodeId === second.decodeId && e.data.mode === result.mode ? e.data.tokens : []));
   assert.deepEqual(streamed, result.tokens);
   assert.equal(result.tokens.length, result.stats.newTokens);
+
+  // A benchmark reports progress and stops at the next generation when cancelled; what it measured is saved, marked cancelled.
+  const { benchId } = await d.startBench({ ks: [1, 2, 3], maxNew: 8, prompts: 10 });
+  await until((e) => e.event === 'decodeBenchProgress' && e.data.benchId === benchId && e.data.done >= 3);
+  d.cancel(benchId);
+  const benchDone = await until((e) => e.event === 'decodeBenchDone' && e.data.benchId === benchId);
+  assert.ok(benchDone.event === 'decodeBenchDone' && benchDone.data.entry);
+  const report = benchDone.data.entry!.report;
+  assert.equal(report.cancelled, true);
+  assert.ok(report.results.every((r) => r.k === 1), 'stopped within the first k');
+  const progress = events.filter((e) => e.event === 'decodeBenchProgress' && e.data.benchId === benchId);
+  assert.equal(progress[0].event === 'decodeBenchProgress' && progress[0].data.total, 3 * 10 * 3);
+  assert.deepEqual(d.listBenches().benches.map((b) => b.source), ['shipped', 'run']);
   d.close();
+});
+
+test('a malformed benchmark file is listed as an error naming the file and the field, not a crash', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-decoding-bad-'));
+  mkdirSync(join(dir, 'bench', 'decode'), { recursive: true });
+  const shipped = JSON.parse(readFileSync(join(SHIPPED_MODEL_DIR, 'bench-decode.json'), 'utf8'));
+  writeFileSync(join(dir, 'bench', 'decode', 'good.json'), JSON.stringify(shipped));
+  writeFileSync(join(dir, 'bench', 'decode', 'bad.json'), JSON.stringify({ ...shipped, results: [{ ...shipped.results[0], speedup: 'fast' }] }));
+  writeFileSync(join(dir, 'bench', 'decode', 'torn.json'), '{"backend": "wa');
+  const d = new DecodingLab(dir, () => {});
+  const { benches, errors } = d.listBenches();
+  assert.deepEqual(benches.map((b) => b.id), ['shipped', 'good']);
+  assert.equal(errors.length, 2);
+  assert.match(errors.find((e) => e.includes('bad.json'))!, /bad\.json: field results\.0\.speedup: /);
+  assert.match(errors.find((e) => e.includes('torn.json'))!, /torn\.json: not a JSON bench report/);
 });
