@@ -12,6 +12,7 @@ import { registerDecodeCommands } from './commands/decode.ts';
 import { registerCollectCommand } from './commands/collect.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerJudgeCommand } from './commands/judge.ts';
+import { registerPolicyCommands } from './commands/policy.ts';
 
 const program = new Command();
 program
@@ -31,6 +32,7 @@ registerDecodeCommands(program);
 registerCollectCommand(program);
 registerServeCommand(program);
 registerJudgeCommand(program);
+registerPolicyCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,6 @@
 /** Which episodes need a judge, and judging them one by one with each verdict recorded as it comes. */
 import type { LabStore } from '../store/lab.ts';
-import { JudgmentStore, type Judgment } from './store.ts';
+import { JudgmentStore, type Judgment } from '../store/judgments.ts';
 import { judgeEpisode, type JudgeChat, type JudgeOptions } from './webjudge.ts';
 
 /**

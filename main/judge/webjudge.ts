@@ -12,7 +12,7 @@ import type { EpisodeData } from '../store/lab.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import { keyPointsPrompt, scorePrompt, verdictPrompt, type ScreenshotView } from './prompts.ts';
 import { parseKeyPoints, parseScore, parseVerdict } from './parse.ts';
-import type { Judgment } from './store.ts';
+import type { Judgment } from '../store/judgments.ts';
 
 export interface JudgeOptions {
   /** Screenshots scoring at least this are key screenshots (WebJudge's default threshold: 3). */

@@ -289,7 +289,7 @@ function evaluateWindows(model: TransformerLM, tokens: Int32Array, seqLen: numbe
 }
 
 /** AdamW with global-norm gradient clipping; its moments are saved with checkpoints. */
-class AdamW {
+export class AdamW {
   private readonly names: string[];
   private m: tf.Variable[];
   private v: tf.Variable[];

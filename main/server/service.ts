@@ -28,6 +28,10 @@ import {
   type DatasetFilter,
   type SplitRatios,
 } from '../datasets/index.ts';
+import { listRunIds, readReviewTask, readRunInfo, type CollectionRunInfo } from './review.ts';
+import { decide, type DecideRequest } from './review-decisions.ts';
+import { DecodingLab } from './decoding.ts';
+import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest } from '../../preload/api.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -35,6 +39,8 @@ export interface ServiceDeps {
   mode: LabInfo['mode'];
   /** Starts the browser for replays and demonstrations (a Chromium process, or Electron views). */
   startBrowser: () => Promise<BrowserHost>;
+  /** TensorFlow.js backend for the decoding dashboard (default: the best available). */
+  decodeBackend?: string;
 }
 
 interface ReplayRun {
@@ -51,9 +57,11 @@ export class LabService implements LabApi {
   private replays = new Map<string, ReplayRun>();
   private demos = new Map<string, DemoSession>();
   private exports = new Map<string, AbortController>();
+  private decoding: DecodingLab;
 
   constructor(private deps: ServiceDeps) {
     this.labels = new LabelStore(deps.store.dir);
+    this.decoding = new DecodingLab(deps.store.dir, (event, data) => this.emit(event, data), { backend: deps.decodeBackend });
   }
 
   get blobs() {
@@ -250,6 +258,47 @@ export class LabService implements LabApi {
     this.exports.get(String(exportId))?.abort();
   }
 
+  async listCollectionRuns(): Promise<{ runs: CollectionRunInfo[]; errors: string[] }> {
+    const runs: CollectionRunInfo[] = [];
+    const errors: string[] = [];
+    for (const id of listRunIds(this.deps.store.dir)) {
+      try {
+        runs.push(readRunInfo(this.deps.store.dir, id));
+      } catch (err) {
+        errors.push(`run ${id}: ${(err as Error).message}`);
+      }
+    }
+    return { runs, errors };
+  }
+
+  async readReviewTask(runId: string, task: string) {
+    return readReviewTask(this.deps.store, String(runId), String(task));
+  }
+
+  async reviewDecide(request: DecideRequest) {
+    return decide(this.deps.store, request);
+  }
+
+  async decodeInfo(): Promise<DecodeInfo> {
+    return this.decoding.info();
+  }
+
+  async listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }> {
+    return this.decoding.listBenches();
+  }
+
+  async startDecodeBench(request: DecodeBenchRequest): Promise<{ benchId: string }> {
+    return this.decoding.startBench(request);
+  }
+
+  async startLiveDecode(request: LiveDecodeRequest): Promise<{ decodeId: string }> {
+    return this.decoding.startLive(request);
+  }
+
+  async cancelDecode(id: string): Promise<void> {
+    this.decoding.cancel(String(id));
+  }
+
   /** Origins environment pages may navigate within: the task server's, once it runs. */
   taskOrigins(): string[] {
     return this.startedTaskServer ? [this.startedTaskServer.url] : [];
@@ -268,6 +317,7 @@ export class LabService implements LabApi {
   async close(): Promise<void> {
     for (const id of this.replays.keys()) await this.cancelReplay(id);
     for (const id of this.demos.keys()) await this.cancelDemo(id);
+    this.decoding.close();
     if (this.browser) await (await this.browser).close().catch(() => {});
     if (this.taskServer) await (await this.taskServer).stop().catch(() => {});
   }

@@ -18,7 +18,7 @@ import { TaskServer } from '../../main/tasks/server.ts';
 import { parseImportFile } from '../../main/tasks/imported/formats.ts';
 import { importedFamily, saveTaskSet } from '../../main/tasks/imported/taskset.ts';
 import { ChatEndpoint } from '../../main/llm/client.ts';
-import { JudgmentStore } from '../../main/judge/store.ts';
+import { JudgmentStore } from '../../main/store/judgments.ts';
 import { judgeAndRecord, unjudgedEpisodes } from '../../main/judge/run.ts';
 import type { Agent } from '../../main/agents/types.ts';
 import type { Observation } from '../../main/environment/types.ts';
@@ -110,6 +110,8 @@ test('an imported task runs on its start page with no checker: recorded as judge
   assert.equal(e.steps.length, 4);
   assert.deepEqual(e.end!.keyPoints, []);
   assert.deepEqual(unjudgedEpisodes(store, new JudgmentStore(store.dir)), [episodeId]);
+  const listed = store.listEpisodes().episodes.find((s) => s.id === episodeId)!;
+  assert.deepEqual([listed.status, listed.judge], ['failure', 'unjudged']);
 });
 
 test('the judge asks for key points, scores each screenshot, and judges with the instruction, actions and key screenshots only', async () => {
@@ -119,6 +121,9 @@ test('the judge asks for key points, scores each screenshot, and judges with the
   const j = r.judgment!;
   assert.equal(j.verdict, 'success');
   assert.equal(j.reasons, 'The status line confirms a booking for Ada, two people.');
+  // The episode list (and so the app and dataset curation) shows the verdict as the outcome.
+  const listed = store.listEpisodes().episodes.find((s) => s.id === episodeId)!;
+  assert.deepEqual([listed.status, listed.judge], ['success', 'success']);
   assert.deepEqual(j.keyPoints, ['A table is booked', 'Under the name Ada', 'For two people']);
   const e = store.readEpisode(episodeId);
   const distinct = new Set([...e.steps.map((s) => s.observation.screenshot), e.end!.finalObservation.screenshot]);

@@ -5,7 +5,7 @@ import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
 import { endpointSettings } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import type { Tier } from '../../tasks/types.ts';
-import { JudgmentStore } from '../../judge/store.ts';
+import { JudgmentStore } from '../../store/judgments.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ChatEndpoint, endpointFromEnv } from '../../llm/client.ts';
-import { JudgmentStore } from '../../judge/store.ts';
+import { JudgmentStore } from '../../store/judgments.ts';
 import { judgeAndRecord, unjudgedEpisodes } from '../../judge/run.ts';
 import { DEFAULT_JUDGE_OPTIONS } from '../../judge/webjudge.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';

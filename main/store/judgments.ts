@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { JsonlAppender, readJsonl } from '../store/jsonl.ts';
+import { JsonlAppender, readJsonl } from './jsonl.ts';
 
 export const judgmentSchema = z.object({
   type: z.literal('judgment'),

@@ -1,0 +1,140 @@
+/**
+ * The compact policy as an agent: the model family's small transformer reads the compact text of
+ * the page (../policy/prompt.ts) and writes a thought line and an action, decoded through the
+ * shared decoder (../decode/), so a SAT-tuned policy drafts with SDSAT and runs faster.
+ *
+ * What it writes is parsed, never trusted: an output with no well-formed action goes to the
+ * environment as it is, which records a malformed_action error for the step; the episode goes on.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { selectBackend } from '../models/backend.ts';
+import { isCheckpoint, loadModel, type LoadedModel } from '../models/checkpoint.ts';
+import { END_OF_TEXT } from '../models/tokenizer.ts';
+import { createDecoder, type DecodeMode, type Decoder, type Sampling } from '../decode/index.ts';
+import type { Observation } from '../environment/types.ts';
+import type { TaskSpec } from '../tasks/types.ts';
+import { mixSeed } from '../tasks/families/common/rng.ts';
+import { parsePolicyOutput } from '../policy/prompt.ts';
+import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
+import { encodePrompt } from '../policy/sft-data.ts';
+import { defaultPolicyBackend } from '../policy/sft.ts';
+import type { Agent, AgentTurn } from './types.ts';
+
+export interface CompactPolicyOptions {
+  /** Model folder (model.json, weights.bin, tokenizer.json, policy.json). */
+  dir: string;
+  /** Decoding: 'ar', or SDSAT ('sdsat', 'sdsat-one-pass') for a SAT-tuned policy. Default: sdsat when the model has SATs. */
+  decode?: DecodeMode;
+  /** Drafts per SDSAT loop (default: the k the SATs were trained with). */
+  k?: number;
+  sampling?: Sampling;
+  /** Seed of the sampling stream; each step of each task gets its own stream derived from it. */
+  seed?: number;
+  /** Most tokens generated per step (default: the policy's reserve). */
+  maxNew?: number;
+  backend?: string;
+}
+
+/** What the episode header records about the policy. */
+export interface CompactPolicyConfig {
+  kind: 'compact-policy';
+  dir: string;
+  decode: DecodeMode;
+  sampling: Sampling;
+  seed: number;
+  parameters: number;
+  targets: PolicySettings['targets'];
+  dataset: PolicySettings['dataset'];
+}
+
+interface LoadedPolicy {
+  loaded: LoadedModel;
+  settings: PolicySettings;
+}
+
+/** Loaded once per folder and process: parallel environments share one model. */
+const cache = new Map<string, Promise<LoadedPolicy>>();
+
+export function loadPolicy(dir: string, backend?: string): Promise<LoadedPolicy> {
+  let p = cache.get(dir);
+  if (!p) {
+    p = (async () => {
+      if (!isCheckpoint(dir)) throw new Error(`no policy model in ${dir} (train one with \`lab train sft\`)`);
+      // The model's width is only known once model.json is read; the small default policy decodes faster on wasm.
+      const width = (JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { config?: { dModel?: number } }).config?.dModel ?? 64;
+      await selectBackend(backend ?? defaultPolicyBackend(width));
+      const loaded = loadModel(dir);
+      return { loaded, settings: readPolicySettings(dir, loaded.meta) };
+    })();
+    cache.set(dir, p);
+    p.catch(() => cache.delete(dir));
+  }
+  return p;
+}
+
+/** Running totals over every step this agent took (evaluation reports them). */
+export interface PolicyStepStats {
+  steps: number;
+  invalidOutputs: number;
+  newTokens: number;
+  decodeMs: number;
+  forwardPasses: number;
+}
+
+export class CompactPolicyAgent implements Agent {
+  readonly name = 'policy';
+  readonly totals: PolicyStepStats = { steps: 0, invalidOutputs: 0, newTokens: 0, decodeMs: 0, forwardPasses: 0 };
+  private policy: LoadedPolicy | null = null;
+  private decoder: Decoder | null = null;
+  private taskSeed = 0;
+  private step = 0;
+
+  constructor(readonly options: CompactPolicyOptions) {}
+
+  /** Load the model (once) and build the decoder; called by reset, usable before it for the config. */
+  async load(): Promise<LoadedPolicy> {
+    if (!this.policy) {
+      this.policy = await loadPolicy(this.options.dir, this.options.backend);
+      const mode = this.options.decode ?? (this.policy.loaded.sat ? 'sdsat' : 'ar');
+      this.decoder = createDecoder(this.policy.loaded, mode, this.options.k);
+    }
+    return this.policy;
+  }
+
+  async config(): Promise<CompactPolicyConfig> {
+    const p = await this.load();
+    return {
+      kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' },
+      seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
+    };
+  }
+
+  async reset(task: TaskSpec): Promise<void> {
+    await this.load();
+    this.taskSeed = mixSeed(this.options.seed ?? 0, task.family, task.seed, 'policy');
+    this.step = 0;
+  }
+
+  async act(obs: Observation, history: readonly AgentTurn[]): Promise<AgentTurn> {
+    const { loaded, settings } = await this.load();
+    const { model, tokenizer } = loaded;
+    const prompt = encodePrompt(tokenizer, {
+      instruction: obs.instruction, url: obs.url, title: obs.title, elements: obs.elements,
+      lastActionError: obs.lastActionError, history: history.map((h) => h.action),
+    }, settings.prompt, model.config.ctx - settings.reserve);
+    const eot = tokenizer.specialId(END_OF_TEXT);
+    const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
+    const out = await this.decoder!.generate(prompt, {
+      maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed: mixSeed(this.taskSeed, this.step++), stopTokens: [eot],
+    });
+    const text = tokenizer.decode(out.tokens.filter((t) => t !== eot));
+    const parsed = parsePolicyOutput(text);
+    this.totals.steps++;
+    this.totals.newTokens += out.stats.newTokens;
+    this.totals.decodeMs += out.stats.decodeMs + out.stats.prefillMs;
+    this.totals.forwardPasses += out.stats.forwardPasses;
+    if (!parsed.valid) this.totals.invalidOutputs++;
+    return parsed.thought ? { thought: parsed.thought, action: parsed.action } : { action: parsed.action };
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The compact policy from the command line:
+ *   lab train sft --dataset NAME[@vN]|MANIFEST --out DIR   supervised fine-tuning in a worker thread
+ *   lab eval --policy DIR --tasks SPEC --seeds N --split test|heldout   episodes + report with 95% intervals
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import type { Command } from 'commander';
+import { BrowserEnv } from '../../environment/environment.ts';
+import { readManifest } from '../../datasets/index.ts';
+import { LabStore } from '../../store/lab.ts';
+import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
+import type { TrainProgress } from '../../models/train.ts';
+import { defaultPromptSettings } from '../../policy/prompt.ts';
+import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
+import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
+import { startSft } from '../../policy/sft-runner.ts';
+import { EVAL_SPLITS, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
+import type { Tier } from '../../tasks/types.ts';
+import { mineFailures, miningReport } from '../../policy/mining.ts';
+import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { int, labDir } from './train.ts';
+
+interface SftFlags {
+  dataset: string;
+  out: string;
+  targets: string;
+  steps: string;
+  batch: string;
+  lr: string;
+  minLr: string;
+  warmup: string;
+  seed: string;
+  vocab: string;
+  dModel: string;
+  layers: string;
+  heads: string;
+  dFf: string;
+  ctx: string;
+  maxPageChars: string;
+  history: string;
+  evalEvery: string;
+  checkpointEvery: string;
+  resume: boolean;
+  backend?: string;
+  json?: boolean;
+}
+
+/**
+ * A dataset named in the lab (NAME or NAME@vN), or a manifest file: lab/datasets/NAME/vN/manifest.json
+ * (its lab folder is the one four levels up).
+ */
+function loadDataset(ref: string, cmd: Command): { lab: LabStore; manifest: ReturnType<typeof readManifest> } {
+  if (ref.endsWith('.json')) {
+    const path = resolve(ref);
+    if (!existsSync(path)) throw new Error(`--dataset: no manifest at ${path}`);
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; version?: unknown };
+    if (typeof raw.name !== 'string' || typeof raw.version !== 'number') throw new Error(`${path}: field name or version: not a dataset manifest`);
+    const dir = resolve(dirname(path), '../../..');
+    return { lab: new LabStore(dir), manifest: readManifest(dir, { name: raw.name, version: raw.version }) };
+  }
+  const dir = labDir(cmd);
+  return { lab: new LabStore(dir), manifest: readManifest(dir, ref) };
+}
+
+export function registerPolicyCommands(program: Command): void {
+  const train = program.commands.find((c) => c.name() === 'train') ?? program.command('train').description('train models');
+  const m = defaultSftModel;
+  train
+    .command('sft')
+    .description('supervised fine-tuning of the compact web policy on a frozen dataset (worker thread; Ctrl-C keeps a resumable checkpoint)')
+    .requiredOption('--dataset <ref>', 'dataset NAME, NAME@vN, or the path of its manifest.json')
+    .requiredOption('--out <dir>', 'policy folder (model, tokenizer, policy.json, checkpoints); an existing run there resumes')
+    .option('--targets <t>', `what carries loss: ${TARGETS.join(' | ')} (prompt tokens never do)`, defaultSftJob.targets)
+    .option('--steps <n>', 'optimizer steps', String(defaultSftJob.steps))
+    .option('--batch <n>', 'samples per step', String(defaultSftJob.batch))
+    .option('--lr <x>', 'peak learning rate', String(defaultSftJob.lr))
+    .option('--min-lr <x>', 'final learning rate (cosine decay)', String(defaultSftJob.minLr))
+    .option('--warmup <n>', 'warm-up steps', String(defaultSftJob.warmup))
+    .option('--seed <n>', 'random seed (initial weights, batch order)', String(defaultSftJob.seed))
+    .option('--vocab <n>', 'tokenizer vocabulary (trained on the policy\'s own prompts and targets)', String(defaultSftJob.vocabSize))
+    .option('--d-model <n>', 'model width', String(m.dModel))
+    .option('--layers <n>', 'transformer blocks', String(m.nLayer))
+    .option('--heads <n>', 'attention heads', String(m.nHead))
+    .option('--d-ff <n>', 'MLP width', String(m.dFF))
+    .option('--ctx <n>', 'context length in tokens', String(m.ctx))
+    .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
+    .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
+    .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
+    .option('--checkpoint-every <n>', 'steps between checkpoints', String(defaultSftJob.checkpointEvery))
+    .option('--no-resume', 'start over even if the folder holds a checkpoint')
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--json', 'print the result as JSON')
+    .action(async (o: SftFlags, cmd: Command) => {
+      if (!(TARGETS as readonly string[]).includes(o.targets)) throw new Error(`--targets must be ${TARGETS.join(' or ')}, got "${o.targets}"`);
+      const outDir = resolve(o.out);
+      const samplesFile = join(outDir, 'sft-samples.jsonl');
+      const resuming = o.resume && existsSync(join(outDir, 'train-state.json')) && existsSync(samplesFile);
+      let dataset: SftJob['dataset'];
+      if (resuming) {
+        // The samples were frozen with the run: a resumed run trains on exactly the same data.
+        dataset = (JSON.parse(readFileSync(join(outDir, 'train-state.json'), 'utf8')).job as SftJob).dataset;
+      } else {
+        const { lab, manifest } = loadDataset(o.dataset, cmd);
+        const samples = policySamples(lab, manifest);
+        mkdirSync(outDir, { recursive: true });
+        writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
+        writePolicyCorpus(join(outDir, 'corpus'), samples, { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history) });
+        dataset = { name: manifest.name, version: manifest.version };
+      }
+      const job: SftJob = {
+        ...defaultSftJob,
+        outDir, samplesFile, dataset,
+        steps: int(o.steps), batch: int(o.batch), lr: Number(o.lr), minLr: Number(o.minLr), warmup: int(o.warmup), seed: int(o.seed),
+        evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
+        vocabSize: int(o.vocab), targets: o.targets as Targets,
+        model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx) },
+        prompt: { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history) },
+      };
+      await runSftJob(job, !!o.json);
+    });
+
+  registerMineCommand(program);
+  withBrowserOptions(
+    program
+      .command('eval')
+      .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
+      .requiredOption('--policy <dir>', 'policy folder (from lab train sft, or SAT-tuned from one with lab train sdsat)')
+      .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split', 'all')
+      .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, or the held-out families)`, 'test')
+      .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
+      .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
+      .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', intOption('--tier', 1))
+      .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else ar)`)
+      .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
+      .option('--sampling <s>', 'greedy, or nucleus:TOP_P[:TEMPERATURE]', 'greedy')
+      .option('--parallel <n>', 'browser environments at once', intOption('--parallel', 1), 1)
+      .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
+      .option('--backend <id>', 'TensorFlow.js backend')
+      .option('--json', 'print the report as JSON'),
+  ).action(async (o: BrowserFlags & { policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: number; decode?: string; k?: number; sampling: string; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+    if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
+    if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
+    if (o.tier !== undefined && ![1, 2, 3].includes(o.tier)) throw new Error(`--tier must be 1, 2 or 3, got ${o.tier}`);
+    const store = openLab(cmd);
+    const server = await startTaskServer();
+    const host = await startBrowser(o);
+    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
+    const bar = !o.json && process.stderr.isTTY ? new SingleBar({ format: 'eval [{bar}] {value}/{total} episodes, {ok} solved', hideCursor: true }, Presets.shades_classic) : null;
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
+      let solved = 0;
+      const report = await runEval({ envs, server, store, browserKind: host.kind }, {
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend },
+        tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier as Tier | undefined, parallel: o.parallel, maxSteps: o.maxSteps,
+      }, {
+        signal,
+        onEpisode: (done, total, e) => {
+          if (e.success) solved++;
+          if (bar) {
+            if (done === 1) bar.start(total, 0, { ok: 0 });
+            bar.update(done, { ok: solved });
+          } else if (!o.json) process.stderr.write(`${e.family}:${e.seed} run ${e.run}: ${e.success ? 'solved' : 'failed'} in ${e.steps} steps (${done}/${total})\n`);
+        },
+      });
+      bar?.stop();
+      if (o.json) return printJson(report);
+      printReport(report);
+    });
+  });
+}
+
+/** `lab mine --eval ID`: failure modes of an evaluation's failed episodes against oracle references. */
+function registerMineCommand(program: Command): void {
+  withBrowserOptions(
+    program
+      .command('mine')
+      .description('failure-mode mining: the critical state of each failed episode of an evaluation, against an oracle reference on the same instance')
+      .requiredOption('--eval <id>', 'evaluation id (a folder in lab/evals/)')
+      .option('--examples <n>', 'examples kept per failure mode', intOption('--examples', 0), 5)
+      .option('--json', 'print the report as JSON'),
+  ).action(async (o: BrowserFlags & { eval: string; examples: number; json?: boolean }, cmd: Command) => {
+    const store = openLab(cmd);
+    const dir = join(store.dir, 'evals', o.eval);
+    if (!/^[A-Za-z0-9_-]+$/.test(o.eval) || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${join(store.dir, 'evals')}`);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as EvalReport;
+    const failed = report.episodes.filter((e) => !e.success);
+    const server = await startTaskServer();
+    const host = await startBrowser(o);
+    const env = new BrowserEnv(host);
+    await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
+      const mined = await mineFailures({ env, server, store, browserKind: host.kind, signal }, failed, (done, total) => {
+        if (!o.json) process.stderr.write(`mined ${done}/${total}\r`);
+      });
+      const out = { evalId: o.eval, ...miningReport(mined, o.examples), all: mined };
+      writeFileSync(join(dir, 'mining.json'), JSON.stringify(out, null, 2) + '\n');
+      if (o.json) return printJson(out);
+      process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${join(dir, 'mining.json')}\n`);
+      for (const [mode, n] of Object.entries(out.byMode)) if (n) process.stdout.write(`${mode.padEnd(20)}${n}\n`);
+    });
+  });
+}
+
+
+export function parseSampling(s: string): Sampling {
+  if (s === 'greedy') return { kind: 'greedy' };
+  const m = s.match(/^nucleus:([0-9.]+)(?::([0-9.]+))?$/);
+  if (!m || !(Number(m[1]) > 0 && Number(m[1]) <= 1)) throw new Error(`--sampling must be greedy or nucleus:TOP_P[:TEMPERATURE] with 0 < TOP_P <= 1, got "${s}"`);
+  return { kind: 'nucleus', topP: Number(m[1]), temperature: m[2] ? Number(m[2]) : 1 };
+}
+
+/** Run SFT in a worker: a progress bar on a TTY, the first Ctrl-C stops with a checkpoint, a second kills. */
+export async function runSftJob(job: SftJob, json: boolean): Promise<SftResult> {
+  const tty = process.stderr.isTTY && !json;
+  const bar = tty ? new SingleBar({ format: 'sft [{bar}] {value}/{total} loss {loss} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
+  let started = false;
+  let printed = 0;
+  const onProgress = (p: TrainProgress) => {
+    const fields = { loss: p.loss.toFixed(3), val: p.valLoss?.toFixed(3) ?? '-', tps: p.tokensPerSec.toFixed(0) };
+    if (bar) {
+      if (!started) bar.start(p.steps, p.step, fields);
+      started = true;
+      bar.update(p.step, fields);
+    } else if (!json && (p.step - printed >= 25 || p.step === p.steps)) {
+      process.stderr.write(`sft step ${p.step}/${p.steps} loss ${fields.loss} val ${fields.val} ${fields.tps} tok/s ${p.elapsedS.toFixed(0)} s\n`);
+      printed = p.step;
+    }
+  };
+  const handle = startSft(job, { progress: onProgress, log: (line) => { if (!json && !bar) process.stderr.write(`${line}\n`); } });
+  let interrupts = 0;
+  const onSigint = () => {
+    if (++interrupts === 1) {
+      process.stderr.write('\nstopping after this step and saving a checkpoint (Ctrl-C again to abort)\n');
+      handle.cancel();
+    } else void handle.kill();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const r = await handle.result;
+    bar?.stop();
+    if (json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+    else {
+      process.stdout.write(`${r.cancelled ? 'cancelled (run the same command again to resume)' : 'done'}: ${r.stepsDone} steps on ${r.backend}, ${r.tokensPerSec.toFixed(0)} tok/s, ${r.parameters} parameters, policy in ${r.outDir}\n`);
+      process.stdout.write(`${r.valOn} loss (loss tokens only): ${r.valLoss.toFixed(4)}\n`);
+    }
+    return r;
+  } finally {
+    bar?.stop();
+    process.off('SIGINT', onSigint);
+  }
+}
+
+const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
+const ci = (c: { low: number; high: number } | null, f: (x: number) => string) => (c ? `[${f(c.low)}, ${f(c.high)}]` : '');
+
+function row(name: string, g: GroupMetrics): string {
+  const s = g.success;
+  const st = g.stepsOnSolved;
+  return `${name.padEnd(12)}${`${s.k}/${s.n}`.padEnd(8)}${`${pct(s.value)} ${ci(s.ci95, (x) => pct(x))}`.padEnd(24)}${`${st.value?.toFixed(2) ?? '-'} ${ci(st.ci95, (x) => x.toFixed(2))}`.padEnd(22)}${pct(g.invalidActions.value)} ${ci(g.invalidActions.ci95, (x) => pct(x))}`;
+}
+
+function printReport(r: EvalReport & { path: string }): void {
+  const out = (l: string) => process.stdout.write(l + '\n');
+  out(`\neval ${r.evalId}: ${r.policy.dir} (${r.policy.decode}, ${r.policy.sampling.kind}), split ${r.request.split}, ${r.request.runs} run(s) x ${r.request.seeds} seeds per family`);
+  out(`${'group'.padEnd(12)}${'solved'.padEnd(8)}${'success (95% Wilson)'.padEnd(24)}${'steps on solved'.padEnd(22)}invalid actions`);
+  out(row('all', r.overall));
+  for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g));
+  for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g));
+  if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
+  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prompt prefill included), ${r.decoding.msPerStep.toFixed(0)} ms per step, ${r.decoding.invalidOutputs} outputs with no parsable action`);
+  out(`report: ${r.path}`);
+}

@@ -1,0 +1,194 @@
+/**
+ * Evaluation of a compact policy: episodes on test seeds of the training families, or on the
+ * held-out families, recorded in the lab like any other, and a report with 95% intervals.
+ *
+ * Runs: run r takes the next block of `seeds` test seeds per family and sampling seed r, so runs
+ * are independent draws of the test distribution whether decoding is greedy or sampled. Success
+ * rates get Wilson intervals over all episodes and, with two runs or more, a Student-t interval
+ * over the per-run rates; steps on solved tasks get a bootstrap interval.
+ *
+ * An invalid action is a step whose action could not be carried out as written: it did not parse
+ * (malformed_action), named no element on the page (unknown_element) or had a bad argument
+ * (invalid_argument). A sound action that fails on the page (say, a covered button) is not invalid.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { BrowserEnv } from '../environment/environment.ts';
+import type { TaskServer } from '../tasks/server.ts';
+import type { Tier } from '../tasks/types.ts';
+import type { LabStore } from '../store/lab.ts';
+import { heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
+import { runEpisode } from '../collection/episode.ts';
+import { CompactPolicyAgent, type CompactPolicyOptions } from '../agents/compact-policy.ts';
+import { bootstrapMean, rate, tMean, type Mean, type Rate } from './stats.ts';
+
+export const EVAL_SPLITS = ['test', 'heldout'] as const;
+export type EvalSplit = (typeof EVAL_SPLITS)[number];
+
+export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument']);
+
+export interface EvalRequest {
+  policy: Omit<CompactPolicyOptions, 'seed'>;
+  /** Families: `all`, or comma-separated names (must belong to the split). */
+  tasks: string;
+  split: EvalSplit;
+  /** Task instances per family and run. */
+  seeds: number;
+  runs: number;
+  /** Force this tier on every instance (default: the tier each seed generates). */
+  tier?: Tier;
+  parallel: number;
+  maxSteps?: number;
+}
+
+export interface EvalTask {
+  family: string;
+  seed: number;
+  run: number;
+}
+
+/** One finished episode, as the metrics need it. */
+export interface EvalEpisode extends EvalTask {
+  episodeId: string;
+  tier: number;
+  success: boolean;
+  steps: number;
+  invalidSteps: number;
+}
+
+export interface GroupMetrics {
+  episodes: number;
+  success: Rate;
+  /** Mean steps of the solved episodes. */
+  stepsOnSolved: Mean;
+  invalidActions: Rate;
+  /** Success rate per run (with a t interval over runs when there are two or more). */
+  successByRun: Mean;
+}
+
+export interface EvalReport {
+  evalId: string;
+  createdAt: string;
+  request: EvalRequest;
+  policy: Awaited<ReturnType<CompactPolicyAgent['config']>>;
+  overall: GroupMetrics;
+  byFamily: Record<string, GroupMetrics>;
+  byTier: Record<string, GroupMetrics>;
+  decoding: { steps: number; invalidOutputs: number; tokensPerSec: number; msPerStep: number };
+  episodes: EvalEpisode[];
+  elapsedS: number;
+}
+
+/** The families of a split named by a spec, with a clear error for a family of the wrong split. */
+export function evalFamilies(spec: string, split: EvalSplit): string[] {
+  const pool = (split === 'heldout' ? heldOutFamilies() : trainingFamilies()).map((f) => f.name);
+  if (spec === 'all' || spec === '') return pool;
+  const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!pool.includes(n)) throw new Error(`--tasks: "${n}" is not a ${split === 'heldout' ? 'held-out' : 'training'} family (${split}: ${pool.join(', ')})`);
+  }
+  return names;
+}
+
+/** The task instances of an evaluation: per run, the next `seeds` test seeds of each family. */
+export function evalTasks(req: Pick<EvalRequest, 'tasks' | 'split' | 'seeds' | 'runs'>, server: TaskServer): EvalTask[] {
+  const out: EvalTask[] = [];
+  for (let run = 0; run < req.runs; run++) {
+    for (let k = 0; k < req.seeds; k++) {
+      for (const family of evalFamilies(req.tasks, req.split)) {
+        const range = server.familySeeds(family).test;
+        const seed = range.from + run * req.seeds + k;
+        if (seed >= range.to) throw new Error(`${family}: not enough test seeds for ${req.runs} runs of ${req.seeds}`);
+        out.push({ family, seed, run });
+      }
+    }
+  }
+  return out;
+}
+
+export function groupMetrics(eps: readonly EvalEpisode[], runs: number): GroupMetrics {
+  const solved = eps.filter((e) => e.success).map((e) => e.steps);
+  const steps = eps.reduce((n, e) => n + e.steps, 0);
+  const invalid = eps.reduce((n, e) => n + e.invalidSteps, 0);
+  const perRun: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const inRun = eps.filter((e) => e.run === r);
+    if (inRun.length) perRun.push(inRun.filter((e) => e.success).length / inRun.length);
+  }
+  return {
+    episodes: eps.length,
+    success: rate(solved.length, eps.length),
+    stepsOnSolved: bootstrapMean(solved),
+    invalidActions: rate(invalid, steps),
+    successByRun: tMean(perRun),
+  };
+}
+
+function groupBy(eps: readonly EvalEpisode[], key: (e: EvalEpisode) => string, runs: number): Record<string, GroupMetrics> {
+  const keys = [...new Set(eps.map(key))].sort();
+  return Object.fromEntries(keys.map((k) => [k, groupMetrics(eps.filter((e) => key(e) === k), runs)]));
+}
+
+export function summariseEval(eps: readonly EvalEpisode[], runs: number): Pick<EvalReport, 'overall' | 'byFamily' | 'byTier'> {
+  return { overall: groupMetrics(eps, runs), byFamily: groupBy(eps, (e) => e.family, runs), byTier: groupBy(eps, (e) => String(e.tier), runs) };
+}
+
+export interface EvalDeps {
+  envs: BrowserEnv[];
+  server: TaskServer;
+  store: LabStore;
+  browserKind: string;
+}
+
+export interface EvalHooks {
+  signal?: AbortSignal;
+  onEpisode?(done: number, total: number, e: EvalEpisode): void;
+}
+
+/** Run the evaluation's episodes (N environments in parallel) and write lab/evals/<id>/report.json. */
+export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks = {}): Promise<EvalReport & { path: string }> {
+  const t0 = performance.now();
+  const evalId = `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  const queue = evalTasks(req, deps.server);
+  const total = queue.length;
+  const episodes: EvalEpisode[] = [];
+  const agents: CompactPolicyAgent[] = [];
+  const first = new CompactPolicyAgent({ ...req.policy, seed: 0 });
+  const policyConfig = await first.config();
+
+  const work = async (env: BrowserEnv) => {
+    for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
+      const agent = new CompactPolicyAgent({ ...req.policy, seed: task.run });
+      agents.push(agent);
+      const out = await runEpisode(
+        { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal },
+        { family: task.family, seed: task.seed, tier: req.tier, agent, maxSteps: req.maxSteps, agentConfig: { ...(await agent.config()), evalId, run: task.run } },
+      );
+      if (out.reason === 'cancelled') break;
+      const ep = deps.store.readEpisode(out.id);
+      const e: EvalEpisode = {
+        ...task, episodeId: out.id, tier: ep.header.task.tier, success: out.success, steps: out.steps,
+        invalidSteps: ep.steps.filter((s) => s.error && INVALID_ACTION_CODES.has(s.error.code)).length,
+      };
+      episodes.push(e);
+      hooks.onEpisode?.(episodes.length, total, e);
+    }
+  };
+  await Promise.all(deps.envs.slice(0, Math.max(1, req.parallel)).map(work));
+  episodes.sort((a, b) => a.run - b.run || a.family.localeCompare(b.family) || a.seed - b.seed);
+
+  const dec = agents.reduce((t, a) => ({ steps: t.steps + a.totals.steps, invalid: t.invalid + a.totals.invalidOutputs, tokens: t.tokens + a.totals.newTokens, ms: t.ms + a.totals.decodeMs }), { steps: 0, invalid: 0, tokens: 0, ms: 0 });
+  const report: EvalReport = {
+    evalId, createdAt: new Date().toISOString(), request: req, policy: policyConfig,
+    ...summariseEval(episodes, req.runs),
+    decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.ms > 0 ? (dec.tokens / dec.ms) * 1000 : 0, msPerStep: dec.steps ? dec.ms / dec.steps : 0 },
+    episodes,
+    elapsedS: (performance.now() - t0) / 1000,
+  };
+  const dir = join(deps.store.dir, 'evals', evalId);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'report.json');
+  writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
+  return { ...report, path };
+}

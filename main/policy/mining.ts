@@ -1,0 +1,158 @@
+/**
+ * Failure-mode mining: where and how a policy's failed rollout went wrong, against a successful
+ * reference trajectory of the same task instance (the oracle's, on the same seed and tier).
+ *
+ * The sites are deterministic per seed, so while a rollout's actions mean the same as the
+ * reference's, both are in the same page state. The critical state is the first step where the
+ * meaning differs: a different action type, a different target element (compared by role,
+ * accessible name and rank among equals on that step's page, not by id), or different text after
+ * normalisation. That step is classified:
+ *   invalid_action     the action did not parse, or named no element of the page
+ *   premature_answer   an answer (send_msg_to_user) where the reference still acts on the page
+ *   wrong_text         right action and element, wrong text (fill, select_option, answer)
+ *   wrong_element      right action type, another element
+ *   wrong_action_type  another kind of action
+ *   loop               from the critical step on, the rollout repeats one action three times or more
+ *   timeout            no departure: the rollout followed the reference until it ran out of steps
+ * Branching (re-running the reference action from the critical state) is left for the RL stage;
+ * the report names each example's episode and step so the trajectory viewer opens it.
+ */
+import { parseAction, type Action } from '../environment/actions.ts';
+import type { PageElement } from '../environment/types.ts';
+import { normalizeText } from '../tasks/families/common/normalize.ts';
+import type { EpisodeData, LabStore } from '../store/lab.ts';
+import type { BrowserEnv } from '../environment/environment.ts';
+import type { TaskServer } from '../tasks/server.ts';
+import { runEpisode } from '../collection/episode.ts';
+
+export const FAILURE_MODES = ['invalid_action', 'premature_answer', 'wrong_text', 'wrong_element', 'wrong_action_type', 'loop', 'timeout'] as const;
+export type FailureMode = (typeof FAILURE_MODES)[number];
+
+/** What an action means on a page: its type, the element it acts on, its text. */
+export interface ActionMeaning {
+  type: Action['type'] | 'invalid';
+  /** role|name|rank of the target element; null for actions without one; 'missing' when the id is not on the page. */
+  target: string | null;
+  text: string | null;
+}
+
+export function actionMeaning(action: string, elements: readonly PageElement[]): ActionMeaning {
+  let a: Action;
+  try {
+    a = parseAction(action);
+  } catch {
+    return { type: 'invalid', target: null, text: null };
+  }
+  let target: string | null = null;
+  if ('id' in a) {
+    const el = elements.find((e) => e.id === a.id);
+    if (!el) target = 'missing';
+    else {
+      const same = elements.filter((e) => e.role === el.role && normalizeText(e.name) === normalizeText(el.name));
+      target = `${el.role}|${normalizeText(el.name)}|${same.indexOf(el)}`;
+    }
+  }
+  const text = a.type === 'fill' ? a.text : a.type === 'select_option' ? a.options.join('|') : a.type === 'send_msg_to_user' ? a.text
+    : a.type === 'report_infeasible' ? a.reason : a.type === 'press' ? a.key : a.type === 'goto' ? a.url : a.type === 'scroll' ? `${a.dx},${a.dy}` : null;
+  return { type: a.type, target, text: text === null ? null : normalizeText(text) };
+}
+
+export function sameMeaning(a: ActionMeaning, b: ActionMeaning): boolean {
+  return a.type !== 'invalid' && a.type === b.type && a.target === b.target && a.text === b.text;
+}
+
+type Trajectory = Pick<EpisodeData, 'steps'>;
+
+export interface CriticalState {
+  /** Index of the first step whose action departs from the reference (or the rollout's length). */
+  step: number;
+  mode: FailureMode;
+  action: string | null;
+  referenceAction: string | null;
+}
+
+/** The critical state of a failed rollout against a successful reference of the same instance. */
+export function findCriticalState(rollout: Trajectory, reference: Trajectory): CriticalState {
+  const n = Math.min(rollout.steps.length, reference.steps.length);
+  for (let i = 0; i < n; i++) {
+    const r = rollout.steps[i];
+    const ref = reference.steps[i];
+    const mine = actionMeaning(r.action, r.observation.elements);
+    const theirs = actionMeaning(ref.action, ref.observation.elements);
+    if (sameMeaning(mine, theirs)) continue;
+    return { step: i, mode: classify(rollout, i, mine, theirs), action: r.action, referenceAction: ref.action };
+  }
+  // No departure within the shorter one: the rollout stopped (or was stopped) before finishing.
+  const i = n;
+  return { step: i, mode: 'timeout', action: rollout.steps[i]?.action ?? null, referenceAction: reference.steps[i]?.action ?? null };
+}
+
+function classify(rollout: Trajectory, i: number, mine: ActionMeaning, theirs: ActionMeaning): FailureMode {
+  const step = rollout.steps[i];
+  if (mine.type === 'invalid' || mine.target === 'missing' || (step.error && ['malformed_action', 'unknown_element', 'invalid_argument'].includes(step.error.code))) return 'invalid_action';
+  const counts = new Map<string, number>();
+  for (const s of rollout.steps.slice(i)) counts.set(s.action, (counts.get(s.action) ?? 0) + 1);
+  if (Math.max(...counts.values()) >= 3) return 'loop';
+  if (mine.type === 'send_msg_to_user' && theirs.type !== 'send_msg_to_user') return 'premature_answer';
+  if (mine.type === theirs.type && mine.target === theirs.target) return 'wrong_text';
+  if (mine.type === theirs.type) return 'wrong_element';
+  return 'wrong_action_type';
+}
+
+export interface MinedFailure extends CriticalState {
+  episodeId: string;
+  referenceId: string;
+  family: string;
+  seed: number;
+  tier: number;
+}
+
+export interface MiningReport {
+  failures: number;
+  byMode: Record<FailureMode, number>;
+  byFamily: Record<string, Partial<Record<FailureMode, number>>>;
+  /** Up to `examplesPerMode` per mode: episode id and step, to open in the trajectory viewer. */
+  examples: Record<FailureMode, MinedFailure[]>;
+}
+
+export function miningReport(failures: readonly MinedFailure[], examplesPerMode = 5): MiningReport {
+  const byMode = Object.fromEntries(FAILURE_MODES.map((m) => [m, 0])) as Record<FailureMode, number>;
+  const examples = Object.fromEntries(FAILURE_MODES.map((m) => [m, [] as MinedFailure[]])) as Record<FailureMode, MinedFailure[]>;
+  const byFamily: MiningReport['byFamily'] = {};
+  for (const f of failures) {
+    byMode[f.mode]++;
+    const fam = (byFamily[f.family] ??= {});
+    fam[f.mode] = (fam[f.mode] ?? 0) + 1;
+    if (examples[f.mode].length < examplesPerMode) examples[f.mode].push(f);
+  }
+  return { failures: failures.length, byMode, byFamily, examples };
+}
+
+export interface MineDeps {
+  env: BrowserEnv;
+  server: TaskServer;
+  store: LabStore;
+  browserKind: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Mine the failed episodes of an evaluation: run the oracle on each failed instance (same family,
+ * seed and tier; recorded in the lab with agent config role "reference") and find the critical state.
+ */
+export async function mineFailures(deps: MineDeps, failed: readonly { episodeId: string }[], onDone?: (done: number, total: number) => void): Promise<MinedFailure[]> {
+  const out: MinedFailure[] = [];
+  for (const f of failed) {
+    if (deps.signal?.aborted) break;
+    const rollout = deps.store.readEpisode(f.episodeId);
+    const { family, seed, tier } = rollout.header.task;
+    const ref = await runEpisode(deps, {
+      family, seed, tier: tier as 1 | 2 | 3, agent: (i) => i.family.oracle(i.ctx), agentConfig: { role: 'reference', for: f.episodeId },
+    });
+    if (!ref.success) continue; // no successful reference, nothing to compare against
+    const critical = findCriticalState(rollout, deps.store.readEpisode(ref.id));
+    out.push({ ...critical, episodeId: f.episodeId, referenceId: ref.id, family, seed, tier });
+    onDone?.(out.length, failed.length);
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+/**
+ * The compact policy's text: a prompt small enough for a context of a few hundred tokens, the
+ * target it learns to write (a thought line, then the action), and the parse of what it wrote.
+ *
+ * The prompt is plain text, not a chat template: the model is tiny and every token costs. It keeps
+ * what a decision needs (task, page path and title, visible elements with clipped names, text runs
+ * that may hold an answer, the last few actions, the last error) and drops the rest (the URL's
+ * origin, which changes per instance and teaches nothing; long names; old history). Training
+ * (./sft-data.ts) and the agent (../agents/compact-policy.ts) build it with the same function, so
+ * the model sees at inference exactly what it saw in training.
+ */
+import { z } from 'zod';
+import type { PageElement } from '../environment/types.ts';
+import { parseAction, formatAction } from '../environment/actions.ts';
+import { renderElementLine } from '../agents/observation-text.ts';
+
+export const PromptSettings = z.object({
+  /** Character budget of the element list before tokenization (viewport first, then page order). */
+  maxPageChars: z.number().int().positive(),
+  /** Longest element name or text run printed. */
+  maxNameChars: z.number().int().positive(),
+  /** Previous actions shown (older ones are only counted). */
+  maxHistory: z.number().int().min(0),
+});
+export type PromptSettings = z.infer<typeof PromptSettings>;
+
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3 };
+
+export interface PolicyPromptInput {
+  instruction: string;
+  url: string;
+  title: string;
+  elements: readonly PageElement[];
+  lastActionError?: { code: string; message: string } | null;
+  /** Actions taken so far in the episode, oldest first. */
+  history: readonly string[];
+}
+
+/** Path, query and fragment of a URL: the origin differs per task instance and says nothing. */
+export function urlPath(url: string): string {
+  try {
+    const u = new URL(url);
+    // Instance prefixes (/i/<id>) are per-run noise too.
+    return (u.pathname.replace(/^\/i\/[^/]+/, '') || '/') + u.search + u.hash;
+  } catch {
+    return url;
+  }
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** The element list within a character budget: viewport first, printed back in page order. */
+function renderElements(elements: readonly PageElement[], s: PromptSettings, budget: number): string[] {
+  const visible = elements.filter((e) => e.visible);
+  const lines = visible.map((e) => renderElementLine(e, s.maxNameChars));
+  const order = visible.map((_, i) => i).sort((a, b) => Number(visible[b].inViewport) - Number(visible[a].inViewport) || a - b);
+  const kept = new Set<number>();
+  let used = 0;
+  for (const i of order) {
+    if (used + lines[i].length + 1 > budget) continue;
+    kept.add(i);
+    used += lines[i].length + 1;
+  }
+  const out = lines.filter((_, i) => kept.has(i));
+  if (kept.size < visible.length) out.push(`(${visible.length - kept.size} more)`);
+  return out;
+}
+
+/**
+ * The prompt text. `pageBudget` overrides settings.maxPageChars (the encoder shrinks it when the
+ * tokens would not fit the context).
+ */
+export function renderPolicyPrompt(input: PolicyPromptInput, s: PromptSettings, pageBudget = s.maxPageChars): string {
+  const lines = [`Task: ${clip(input.instruction, 300)}`, `Page: ${clip(urlPath(input.url), 80)} | ${clip(input.title, 60)}`];
+  lines.push(...renderElements(input.elements, s, pageBudget));
+  const shown = s.maxHistory > 0 ? input.history.slice(-s.maxHistory) : [];
+  const skipped = input.history.length - shown.length;
+  lines.push(`History:${skipped ? ` (${skipped} earlier)` : ''} ${shown.length ? shown.map((a) => clip(a, 60)).join(' ; ') : 'none'}`);
+  if (input.lastActionError) lines.push(`Error: ${input.lastActionError.code}`);
+  lines.push('Next:', '');
+  return lines.join('\n');
+}
+
+/** The text the policy writes: its thought on one line (possibly empty), then the action. */
+export function renderPolicyTarget(target: { thought?: string; action: string }): { thought: string; action: string } {
+  return { thought: clip(target.thought ?? '', 120), action: target.action.trim() };
+}
+
+export interface ParsedPolicyOutput {
+  thought: string;
+  /** The action text to execute: canonical when it parsed, else the raw last line. */
+  action: string;
+  /** False when no line of the output is a well-formed action. */
+  valid: boolean;
+}
+
+/**
+ * Read a generated text: the first line is the thought, the action the last line that parses.
+ * Nothing that parses: the last non-empty line (or the whole text) goes to the environment as is,
+ * which records it as a malformed action; the episode goes on.
+ */
+export function parsePolicyOutput(text: string): ParsedPolicyOutput {
+  const lines = text.split('\n').map((l) => l.trim());
+  const thought = lines.length > 1 ? lines[0] : '';
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i]) continue;
+    try {
+      return { thought, action: formatAction(parseAction(lines[i])), valid: true };
+    } catch {
+      // Not an action: try the line before.
+    }
+  }
+  const last = [...lines].reverse().find((l) => l) ?? '';
+  return { thought, action: last || text.trim() || '(empty output)', valid: false };
+}

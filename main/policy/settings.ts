@@ -1,0 +1,41 @@
+/**
+ * policy.json: what turns a model folder into a compact policy. It sits beside model.json,
+ * weights.bin and tokenizer.json, and records how prompts were built and what was learned, so the
+ * agent builds the same prompts and an evaluation can say what it evaluated.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { PromptSettings, defaultPromptSettings } from './prompt.ts';
+import { TARGETS } from './sft-data.ts';
+
+export const PolicySettings = z.object({
+  format: z.literal('lab-compact-policy'),
+  version: z.literal(1),
+  prompt: PromptSettings,
+  targets: z.enum(TARGETS),
+  /** Tokens kept free for the output; also the default generation limit. */
+  reserve: z.number().int().positive(),
+  dataset: z.object({ name: z.string(), version: z.number().int() }).nullable(),
+});
+export type PolicySettings = z.infer<typeof PolicySettings>;
+
+export const defaultPolicySettings: PolicySettings = {
+  format: 'lab-compact-policy', version: 1, prompt: defaultPromptSettings, targets: 'thought+action', reserve: 64, dataset: null,
+};
+
+export const POLICY_FILE = 'policy.json';
+
+/**
+ * The folder's policy.json. A model SAT-tuned from a policy by `lab train sdsat` has none of its
+ * own: it reads the one of the base model its checkpoint names (meta.job.base). Else the defaults.
+ */
+export function readPolicySettings(dir: string, meta: Record<string, unknown> = {}): PolicySettings {
+  let path = join(dir, POLICY_FILE);
+  const base = (meta.job as { base?: unknown } | undefined)?.base;
+  if (!existsSync(path) && typeof base === 'string') path = join(base, POLICY_FILE);
+  if (!existsSync(path)) return defaultPolicySettings;
+  const r = PolicySettings.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!r.success) throw new Error(`${path}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  return r.data;
+}

@@ -1,0 +1,153 @@
+/**
+ * SFT data for the compact policy: dataset steps as prompt inputs and targets, their tokens, and
+ * the loss mask that says which tokens the model learns to write.
+ *
+ *   sequence  [prompt tokens][thought tokens + "\n"][action tokens][END_OF_TEXT]
+ *   mask          0 ...          1 (thought+action)     1 ...          1
+ *                                0 (action only)
+ *
+ * Prompt tokens never carry loss (the model reads the page, it does not learn to write it).
+ * `targets: 'action'` also masks the thought: the thought stays in the sequence as context but
+ * only the action is learned (what SFT ablations and the Salvage-DS action-only anchor need).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { buildSamples } from '../datasets/samples.ts';
+import type { DatasetManifest } from '../datasets/manifest.ts';
+import type { SplitName } from '../datasets/split.ts';
+import type { LabStore } from '../store/lab.ts';
+import { END_OF_TEXT, type Tokenizer } from '../models/tokenizer.ts';
+import { renderPolicyPrompt, renderPolicyTarget, type PolicyPromptInput, type PromptSettings } from './prompt.ts';
+
+export const TARGETS = ['thought+action', 'action'] as const;
+export type Targets = (typeof TARGETS)[number];
+
+/** One step as the policy sees it, stored as JSON Lines in the model folder (sft-samples.jsonl). */
+export const PolicySample = z.object({
+  episodeId: z.string(),
+  step: z.number().int(),
+  split: z.enum(['train', 'validation', 'test']),
+  family: z.string(),
+  input: z.object({
+    instruction: z.string(),
+    url: z.string(),
+    title: z.string(),
+    elements: z.array(z.any()),
+    lastActionError: z.object({ code: z.string(), message: z.string() }).nullable().optional(),
+    history: z.array(z.string()),
+  }),
+  target: z.object({ thought: z.string(), action: z.string() }),
+});
+export type PolicySample = z.infer<typeof PolicySample>;
+
+/**
+ * The steps of a frozen dataset as policy samples, with its labels applied the way every export
+ * applies them (buildSamples: wrong/detour steps without a correction are left out).
+ */
+export function policySamples(lab: LabStore, manifest: DatasetManifest, splits?: readonly SplitName[]): PolicySample[] {
+  const { samples } = buildSamples(lab, manifest, { splits });
+  const episodes = new Map<string, ReturnType<LabStore['readEpisode']>>();
+  const out: PolicySample[] = [];
+  for (const s of samples) {
+    let ep = episodes.get(s.episodeId);
+    if (!ep) {
+      ep = lab.readEpisode(s.episodeId);
+      episodes.set(s.episodeId, ep);
+    }
+    const step = ep.steps.find((x) => x.index === s.step);
+    if (!step) throw new Error(`episode ${s.episodeId} has no step ${s.step}`);
+    const history = ep.steps.filter((x) => x.index < s.step).map((x) => x.action);
+    out.push({
+      episodeId: s.episodeId,
+      step: s.step,
+      split: s.split,
+      family: s.family,
+      input: {
+        instruction: ep.header.task.instruction,
+        url: step.observation.url,
+        title: step.observation.title,
+        elements: step.observation.elements,
+        lastActionError: step.observation.lastActionError ?? null,
+        history,
+      },
+      target: renderPolicyTarget(s.target),
+    });
+  }
+  return out;
+}
+
+/** Read sft-samples.jsonl, naming the line and field of anything malformed. */
+export function readPolicySamples(path: string): PolicySample[] {
+  const out: PolicySample[] = [];
+  readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (err) {
+      throw new Error(`${path}:${i + 1}: not JSON (${(err as Error).message})`);
+    }
+    const r = PolicySample.safeParse(raw);
+    if (!r.success) throw new Error(`${path}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+    out.push(r.data);
+  });
+  return out;
+}
+
+/** The texts a policy tokenizer is trained on: every prompt and target of the samples. */
+export function tokenizerTexts(samples: readonly PolicySample[], s: PromptSettings): string[] {
+  return samples.flatMap((x) => [renderPolicyPrompt(x.input as PolicyPromptInput, s), `${x.target.thought}\n${x.target.action}`]);
+}
+
+/**
+ * Prompt tokens that fit in `maxTokens`: the page text is shrunk (by character budget, so the
+ * same rule holds at training and inference) until it fits; as a last resort the front is cut.
+ */
+export function encodePrompt(tokenizer: Tokenizer, input: PolicyPromptInput, s: PromptSettings, maxTokens: number): number[] {
+  let budget = s.maxPageChars;
+  for (;;) {
+    const ids = tokenizer.encode(renderPolicyPrompt(input, s, budget));
+    if (ids.length <= maxTokens) return ids;
+    if (budget <= 50) return ids.slice(ids.length - maxTokens);
+    budget = Math.floor(budget * 0.75);
+  }
+}
+
+export interface EncodedSample {
+  ids: number[];
+  /** mask[i] = 1 when token i carries loss (is predicted from the tokens before it). */
+  mask: number[];
+  promptLength: number;
+}
+
+export interface EncodeSettings {
+  prompt: PromptSettings;
+  ctx: number;
+  /** Tokens kept free for the output: the prompt gets ctx - reserve at most. */
+  reserve: number;
+  targets: Targets;
+}
+
+/** Tokens and loss mask of one sample (cut to the context when the target is unusually long). */
+export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'input' | 'target'>, e: EncodeSettings): EncodedSample {
+  const prompt = encodePrompt(tokenizer, sample.input as PolicyPromptInput, e.prompt, e.ctx - e.reserve);
+  const thought = tokenizer.encode(`${sample.target.thought}\n`);
+  const action = [...tokenizer.encode(sample.target.action), tokenizer.specialId(END_OF_TEXT)];
+  const ids = [...prompt, ...thought, ...action];
+  const thoughtW = e.targets === 'thought+action' ? 1 : 0;
+  const mask = [...prompt.map(() => 0), ...thought.map(() => thoughtW), ...action.map(() => 1)];
+  return { ids: ids.slice(0, e.ctx), mask: mask.slice(0, e.ctx), promptLength: prompt.length };
+}
+
+/**
+ * The policy's own text as a corpus (train.txt, validation.txt), so that
+ * `lab train sdsat --base POLICY --corpus POLICY/corpus` SAT-tunes the policy on what it reads and writes.
+ */
+export function writePolicyCorpus(dir: string, samples: PolicySample[], prompt: PromptSettings): void {
+  mkdirSync(dir, { recursive: true });
+  const text = (xs: PolicySample[]) => xs.map((x) => `${renderPolicyPrompt(x.input as PolicyPromptInput, prompt)}${x.target.thought}\n${x.target.action}\n\n`).join('');
+  const val = samples.filter((x) => x.split === 'validation');
+  writeFileSync(join(dir, 'train.txt'), text(samples.filter((x) => x.split === 'train')));
+  writeFileSync(join(dir, 'validation.txt'), text(val.length ? val : samples.slice(0, 16)));
+}

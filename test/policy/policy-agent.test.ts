@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
+import { runEpisode } from '../../main/collection/episode.ts';
+import { createDataset } from '../../main/datasets/index.ts';
+import { policySamples, writePolicyCorpus } from '../../main/policy/sft-data.ts';
+import { defaultTrainJob, train } from '../../main/models/train.ts';
+import { defaultSftJob, trainSft } from '../../main/policy/sft.ts';
+import { defaultPromptSettings } from '../../main/policy/prompt.ts';
+import { CompactPolicyAgent } from '../../main/agents/compact-policy.ts';
+import { makeAgent } from '../../main/agents/registry.ts';
+import { TransformerLM } from '../../main/models/model.ts';
+import { saveModel } from '../../main/models/checkpoint.ts';
+import { trainTokenizer } from '../../main/models/tokenizer.ts';
+import { selectBackend } from '../../main/models/backend.ts';
+import { INVALID_ACTION_CODES } from '../../main/policy/eval.ts';
+
+let fx: TaskEnvironmentFixture;
+/** The one-episode dataset the first test freezes; the CLI test trains from its manifest file. */
+let manifestPath = '';
+useTaskEnvironment('lab-policy-agent-', (f) => (fx = f));
+
+test('a tiny policy SFT-trained on one oracle episode reproduces its actions through the agent in Chromium and solves the task', async () => {
+  const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
+  const task = { family: 'calendar', seed: 3, tier: 1 as const };
+  const oracle = await runEpisode(deps, { ...task, agent: (i) => i.family.oracle(i.ctx) });
+  assert.ok(oracle.success);
+  const { manifest } = createDataset(fx.store, { name: 'one', filter: { ids: [oracle.id] }, ratios: { train: 1, validation: 0, test: 0 } });
+  manifestPath = join(fx.store.dir, 'datasets', 'one', 'v1', 'manifest.json');
+  const samples = policySamples(fx.store, manifest);
+  assert.equal(samples.length, oracle.steps);
+  const dir = mkdtempSync(join(tmpdir(), 'lab-policy-model-'));
+  const samplesFile = join(dir, 'sft-samples.jsonl');
+  writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
+
+  const result = await trainSft({
+    ...defaultSftJob, outDir: dir, samplesFile, dataset: { name: 'one', version: 1 }, steps: 60, batch: samples.length,
+    lr: 2e-2, minLr: 2e-3, warmup: 5, evalEvery: 1000, checkpointEvery: 1000, vocabSize: 400, backend: 'wasm',
+    model: { dModel: 32, nLayer: 2, nHead: 2, dFF: 64, ctx: 256 }, prompt: { ...defaultPromptSettings, maxPageChars: 250 },
+  });
+  assert.ok(result.valLoss < 0.05, `loss on its own samples ${result.valLoss}`);
+
+  // Through the registry, as the CLI builds it: greedy decoding through the shared AR decoder.
+  const agent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir } }) as CompactPolicyAgent;
+  const replay = await runEpisode(deps, { ...task, agent, agentConfig: { ...(await agent.config()) } });
+  const taught = fx.store.readEpisode(oracle.id).steps.map((s) => s.action);
+  const played = fx.store.readEpisode(replay.id).steps.map((s) => s.action);
+  assert.deepEqual(played, taught);
+  assert.ok(replay.success);
+  assert.equal(agent.totals.invalidOutputs, 0);
+  assert.equal((await agent.config()).decode, 'ar');
+
+  // SAT-tuned on its own text (what `lab train sdsat --base DIR --corpus DIR/corpus` does), the
+  // policy decodes with SDSAT by default, still acts as taught, and exactly as the same model under AR.
+  const prompt = { ...defaultPromptSettings, maxPageChars: 250 };
+  writePolicyCorpus(join(dir, 'corpus'), samples, prompt);
+  const satDir = join(dir, 'sat');
+  await train({
+    ...defaultTrainJob, kind: 'sdsat', outDir: satDir, base: dir, trainFile: join(dir, 'corpus', 'train.txt'), valFile: join(dir, 'corpus', 'train.txt'),
+    steps: 5, batch: 2, seqLen: 64, warmup: 1, evalEvery: 1000, evalTokens: 64, checkpointEvery: 1000, backend: 'wasm',
+    sat: { mode: 'distinct', k: 3, blocks: 2, weight: 1, distillWindows: 0 },
+  });
+  const satAgent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir: satDir } }) as CompactPolicyAgent;
+  assert.equal((await satAgent.config()).decode, 'sdsat');
+  const satRun = await runEpisode(deps, { ...task, agent: satAgent });
+  assert.deepEqual(fx.store.readEpisode(satRun.id).steps.map((s) => s.action), played);
+  const satAr = new CompactPolicyAgent({ dir: satDir, decode: 'ar' });
+  const arRun = await runEpisode(deps, { ...task, agent: satAr });
+  assert.deepEqual(fx.store.readEpisode(arRun.id).steps.map((s) => s.action), played);
+  assert.ok(satAgent.totals.forwardPasses > 0 && satAr.totals.newTokens === satAgent.totals.newTokens);
+});
+
+test('an untrained policy writes no valid action: each step is recorded as an invalid action and the episode runs to its step limit', async () => {
+  await selectBackend('wasm');
+  const tokenizer = trainTokenizer(['click(\'12\') fill(\'3\', \'x\')'], 280);
+  const model = new TransformerLM({ vocabSize: tokenizer.vocabSize, satTokens: 0, ctx: 320, dModel: 16, nLayer: 1, nHead: 2, dFF: 32, initStd: 0.02, seed: 5 });
+  const dir = mkdtempSync(join(tmpdir(), 'lab-policy-untrained-'));
+  await saveModel(dir, { model, tokenizer, sat: null });
+  const agent = new CompactPolicyAgent({ dir, maxNew: 12, sampling: { kind: 'nucleus', topP: 1, temperature: 1 }, seed: 3 });
+  const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
+  const out = await runEpisode(deps, { family: 'webmail', seed: 10, tier: 1, agent, maxSteps: 3 });
+  assert.equal(out.reason, 'max_steps');
+  assert.equal(out.success, false);
+  const steps = fx.store.readEpisode(out.id).steps;
+  assert.equal(steps.length, 3);
+  assert.equal(agent.totals.invalidOutputs, 3);
+  for (const s of steps) assert.ok(s.error && INVALID_ACTION_CODES.has(s.error.code), `step ${s.index}: ${s.action} -> ${s.error?.code}`);
+});
+
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+
+test('`lab train sft` from a manifest file and `lab eval --json` write a policy folder and a report with intervals', async () => {
+  assert.ok(existsSync(manifestPath));
+  const out = mkdtempSync(join(tmpdir(), 'lab-policy-cli-'));
+  const tiny = ['--d-model', '16', '--layers', '1', '--heads', '2', '--d-ff', '32', '--ctx', '256', '--vocab', '300', '--max-page-chars', '200'];
+  const trained = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', '--targets', 'action', ...tiny, '--json')).stdout);
+  assert.equal(trained.stepsDone, 3);
+  for (const f of ['model.json', 'weights.bin', 'tokenizer.json', 'policy.json', 'sft-samples.jsonl', 'corpus/train.txt']) assert.ok(existsSync(join(out, f)), f);
+  assert.equal(JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8')).targets, 'action');
+  const report = JSON.parse((await lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'calendar', '--seeds', '1', '--runs', '2', '--tier', '1', '--max-steps', '2', '--json')).stdout);
+  assert.equal(report.overall.episodes, 2);
+  assert.deepEqual(report.episodes.map((e: { seed: number; run: number }) => [e.seed, e.run]), [[10000, 0], [10001, 1]]);
+  assert.ok(report.overall.success.ci95.high > 0);
+  assert.ok(existsSync(report.path));
+  assert.equal(fx.store.readEpisode(report.episodes[0].episodeId).header.agent.name, 'policy');
+  await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--targets', 'thoughts'), /--targets must be thought\+action or action/);
+  await assert.rejects(lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'wiki'), /"wiki" is not a training family/);
+});

@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
+import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
+import { parsePolicyOutput, renderPolicyPrompt, defaultPromptSettings, urlPath } from '../../main/policy/prompt.ts';
+import { sftBatch } from '../../main/policy/sft.ts';
+import type { PageElement } from '../../main/environment/types.ts';
+
+const el = (id: string, role: string, name: string, inViewport = true): PageElement => ({
+  id, role, name, tag: 'a', box: { x: 0, y: 0, width: 10, height: 10 }, visible: true, inViewport,
+});
+
+const sample: PolicySample = {
+  episodeId: 'e1', step: 1, split: 'train', family: 'shop',
+  input: {
+    instruction: 'Add the Terra Jacket in size XL to your cart.',
+    url: 'http://127.0.0.1:4000/i/abc123/product/7?x=1',
+    title: 'Terra Jacket | Shop',
+    elements: [el('9', 'link', 'Home'), el('48', 'combobox', 'Size'), el('57', 'button', 'Add to cart')],
+    lastActionError: null,
+    history: ["click('99')", "click('79')"],
+  },
+  target: { thought: 'Pick size XL.', action: "select_option('48', 'XL')" },
+};
+
+const tokenizer = trainTokenizer(tokenizerTexts([sample], defaultPromptSettings), 320);
+const settings = { prompt: defaultPromptSettings, ctx: 512, reserve: 64 };
+
+test('prompt tokens never carry loss; thought+action targets train the thought, the action and the end token', () => {
+  const e = encodeSample(tokenizer, sample, { ...settings, targets: 'thought+action' });
+  const prompt = tokenizer.encode(renderPolicyPrompt(sample.input, defaultPromptSettings));
+  assert.equal(e.promptLength, prompt.length);
+  assert.deepEqual(e.ids.slice(0, prompt.length), prompt);
+  assert.ok(e.mask.slice(0, prompt.length).every((m) => m === 0));
+  const target = e.ids.slice(prompt.length);
+  assert.ok(e.mask.slice(prompt.length).every((m) => m === 1));
+  assert.equal(tokenizer.decode(target.slice(0, -1)), "Pick size XL.\nselect_option('48', 'XL')");
+  assert.equal(target.at(-1), tokenizer.specialId(END_OF_TEXT));
+});
+
+test('action targets mask the thought too: only the action tokens and the end token carry loss', () => {
+  const e = encodeSample(tokenizer, sample, { ...settings, targets: 'action' });
+  const withLoss = e.ids.filter((_, i) => e.mask[i] === 1);
+  assert.equal(withLoss.at(-1), tokenizer.specialId(END_OF_TEXT));
+  assert.equal(tokenizer.decode(withLoss.slice(0, -1)), "select_option('48', 'XL')");
+  // The thought is still in the sequence, as context.
+  assert.match(tokenizer.decode(e.ids), /Pick size XL\.\nselect_option/);
+});
+
+test('a padded SFT batch predicts token i+1 at row i, with loss only where token i+1 is a target; padding carries none', () => {
+  const a = { ids: [5, 6, 7, 8], mask: [0, 0, 1, 1], promptLength: 2 };
+  const b = { ids: [9, 10, 11], mask: [0, 1, 1], promptLength: 1 };
+  const batch = sftBatch([a, b]);
+  assert.equal(batch.len, 3);
+  assert.deepEqual([...batch.ids], [5, 6, 7, 9, 10, 0]);
+  assert.deepEqual([...batch.labels], [6, 7, 8, 10, 11, 0]);
+  assert.deepEqual([...batch.stdWeight], [0, 1, 1, 1, 1, 0]);
+  assert.deepEqual([...batch.pos], [0, 1, 2, 0, 1, 2]);
+  // Causal: row 0 sees only itself.
+  assert.equal(batch.bias[0], 0);
+  assert.ok(batch.bias[1] < -1e8);
+});
+
+test('the prompt drops the per-instance origin, clips history to the last actions, and keeps the viewport first within budget', () => {
+  assert.equal(urlPath('http://127.0.0.1:4000/i/abc123/product/7?x=1'), '/product/7?x=1');
+  const many = { ...sample.input, history: ['a()', 'b()', 'c()', 'd()', 'e()'] };
+  const text = renderPolicyPrompt(many, { ...defaultPromptSettings, maxHistory: 2 });
+  assert.match(text, /History: \(3 earlier\) d\(\) ; e\(\)/);
+  assert.doesNotMatch(text, /127\.0\.0\.1/);
+  const els = [el('1', 'link', 'Below the fold', false), el('2', 'button', 'Visible')];
+  const small = renderPolicyPrompt({ ...sample.input, elements: els }, { ...defaultPromptSettings, maxPageChars: 25 });
+  assert.match(small, /\[2\] button "Visible"\n\(1 more\)/);
+});
+
+test('policy outputs: the last line that parses is the action; anything else is an invalid action, passed on as text', () => {
+  assert.deepEqual(parsePolicyOutput("Open it.\nclick( '79' )"), { thought: 'Open it.', action: "click('79')", valid: true });
+  assert.deepEqual(parsePolicyOutput("\nsend_msg_to_user('9:30')"), { thought: '', action: "send_msg_to_user('9:30')", valid: true });
+  const bad = parsePolicyOutput('Open it.\nclick(79');
+  assert.equal(bad.valid, false);
+  assert.equal(bad.action, 'click(79');
+  assert.equal(parsePolicyOutput('').valid, false);
+});
