@@ -54,9 +54,14 @@ export const collectConfigSchema = z.object({
   rates: z.record(z.string(), z.number().min(0).max(1)).optional(),
   maxSteps: z.number().int().min(1).optional(),
   endpoint: endpointConfigSchema.optional(),
+  /** The compact policy's model folder (agent 'policy'). */
+  policy: z.object({ dir: z.string() }).optional(),
 }).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {
   message: 'the endpoint agent and the LLM reflector need an endpoint (--endpoint URL --model NAME)',
   path: ['endpoint'],
+}).refine((c) => c.policy || c.agent !== 'policy', {
+  message: 'the policy agent needs its model folder (--policy DIR)',
+  path: ['policy'],
 });
 export type CollectConfig = z.infer<typeof collectConfigSchema>;
 
@@ -193,7 +198,7 @@ export async function runCollection(
         arms = await runTaskWithRetries(
           epDeps,
           task,
-          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps, endpoint },
+          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps, endpoint, policy: cfg.policy },
           prior,
           (e) => run.append(e),
         );

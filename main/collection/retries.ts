@@ -62,6 +62,8 @@ export interface RetryOptions {
   maxSteps?: number;
   /** The endpoint agent's endpoint (required for agent 'endpoint'). */
   endpoint?: Omit<EndpointAgentOptions, 'seed' | 'reflections' | 'signal'>;
+  /** The compact policy (required for agent 'policy'); it does not read reflections. */
+  policy?: { dir: string };
 }
 
 export interface ArmResult {
@@ -108,14 +110,16 @@ export async function runTaskWithRetries(
         ? { ...noisyExpertConfig({ seed, rates: opts.rates, reflections: texts }) }
         : opts.agent === 'endpoint' && opts.endpoint
           ? { kind: 'endpoint', seed, ...endpointSettings(opts.endpoint) }
-          : { kind: opts.agent, seed };
+          : opts.agent === 'policy' && opts.policy
+            ? { kind: 'compact-policy', seed, dir: opts.policy.dir }
+            : { kind: opts.agent, seed };
     const endpoint = opts.endpoint ? { ...opts.endpoint, signal: deps.signal } : undefined;
     const out = await runEpisode(deps, {
       family: task.family,
       seed: task.seed,
       tier: task.tier,
       maxSteps: opts.maxSteps,
-      agent: (instance) => makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates }, endpoint }),
+      agent: (instance) => makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates }, endpoint, policy: opts.policy }),
       agentConfig: { ...config, attempt: k, arm: forArms.length > 1 ? 'shared' : forArms[0], reflectionIds: given.map((r) => r.id) },
       links: { ...(retryOf ? { retryOf } : {}), ...(given.length ? { reflection: given[given.length - 1].id } : {}) },
     });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { BrowserEnv } from '../../environment/environment.ts';
@@ -30,6 +31,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
   stream?: boolean;
   maxMalformed?: number;
   endpointWait?: number;
+  policy?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--stream', 'use streamed completions')
       .option('--max-malformed <n>', `malformed outputs in a row that end an episode (default ${ENDPOINT_DEFAULTS.maxMalformed})`, intOption('--max-malformed', 1))
       .option('--endpoint-wait <s>', `seconds to wait out an unreachable endpoint before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
+      .option('--policy <dir>', 'agent policy: the compact policy\'s model folder (from `lab train sft`)')
       .option('--json', 'print the summary as JSON'),
   )).action(async (opts: CollectFlags, cmd: Command) => {
     const store = openLab(cmd);
@@ -125,6 +128,7 @@ function configFrom(opts: CollectFlags) {
     ...(Object.keys(rates).length ? { rates } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: endpointConfigFrom(opts) } : {}),
+    ...(opts.policy ? { policy: { dir: resolve(opts.policy) } } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { runEpisode } from '../../collection/episode.ts';
 import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
@@ -19,6 +20,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
   endpoint?: string;
   model?: string;
   vision?: boolean;
+  policy?: string;
 }
 
 export function registerEpisodeCommands(program: Command): void {
@@ -35,12 +37,15 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
       .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
       .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
+      .option('--policy <dir>', 'agent policy: the compact policy\'s model folder (from `lab train sft`)')
       .option('--json', 'print JSON'),
   )).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
+    if (opts.agent === 'policy' && !opts.policy) throw new Error('--agent policy needs --policy DIR (a model folder from `lab train sft`)');
+    const policy = opts.policy ? { dir: resolve(opts.policy) } : undefined;
     const store = openLab(cmd);
     const server = await startTaskServer(extraFamilies(store.dir, opts));
     const host = await startBrowser(opts).catch(async (err) => {
@@ -65,6 +70,7 @@ export function registerEpisodeCommands(program: Command): void {
           maxSteps: opts.maxSteps,
           agent: (instance) => makeAgent(opts.agent, instance, opts.seed, {
               endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },
+              policy,
             }),
           ...(endpoint ? { agentConfig: { kind: 'endpoint', seed: opts.seed, ...endpointSettings(endpoint) } } : {}),
         },
