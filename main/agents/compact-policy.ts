@@ -6,8 +6,6 @@
  * What it writes is parsed, never trusted: an output with no well-formed action goes to the
  * environment as it is, which records a malformed_action error for the step; the episode goes on.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { selectBackend } from '../models/backend.ts';
 import { isCheckpoint, loadModel, type LoadedModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
@@ -18,7 +16,6 @@ import { mixSeed } from '../tasks/families/common/rng.ts';
 import { parsePolicyOutput } from '../policy/prompt.ts';
 import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';
-import { defaultPolicyBackend } from '../policy/sft.ts';
 import type { Agent, AgentTurn } from './types.ts';
 
 export interface CompactPolicyOptions {
@@ -61,9 +58,7 @@ export function loadPolicy(dir: string, backend?: string): Promise<LoadedPolicy>
   if (!p) {
     p = (async () => {
       if (!isCheckpoint(dir)) throw new Error(`no policy model in ${dir} (train one with \`lab train sft\`)`);
-      // The model's width is only known once model.json is read; the small default policy decodes faster on wasm.
-      const width = (JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { config?: { dModel?: number } }).config?.dModel ?? 64;
-      await selectBackend(backend ?? defaultPolicyBackend(width));
+      await selectBackend(backend);
       const loaded = loadModel(dir);
       return { loaded, settings: readPolicySettings(dir, loaded.meta) };
     })();
@@ -123,6 +118,9 @@ export class CompactPolicyAgent implements Agent {
       instruction: obs.instruction, url: obs.url, title: obs.title, elements: obs.elements,
       lastActionError: obs.lastActionError, history: history.map((h) => h.action),
     }, settings.prompt, model.config.ctx - settings.reserve);
+    // A policy that learned actions only (--targets action) never learned to write thoughts: it
+    // starts from an empty thought line and writes the action.
+    if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
     const out = await this.decoder!.generate(prompt, {

@@ -23,7 +23,8 @@ import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, tMean, type Mean, type Rate } from './stats.ts';
 
-export const EVAL_SPLITS = ['test', 'heldout'] as const;
+/** test: test seeds of the training families; heldout: the held-out families; train: training instances (rollouts for mining). */
+export const EVAL_SPLITS = ['test', 'heldout', 'train'] as const;
 export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
 export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument']);
@@ -97,9 +98,9 @@ export function evalTasks(req: Pick<EvalRequest, 'tasks' | 'split' | 'seeds' | '
   for (let run = 0; run < req.runs; run++) {
     for (let k = 0; k < req.seeds; k++) {
       for (const family of evalFamilies(req.tasks, req.split)) {
-        const range = server.familySeeds(family).test;
+        const range = server.familySeeds(family)[req.split === 'train' ? 'train' : 'test'];
         const seed = range.from + run * req.seeds + k;
-        if (seed >= range.to) throw new Error(`${family}: not enough test seeds for ${req.runs} runs of ${req.seeds}`);
+        if (seed >= range.to) throw new Error(`${family}: not enough ${req.split === 'train' ? 'train' : 'test'} seeds for ${req.runs} runs of ${req.seeds}`);
         out.push({ family, seed, run });
       }
     }

@@ -36,7 +36,8 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // At 0 and n the bounds are exactly 0 and 1; the formula gets there only up to rounding.
+  return { low: k === 0 ? 0 : Math.max(0, centre - half), high: k === n ? 1 : Math.min(1, centre + half) };
 }
 
 export function rate(k: number, n: number): Rate {

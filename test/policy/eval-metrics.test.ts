@@ -9,7 +9,7 @@ const close = (a: number, b: number, eps = 1e-4) => assert.ok(Math.abs(a - b) < 
 
 test('Wilson intervals match the textbook values, stay in [0, 1] at 0 and n successes', () => {
   const z = wilson(0, 10)!;
-  close(z.low, 0);
+  assert.equal(z.low, 0);
   close(z.high, 0.2775);
   const h = wilson(5, 10)!;
   close(h.low, 0.2366);
@@ -18,7 +18,7 @@ test('Wilson intervals match the textbook values, stay in [0, 1] at 0 and n succ
   close(e.low, 0.4902);
   close(e.high, 0.9433);
   const all = wilson(20, 20)!;
-  close(all.high, 1);
+  assert.equal(all.high, 1);
   assert.ok(all.low > 0.8 && all.low < 0.85);
   assert.equal(wilson(0, 0), null);
   assert.deepEqual(rate(3, 4).value, 0.75);
@@ -76,6 +76,7 @@ test('evaluation tasks: runs take consecutive blocks of test seeds; held-out and
     'shop:10000:0', 'webmail:10000:0', 'shop:10001:0', 'webmail:10001:0',
     'shop:10002:1', 'webmail:10002:1', 'shop:10003:1', 'webmail:10003:1',
   ]);
+  assert.deepEqual(evalTasks({ tasks: 'shop', split: 'train', seeds: 2, runs: 1 }, server).map((t) => t.seed), [0, 1]);
   assert.deepEqual(evalFamilies('all', 'heldout').sort(), ['restaurants', 'wiki']);
   assert.ok(!evalFamilies('all', 'test').includes('wiki'));
   assert.throws(() => evalFamilies('wiki', 'test'), /"wiki" is not a training family/);

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
@@ -21,8 +19,6 @@ import { selectBackend } from '../../main/models/backend.ts';
 import { INVALID_ACTION_CODES } from '../../main/policy/eval.ts';
 
 let fx: TaskEnvironmentFixture;
-/** The one-episode dataset the first test freezes; the CLI test trains from its manifest file. */
-let manifestPath = '';
 useTaskEnvironment('lab-policy-agent-', (f) => (fx = f));
 
 test('a tiny policy SFT-trained on one oracle episode reproduces its actions through the agent in Chromium and solves the task', async () => {
@@ -31,7 +27,6 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   const oracle = await runEpisode(deps, { ...task, agent: (i) => i.family.oracle(i.ctx) });
   assert.ok(oracle.success);
   const { manifest } = createDataset(fx.store, { name: 'one', filter: { ids: [oracle.id] }, ratios: { train: 1, validation: 0, test: 0 } });
-  manifestPath = join(fx.store.dir, 'datasets', 'one', 'v1', 'manifest.json');
   const samples = policySamples(fx.store, manifest);
   assert.equal(samples.length, oracle.steps);
   const dir = mkdtempSync(join(tmpdir(), 'lab-policy-model-'));
@@ -90,25 +85,4 @@ test('an untrained policy writes no valid action: each step is recorded as an in
   assert.equal(steps.length, 3);
   assert.equal(agent.totals.invalidOutputs, 3);
   for (const s of steps) assert.ok(s.error && INVALID_ACTION_CODES.has(s.error.code), `step ${s.index}: ${s.action} -> ${s.error?.code}`);
-});
-
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
-
-test('`lab train sft` from a manifest file and `lab eval --json` write a policy folder and a report with intervals', async () => {
-  assert.ok(existsSync(manifestPath));
-  const out = mkdtempSync(join(tmpdir(), 'lab-policy-cli-'));
-  const tiny = ['--d-model', '16', '--layers', '1', '--heads', '2', '--d-ff', '32', '--ctx', '256', '--vocab', '300', '--max-page-chars', '200'];
-  const trained = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', '--targets', 'action', ...tiny, '--json')).stdout);
-  assert.equal(trained.stepsDone, 3);
-  for (const f of ['model.json', 'weights.bin', 'tokenizer.json', 'policy.json', 'sft-samples.jsonl', 'corpus/train.txt']) assert.ok(existsSync(join(out, f)), f);
-  assert.equal(JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8')).targets, 'action');
-  const report = JSON.parse((await lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'calendar', '--seeds', '1', '--runs', '2', '--tier', '1', '--max-steps', '2', '--json')).stdout);
-  assert.equal(report.overall.episodes, 2);
-  assert.deepEqual(report.episodes.map((e: { seed: number; run: number }) => [e.seed, e.run]), [[10000, 0], [10001, 1]]);
-  assert.ok(report.overall.success.ci95.high > 0);
-  assert.ok(existsSync(report.path));
-  assert.equal(fx.store.readEpisode(report.episodes[0].episodeId).header.agent.name, 'policy');
-  await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--targets', 'thoughts'), /--targets must be thought\+action or action/);
-  await assert.rejects(lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'wiki'), /"wiki" is not a training family/);
 });

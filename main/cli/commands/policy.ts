@@ -16,7 +16,7 @@ import { defaultPromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
-import { EVAL_SPLITS, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
+import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { mineFailures, miningReport } from '../../policy/mining.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -128,7 +128,7 @@ export function registerPolicyCommands(program: Command): void {
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
       .requiredOption('--policy <dir>', 'policy folder (from lab train sft, or SAT-tuned from one with lab train sdsat)')
       .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split', 'all')
-      .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, or the held-out families)`, 'test')
+      .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', intOption('--tier', 1))
@@ -143,6 +143,7 @@ export function registerPolicyCommands(program: Command): void {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.tier !== undefined && ![1, 2, 3].includes(o.tier)) throw new Error(`--tier must be 1, 2 or 3, got ${o.tier}`);
+    evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(o);
