@@ -13,6 +13,7 @@ import { registerCollectCommand } from './commands/collect.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerJudgeCommand } from './commands/judge.ts';
 import { registerPolicyCommands } from './commands/policy.ts';
+import { registerSalvageCommand } from './commands/salvage.ts';
 
 const program = new Command();
 program
@@ -33,6 +34,7 @@ registerCollectCommand(program);
 registerServeCommand(program);
 registerJudgeCommand(program);
 registerPolicyCommands(program);
+registerSalvageCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
