@@ -13,7 +13,7 @@ import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob, type TrainProgress } from '../../models/train.ts';
 import { DECODE_MODES, type DecodeMode } from '../../decode/index.ts';
-import { DEFAULT_PROMPTS, readPrompts, runDecodeBench } from '../../decode/bench.ts';
+import { DEFAULT_PROMPTS, readPrompts, runDecodeBench, type BenchRow } from '../../decode/bench.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
 
@@ -41,42 +41,59 @@ export function addModelBenchCommands(bench: Command): void {
     .option('--max-new <n>', 'tokens to generate per prompt', '64')
     .option('--seed <n>', 'sampling seed', '0')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--backends <list>', 'run the whole benchmark on each of these backends in turn (comma-separated, or "all" for every one that loads here), reported side by side')
     .option('--json', 'print JSON')
-    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
-      const backend = await selectBackend(o.backend);
-      const loaded = loadModel(resolve(o.model));
-      const { sat } = loaded;
-      if (!sat) throw new Error(`${o.model} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
-      const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
+    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; backends?: string; json?: boolean }) => {
       let prompts = readPrompts(o.prompts);
       if (o.limit) prompts = prompts.slice(0, int(o.limit));
       const sampling = parseSampling(o);
       const modes = o.modes.split(',').map((m) => m.trim()) as DecodeMode[];
       for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes sdsat and/or sdsat-one-pass, not ${m}`);
+      const backends: (string | undefined)[] = !o.backends ? [o.backend]
+        : o.backends === 'all' ? await availableBackends() : o.backends.split(',').map((b) => b.trim());
       const stop = cancellable();
-      const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: 'bench decode [{bar}] {value}/{total} generations', hideCursor: true }, Presets.shades_classic) : null;
+      const reports = [];
       try {
-        const { cancelled, best, results: rows } = await runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew: int(o.maxNew), seed: int(o.seed) }, {
-          stopped: stop.stopped,
-          onProgress: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
-        });
-        bar?.stop();
-        const report = {
-          backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: int(o.maxNew), promptsFile: resolve(o.prompts),
-          cancelled, best, results: rows,
-        };
-        if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-        else {
-          process.stdout.write(`backend ${backend.id}, ${sampling.kind}, ${prompts.length} prompts x ${report.maxNew} tokens\n`);
-          process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
-          for (const r of rows) {
-            process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
-              + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
-          }
+        for (const id of backends) {
+          if (stop.stopped()) break;
+          const report = await benchOneBackend(id);
+          reports.push(report);
+          if (!o.json) printDecodeReport(report, prompts.length);
         }
       } finally {
-        bar?.stop();
         stop.dispose();
+      }
+      if (o.json) {
+        const out = !o.backends ? reports[0] : {
+          cancelled: stop.stopped(),
+          // One line per backend: AR speed, and the best SDSAT speedup per mode.
+          byBackend: reports.map((r) => ({ backend: r.backend, arTokensPerSec: r.results[0]?.arTokensPerSec ?? null, best: r.best })),
+          runs: reports,
+        };
+        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      }
+
+      // The model is loaded after its backend is chosen, so its weights live on that backend.
+      async function benchOneBackend(id: string | undefined) {
+        const backend = await selectBackend(id);
+        const loaded = loadModel(resolve(o.model));
+        try {
+          const { sat } = loaded;
+          if (!sat) throw new Error(`${o.model} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
+          const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
+          const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: `bench decode ${backend.id} [{bar}] {value}/{total} generations`, hideCursor: true }, Presets.shades_classic) : null;
+          try {
+            const { cancelled, best, results } = await runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew: int(o.maxNew), seed: int(o.seed) }, {
+              stopped: stop.stopped,
+              onProgress: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
+            });
+            return { backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: int(o.maxNew), promptsFile: resolve(o.prompts), cancelled, best, results };
+          } finally {
+            bar?.stop();
+          }
+        } finally {
+          loaded.model.dispose();
+        }
       }
     });
 
@@ -140,4 +157,13 @@ export function trainingFlopsPerToken(c: Pick<ModelConfig, 'vocabSize' | 'satTok
   const perLayer = 2 * (4 * d * d + 2 * d * c.dFF) + 2 * 2 * seqLen * d;
   const forward = 2 * ((c.vocabSize + c.satTokens) * d + c.ctx * d + d * c.vocabSize) + c.nLayer * perLayer;
   return 3 * forward;
+}
+
+function printDecodeReport(report: { backend: string; sampling: { kind: string }; maxNew: number; results: BenchRow[] }, prompts: number): void {
+  process.stdout.write(`backend ${report.backend}, ${report.sampling.kind}, ${prompts} prompts x ${report.maxNew} tokens\n`);
+  process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
+  for (const r of report.results) {
+    process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
+      + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
+  }
 }
