@@ -1,0 +1,129 @@
+/**
+ * End to end: the training view in web mode, driven in headless Chromium against a lab written by
+ * the real code paths (test/server/training-fixture.ts): a tiny SFT run, a 2-iteration Salvage-DS
+ * run, two evaluation reports and a mining report. Checks that the charts draw and that the
+ * numbers shown are the ones on disk, and that a line appended to salvage-stats.jsonl shows up live.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { rendererConfig } from '../../electron.config.ts';
+import { PROJECT_ROOT } from '../../main/paths.ts';
+import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
+import { STATS_FILE } from '../../main/policy/salvage/train.ts';
+import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
+import { summariseEval } from '../../main/policy/eval.ts';
+import { LabService } from '../../main/server/service.ts';
+import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import { trainingFixture, type TrainingFixture } from '../server/training-fixture.ts';
+
+const DOCS = join(PROJECT_ROOT, 'docs');
+let f: TrainingFixture;
+let service: LabService;
+let web: WebServer;
+let browser: Browser;
+let page: Page;
+const consoleErrors: string[] = [];
+
+const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const pct = (x: number | null) => `${(100 * x!).toFixed(1)}%`;
+
+before(async () => {
+  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
+  const built = build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+  f = await trainingFixture();
+  await built;
+  service = new LabService({ store: new LabStore(f.labDir), families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
+  web = await startWebServer({ service, rendererDir });
+  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  mkdirSync(DOCS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await web?.close();
+  await service?.close();
+});
+
+test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the iterations on disk, and an appended iteration arrives live', async () => {
+  await page.goto(web.openUrl);
+  await page.goto(`${web.url}/#/training`);
+  const runs = page.getByTestId('training-run');
+  await runs.nth(1).waitFor();
+  assert.equal(await runs.count(), 2);
+  assert.match((await runs.nth(0).textContent())!, /Salvage-DS\s+salvage\s+2 \/ 2 iterations/);
+  assert.match((await runs.nth(1).textContent())!, /SFT\s+sft\s+12 \/ 12 steps/);
+
+  for (const id of ['salvage-reward-chart', 'salvage-gates-chart', 'salvage-loss-chart']) await page.getByTestId(id).locator('canvas').waitFor();
+  const stats = lines(join(f.salvageDir, STATS_FILE));
+  const rows = page.getByTestId('salvage-table').locator('tbody tr');
+  await rows.nth(1).waitFor();
+  assert.equal(await rows.count(), 2);
+  for (const [i, s] of stats.entries()) {
+    const cells = await rows.nth(i).locator('td').allTextContents();
+    assert.deepEqual(cells.slice(0, 9), [String(s.iteration), s.meanReward.toFixed(3), s.meanSpread.toFixed(3), s.meanCompetence.toFixed(3), String(s.kept), String(s.rejectedByContrast), String(s.rejectedByCompetence), String(s.anchored), String(s.dropped)]);
+    assert.equal(cells[10], s.kl.toFixed(4));
+  }
+
+  // The run trains on: a new iteration is appended (in two writes, as a slow writer would).
+  const line = JSON.stringify({ ...stats[1], iteration: 2, meanReward: 0.8125, meanSpread: 1.5, kept: 4, rejectedByContrast: 0, rejectedByCompetence: 0, anchored: 0 });
+  appendFileSync(join(f.salvageDir, STATS_FILE), line.slice(0, 30));
+  appendFileSync(join(f.salvageDir, STATS_FILE), line.slice(30) + '\n');
+  await page.locator('[data-testid="salvage-table"] tr[data-iteration="2"]').waitFor();
+  await page.getByTestId('run-live').waitFor();
+  assert.equal(await page.getByTestId('run-progress').textContent(), '3 / 2');
+  assert.match((await page.getByTestId('run-latest').textContent())!, /Iteration 2: mean reward 0\.813, spread 1\.500, 4 of \d+ groups kept/);
+  await page.screenshot({ path: join(DOCS, 'training.png') });
+});
+
+test('the SFT run, chosen by keyboard: the loss chart draws and the table holds every logged step', async () => {
+  await page.getByTestId('training-run').nth(1).focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('sft-loss-chart').locator('canvas').waitFor();
+  const log = lines(join(f.sftDir, TRAIN_LOG_FILE));
+  const rows = page.getByTestId('sft-table').locator('tbody tr');
+  await rows.nth(log.length - 1).waitFor({ state: 'attached' });
+  assert.equal(await rows.count(), log.length);
+  const last = await rows.nth(log.length - 1).locator('td').allTextContents();
+  assert.deepEqual(last.slice(0, 3), [String(log.at(-1).step), log.at(-1).loss.toFixed(3), log.at(-1).valLoss.toFixed(3)]);
+});
+
+test('evaluations side by side per family and tier with intervals; failure modes with examples that open the trajectory viewer', async () => {
+  await page.getByTestId('eval-success-chart').locator('canvas').waitFor();
+  const table = page.getByTestId('eval-table');
+  for (const id of [f.sftEval, f.salvageEval]) {
+    const s = summariseEval(f.episodes[id], 2);
+    const cell = (row: string, metric: string) => table.locator(`tr[data-row="${row}"] td[data-eval="${id}"][data-metric="${metric}"]`).textContent();
+    const o = s.overall;
+    assert.equal(await cell('overall', 'success'), `${pct(o.success.value)} [${(100 * o.success.ci95!.low).toFixed(1)}–${(100 * o.success.ci95!.high).toFixed(1)}] ${o.success.k}/${o.success.n}`);
+    assert.match((await cell('family:shop', 'success'))!, new RegExp(`^${pct(s.byFamily.shop.success.value).replace('.', '\\.')} `));
+    assert.match((await cell('tier:2', 'steps'))!, new RegExp(`^${s.byTier['2'].stepsOnSolved.value!.toFixed(2)} `));
+    assert.equal(await cell('family:flights', 'invalid'), pct(s.byFamily.flights.invalidActions.value));
+  }
+  // Uncheck one: the comparison narrows to the other.
+  await page.getByTestId('compare-eval').nth(1).uncheck();
+  assert.equal(await table.locator(`td[data-eval="${f.salvageEval}"]`).count(), 0);
+  await page.getByTestId('compare-eval').nth(1).check();
+
+  await page.getByTestId('failure-chart').locator('canvas').waitFor();
+  assert.equal(await page.getByTestId('mining-total').textContent(), `${f.failures.length} failed episodes mined`);
+  const count = (mode: string) => f.failures.filter((x) => x.mode === mode).length;
+  assert.equal(await page.locator('[data-testid="failure-table"] tr[data-mode="wrong_element"] td').first().textContent(), String(count('wrong_element')));
+  assert.equal(await page.locator('[data-testid="failure-table"] tr[data-mode="invalid_action"] td').first().textContent(), String(count('invalid_action')));
+  const example = page.getByTestId('failure-example').first().locator('a');
+  const first = f.failures.find((x) => x.mode === 'invalid_action')!;
+  assert.equal(await example.getAttribute('href'), `#/episode/${first.episodeId}/${first.step}`);
+  await example.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`**#/episode/${first.episodeId}/${first.step}`);
+  assert.deepEqual(consoleErrors, []);
+});
