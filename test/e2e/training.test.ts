@@ -1,6 +1,6 @@
 /**
  * End to end: the training view in web mode, driven in headless Chromium against a lab written by
- * the real code paths (test/server/training-fixture.ts): a tiny SFT run, a 2-iteration Salvage-DS
+ * the real code paths (test/server/training-fixture.ts): a tiny SFT run, a 4-iteration Salvage-DS
  * run, two evaluation reports and a mining report. Checks that the charts draw and that the
  * numbers shown are the ones on disk, and that a line appended to salvage-stats.jsonl shows up live.
  */
@@ -60,14 +60,14 @@ test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the
   const runs = page.getByTestId('training-run');
   await runs.nth(1).waitFor();
   assert.equal(await runs.count(), 2);
-  assert.match((await runs.nth(0).textContent())!, /Salvage-DS\s+salvage\s+2 \/ 2 iterations/);
-  assert.match((await runs.nth(1).textContent())!, /SFT\s+sft\s+12 \/ 12 steps/);
+  assert.match((await runs.nth(0).textContent())!, /Salvage-DS\s+salvage\s+4 \/ 4 iterations/);
+  assert.match((await runs.nth(1).textContent())!, /SFT\s+sft\s+30 \/ 30 steps/);
 
   for (const id of ['salvage-reward-chart', 'salvage-gates-chart', 'salvage-loss-chart']) await page.getByTestId(id).locator('canvas').waitFor();
   const stats = lines(join(f.salvageDir, STATS_FILE));
   const rows = page.getByTestId('salvage-table').locator('tbody tr');
-  await rows.nth(1).waitFor();
-  assert.equal(await rows.count(), 2);
+  await rows.nth(stats.length - 1).waitFor();
+  assert.equal(await rows.count(), 4);
   for (const [i, s] of stats.entries()) {
     const cells = await rows.nth(i).locator('td').allTextContents();
     assert.deepEqual(cells.slice(0, 9), [String(s.iteration), s.meanReward.toFixed(3), s.meanSpread.toFixed(3), s.meanCompetence.toFixed(3), String(s.kept), String(s.rejectedByContrast), String(s.rejectedByCompetence), String(s.anchored), String(s.dropped)]);
@@ -75,13 +75,13 @@ test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the
   }
 
   // The run trains on: a new iteration is appended (in two writes, as a slow writer would).
-  const line = JSON.stringify({ ...stats[1], iteration: 2, meanReward: 0.8125, meanSpread: 1.5, kept: 4, rejectedByContrast: 0, rejectedByCompetence: 0, anchored: 0 });
+  const line = JSON.stringify({ ...stats[3], iteration: 4, meanReward: 0.8125, meanSpread: 1.5, kept: 4, rejectedByContrast: 0, rejectedByCompetence: 0, anchored: 0 });
   appendFileSync(join(f.salvageDir, STATS_FILE), line.slice(0, 30));
   appendFileSync(join(f.salvageDir, STATS_FILE), line.slice(30) + '\n');
-  await page.locator('[data-testid="salvage-table"] tr[data-iteration="2"]').waitFor();
+  await page.locator('[data-testid="salvage-table"] tr[data-iteration="4"]').waitFor();
   await page.getByTestId('run-live').waitFor();
-  assert.equal(await page.getByTestId('run-progress').textContent(), '3 / 2');
-  assert.match((await page.getByTestId('run-latest').textContent())!, /Iteration 2: mean reward 0\.813, spread 1\.500, 4 of \d+ groups kept/);
+  assert.equal(await page.getByTestId('run-progress').textContent(), '5 / 4');
+  assert.match((await page.getByTestId('run-latest').textContent())!, /Iteration 4: mean reward 0\.813, spread 1\.500, 4 of \d+ groups kept/);
   await page.screenshot({ path: join(DOCS, 'training.png') });
 });
 

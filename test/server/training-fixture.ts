@@ -1,6 +1,6 @@
 /**
  * A small lab for the training view, written by the real code paths: a tiny SFT policy (its
- * train-log.jsonl from the SFT loop) under lab/policies/, a 2-iteration Salvage-DS run from it in a
+ * train-log.jsonl from the SFT loop) under lab/policies/, a 4-iteration Salvage-DS run from it in a
  * folder outside the lab (found through the registry), and two evaluation reports (SFT and
  * Salvage-DS) from the real summariser, the SFT one with a mining report from the real summariser.
  */
@@ -47,11 +47,11 @@ export async function trainingFixture(): Promise<TrainingFixture> {
   const labDir = mkdtempSync(join(tmpdir(), 'lab-training-'));
   const policies = join(labDir, 'policies');
   mkdirSync(policies, { recursive: true });
-  const sftDir = await tinyPolicy(policies, 12); // lab/policies/sft
+  const sftDir = await tinyPolicy(policies, 30); // lab/policies/sft
   const work = mkdtempSync(join(tmpdir(), 'lab-training-out-'));
   const salvageDir = join(work, 'salvage');
   registerTrainingRun(labDir, 'salvage', salvageDir);
-  await trainSalvage(salvageJob(sftDir, salvageDir, shopStates(work), { iterations: 2, group: 4 }));
+  await trainSalvage(salvageJob(sftDir, salvageDir, shopStates(work), { iterations: 4, group: 6 }));
 
   const sftEps = episodes({ shop: [true, false, false, true, false, false, true, false], flights: [true, true, false, false, true, false, false, false] }, (f, i) => 4 + (i % 3));
   const salvageEps = episodes({ shop: [true, true, false, true, true, false, true, false], flights: [true, true, true, false, true, false, true, false] }, (f, i) => 3 + (i % 3));

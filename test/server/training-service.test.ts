@@ -48,14 +48,14 @@ test('a torn last line is left unread until its newline arrives; a shorter file 
 test('the SFT loop writes one train-log line per step; the lab lists the SFT run (lab/policies/) and the Salvage-DS run (registry) with their curves', async () => {
   const f = await fixture;
   const log = lines(join(f.sftDir, TRAIN_LOG_FILE));
-  assert.deepEqual(log.map((l) => l.step), Array.from({ length: 12 }, (_, i) => i + 1));
+  assert.deepEqual(log.map((l) => l.step), Array.from({ length: 30 }, (_, i) => i + 1));
   assert.ok(log.every((l) => typeof l.loss === 'number' && l.lr > 0 && l.tokensPerSec > 0));
   assert.equal(log.filter((l) => 'valLoss' in l).length, 1, 'validation loss on the last step only (evalEvery 1000)');
 
   const { t } = lab(f.labDir);
   const list = t.list();
   assert.deepEqual(list.errors, []);
-  assert.deepEqual(list.runs.map((r) => [r.kind, r.dir, r.done, r.total]), [[ 'salvage', f.salvageDir, 2, 2 ], [ 'sft', f.sftDir, 12, 12 ]]);
+  assert.deepEqual(list.runs.map((r) => [r.kind, r.dir, r.done, r.total]), [['salvage', f.salvageDir, 4, 4], ['sft', f.sftDir, 30, 30]]);
   assert.equal(list.runs[0].settings.preset, 'salvage');
   assert.equal(list.runs[1].settings.dataset, 'synthetic v1');
 
@@ -87,7 +87,7 @@ test('a watched Salvage-DS run streams each appended iteration once it is comple
   const data = t.read(f.salvageDir);
   const { watchId } = t.watch(f.salvageDir, data.offset);
   try {
-    const line = JSON.stringify({ ...data.salvage[1], iteration: 2, meanReward: 0.625, kept: 3 });
+    const line = JSON.stringify({ ...data.salvage[3], iteration: 4, meanReward: 0.625, kept: 3 });
     const path = join(f.salvageDir, STATS_FILE);
     appendFileSync(path, line.slice(0, 40)); // the writer is mid-line
     appendFileSync(path, line.slice(40) + '\n');
@@ -96,10 +96,10 @@ test('a watched Salvage-DS run streams each appended iteration once it is comple
     assert.equal(e.dir, f.salvageDir);
     assert.equal(e.reset, false);
     assert.deepEqual(e.errors, []);
-    assert.deepEqual(e.salvage.map((p) => [p.iteration, p.meanReward, p.kept]), [[2, 0.625, 3]]);
+    assert.deepEqual(e.salvage.map((p) => [p.iteration, p.meanReward, p.kept]), [[4, 0.625, 3]]);
     assert.equal(e.offset, readFileSync(path).length);
     assert.equal(events.length, 0);
-    assert.equal(t.list().runs.find((r) => r.kind === 'salvage')!.done, 3);
+    assert.equal(t.list().runs.find((r) => r.kind === 'salvage')!.done, 5);
   } finally {
     t.unwatch(watchId);
     t.close();

@@ -1,25 +1,38 @@
 /** ECharts options for the training view: plain functions of the curve points, so a live series just grows. */
 import type { SalvagePoint, SftPoint } from '../../../main/server/training.ts';
 
-const title = (text: string) => ({ text, textStyle: { fontSize: 12 } });
-const grid = { left: 56, right: 56, top: 48, bottom: 36 };
+const title = (text: string) => ({ text, left: 8, textStyle: { fontSize: 12 } });
+// Legends sit under the plot, where they may wrap without covering the title.
+const legend = { bottom: 0, itemWidth: 14, itemHeight: 8, textStyle: { fontSize: 11 } };
+const grid = { left: 56, right: 56, top: 40, bottom: 64 };
 const round = (x: number | null | undefined, d = 4) => (x === null || x === undefined || !Number.isFinite(x) ? null : +x.toFixed(d));
 
+/**
+ * A group both gates refuse counts in both of the file's rejected-by counts; split into exclusive
+ * parts, kept + contrast only + competence only + both = the groups of the iteration, and the
+ * second bar, anchored + dropped, = the rejected ones.
+ */
+export function gateParts(p: SalvagePoint) {
+  const both = Math.max(0, p.rejectedByContrast + p.rejectedByCompetence - p.rejected);
+  return { kept: p.kept, contrastOnly: p.rejectedByContrast - both, competenceOnly: p.rejectedByCompetence - both, both, anchored: p.anchored, dropped: p.dropped };
+}
+
 export const GATE_SERIES = [
-  { key: 'kept', name: 'kept', color: '#2e8b57' },
-  { key: 'rejectedByContrast', name: 'rejected by contrast', color: '#d9822b' },
-  { key: 'rejectedByCompetence', name: 'rejected by competence', color: '#c23b3b' },
-  { key: 'anchored', name: 'anchored', color: '#2f6fdb' },
-  { key: 'dropped', name: 'dropped', color: '#9aa5b8' },
+  { key: 'kept', name: 'kept', color: '#2e8b57', stack: 'gates' },
+  { key: 'contrastOnly', name: 'rejected by contrast', color: '#d9822b', stack: 'gates' },
+  { key: 'competenceOnly', name: 'rejected by competence', color: '#c23b3b', stack: 'gates' },
+  { key: 'both', name: 'rejected by both', color: '#8c2d5a', stack: 'gates' },
+  { key: 'anchored', name: 'anchored', color: '#2f6fdb', stack: 'fate' },
+  { key: 'dropped', name: 'dropped', color: '#9aa5b8', stack: 'fate' },
 ] as const;
 
 export function sftLossOption(points: readonly SftPoint[]) {
   return {
-    title: title('SFT loss (train, and validation where measured)'),
+    title: title('SFT loss: train per step, validation where measured'),
     tooltip: { trigger: 'axis' },
-    legend: { top: 22 },
+    legend,
     grid,
-    xAxis: { type: 'value', name: 'step', min: 1 },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 24, min: 1 },
     yAxis: { type: 'value', name: 'loss', scale: true },
     series: [
       { name: 'train loss', type: 'line', showSymbol: false, data: points.map((p) => [p.step, round(p.loss)]), itemStyle: { color: '#2f6fdb' } },
@@ -30,11 +43,11 @@ export function sftLossOption(points: readonly SftPoint[]) {
 
 export function rewardOption(points: readonly SalvagePoint[]) {
   return {
-    title: title('Mean reward and reward spread (max - min within a group), per iteration'),
+    title: title('Reward: group mean, spread (max - min), competence'),
     tooltip: { trigger: 'axis' },
-    legend: { top: 22 },
+    legend,
     grid,
-    xAxis: { type: 'category', name: 'iteration', data: points.map((p) => p.iteration) },
+    xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
     yAxis: { type: 'value', name: 'reward', scale: true },
     series: [
       { name: 'mean reward', type: 'line', data: points.map((p) => round(p.meanReward)), itemStyle: { color: '#2f6fdb' } },
@@ -46,28 +59,26 @@ export function rewardOption(points: readonly SalvagePoint[]) {
 
 export function gatesOption(points: readonly SalvagePoint[]) {
   return {
-    title: title('Groups per iteration: kept, rejected by each gate, anchored, dropped'),
+    title: title('Gates: groups kept and rejected; rejected anchored or dropped'),
     tooltip: { trigger: 'axis' },
-    legend: { top: 22 },
+    legend,
     grid,
-    xAxis: { type: 'category', name: 'iteration', data: points.map((p) => p.iteration) },
+    xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
     yAxis: { type: 'value', name: 'groups', minInterval: 1 },
-    // Kept and rejected-by-gate stack into the groups drawn; anchored and dropped (what happened to
-    // the rejected ones) stack beside them.
+    // Left bar: what the gates did to the iteration's groups; right bar: what became of the rejected ones.
     series: GATE_SERIES.map((g) => ({
-      name: g.name, type: 'bar', stack: g.key === 'anchored' || g.key === 'dropped' ? 'fate' : 'gates',
-      data: points.map((p) => p[g.key]), itemStyle: { color: g.color },
+      name: g.name, type: 'bar', stack: g.stack, data: points.map((p) => gateParts(p)[g.key]), itemStyle: { color: g.color },
     })),
   };
 }
 
 export function lossesOption(points: readonly SalvagePoint[]) {
   return {
-    title: title('Policy-gradient loss, KL to the SFT policy, anchor loss and clip fraction'),
+    title: title('PG loss, KL to SFT, anchor loss, clip fraction'),
     tooltip: { trigger: 'axis' },
-    legend: { top: 22 },
+    legend,
     grid,
-    xAxis: { type: 'category', name: 'iteration', data: points.map((p) => p.iteration) },
+    xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
     yAxis: [{ type: 'value', name: 'loss', scale: true }, { type: 'value', name: 'clip fraction', min: 0, max: 1 }],
     series: [
       { name: 'PG loss', type: 'line', data: points.map((p) => round(p.pgLoss)), itemStyle: { color: '#2f6fdb' } },
@@ -86,7 +97,7 @@ export function successOption(evals: ReadonlyArray<{ label: string; byFamily: Re
   return {
     title: title('Success rate per family (95% Wilson interval in the tooltip)'),
     tooltip: { trigger: 'axis' },
-    legend: { top: 22 },
+    legend,
     grid,
     xAxis: { type: 'category', data: families },
     yAxis: { type: 'value', name: 'success', min: 0, max: 1 },
@@ -102,8 +113,8 @@ export function failureModesOption(byFamily: Record<string, Record<string, numbe
   return {
     title: title('Failure modes at the critical state, by family'),
     tooltip: { trigger: 'axis' },
-    legend: { top: 22 },
-    grid: { ...grid, bottom: 60 },
+    legend,
+    grid: { ...grid, bottom: 84 },
     xAxis: { type: 'category', data: [...modes], axisLabel: { rotate: 20 } },
     yAxis: { type: 'value', name: 'failures', minInterval: 1 },
     series: families.map((f, i) => ({ name: f, type: 'bar', stack: 'modes', itemStyle: { color: EVAL_COLORS[i % EVAL_COLORS.length] }, data: modes.map((m) => byFamily[f][m] ?? 0) })),
