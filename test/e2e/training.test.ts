@@ -2,11 +2,11 @@
  * End to end: the training view in web mode, driven in headless Chromium against a lab written by
  * the real code paths (test/server/training-fixture.ts): a tiny SFT run, a 4-iteration Salvage-DS
  * run, two evaluation reports and a mining report. Checks that the charts draw and that the
- * numbers shown are the ones on disk, and that a line appended to salvage-stats.jsonl shows up live.
+ * numbers shown are the ones on disk, and that the iteration a resumed run appends to salvage-stats.jsonl shows up live.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -16,7 +16,8 @@ import { PROJECT_ROOT } from '../../main/paths.ts';
 import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
-import { STATS_FILE } from '../../main/policy/salvage/train.ts';
+import { STATS_FILE, trainSalvage } from '../../main/policy/salvage/train.ts';
+import { salvageJob } from '../policy/salvage-fixture.ts';
 import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
 import { summariseEval } from '../../main/policy/eval.ts';
 import { LabService } from '../../main/server/service.ts';
@@ -54,7 +55,7 @@ after(async () => {
   await service?.close();
 });
 
-test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the iterations on disk, and an appended iteration arrives live', async () => {
+test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the iterations on disk, and the iteration a resumed run appends arrives live', async () => {
   await page.goto(web.openUrl);
   await page.goto(`${web.url}/#/training`);
   const runs = page.getByTestId('training-run');
@@ -74,14 +75,15 @@ test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the
     assert.equal(cells[10], s.kl.toFixed(4));
   }
 
-  // The run trains on: a new iteration is appended (in two writes, as a slow writer would).
-  const line = JSON.stringify({ ...stats[3], iteration: 4, meanReward: 0.8125, meanSpread: 1.5, kept: 4, rejectedByContrast: 0, rejectedByCompetence: 0, anchored: 0 });
-  appendFileSync(join(f.salvageDir, STATS_FILE), line.slice(0, 30));
-  appendFileSync(join(f.salvageDir, STATS_FILE), line.slice(30) + '\n');
+  // The run trains on: extended to 5 iterations and resumed (the real loop appends iteration 4).
+  await trainSalvage(salvageJob(f.sftDir, f.salvageDir, f.statesFile, { iterations: 5, group: 6 }));
+  const fifth = lines(join(f.salvageDir, STATS_FILE))[4];
+  assert.equal(fifth.iteration, 4);
   await page.locator('[data-testid="salvage-table"] tr[data-iteration="4"]').waitFor();
   await page.getByTestId('run-live').waitFor();
-  assert.equal(await page.getByTestId('run-progress').textContent(), '5 / 4');
-  assert.match((await page.getByTestId('run-latest').textContent())!, /Iteration 4: mean reward 0\.813, spread 1\.500, 4 of \d+ groups kept/);
+  await page.getByTestId('run-progress').filter({ hasText: '5 / 5' }).waitFor();
+  assert.equal(await rows.count(), 5);
+  assert.equal(await page.getByTestId('run-latest').textContent(), `Iteration 4: mean reward ${fifth.meanReward.toFixed(3)}, spread ${fifth.meanSpread.toFixed(3)}, ${fifth.kept} of ${fifth.groups} groups kept, KL ${fifth.kl.toFixed(4)}`);
   await page.screenshot({ path: join(DOCS, 'training.png') });
 });
 

@@ -17,6 +17,8 @@ export interface TrainingFixture {
   labDir: string;
   sftDir: string;
   salvageDir: string;
+  /** The Salvage-DS run's frozen states (to continue the run). */
+  statesFile: string;
   sftEval: string;
   salvageEval: string;
   /** The episodes each evaluation summarised. */
@@ -51,7 +53,8 @@ export async function trainingFixture(): Promise<TrainingFixture> {
   const work = mkdtempSync(join(tmpdir(), 'lab-training-out-'));
   const salvageDir = join(work, 'salvage');
   registerTrainingRun(labDir, 'salvage', salvageDir);
-  await trainSalvage(salvageJob(sftDir, salvageDir, shopStates(work), { iterations: 4, group: 6 }));
+  const statesFile = shopStates(work);
+  await trainSalvage(salvageJob(sftDir, salvageDir, statesFile, { iterations: 4, group: 6 }));
 
   const sftEps = episodes({ shop: [true, false, false, true, false, false, true, false], flights: [true, true, false, false, true, false, false, false] }, (f, i) => 4 + (i % 3));
   const salvageEps = episodes({ shop: [true, true, false, true, true, false, true, false], flights: [true, true, true, false, true, false, true, false] }, (f, i) => 3 + (i % 3));
@@ -66,5 +69,5 @@ export async function trainingFixture(): Promise<TrainingFixture> {
     mode: modes[i % modes.length], action: `click('${i}')`, referenceAction: "click('4')",
   }));
   writeFileSync(join(labDir, 'evals', sftEval, 'mining.json'), JSON.stringify({ evalId: sftEval, ...miningReport(failures, 3), all: failures }, null, 2) + '\n');
-  return { labDir, sftDir, salvageDir, sftEval, salvageEval, episodes: { [sftEval]: sftEps, [salvageEval]: salvageEps }, failures };
+  return { labDir, sftDir, salvageDir, statesFile, sftEval, salvageEval, episodes: { [sftEval]: sftEps, [salvageEval]: salvageEps }, failures };
 }

@@ -33,7 +33,7 @@ export function sftLossOption(points: readonly SftPoint[]) {
     legend,
     grid,
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 24, min: 1 },
-    yAxis: { type: 'value', name: 'loss', scale: true },
+    yAxis: { type: 'value', name: 'loss', nameLocation: 'middle', nameGap: 40, scale: true },
     series: [
       { name: 'train loss', type: 'line', showSymbol: false, data: points.map((p) => [p.step, round(p.loss)]), itemStyle: { color: '#2f6fdb' } },
       { name: 'validation loss', type: 'line', symbolSize: 7, data: points.filter((p) => typeof p.valLoss === 'number').map((p) => [p.step, round(p.valLoss)]), itemStyle: { color: '#d9822b' } },
@@ -48,7 +48,7 @@ export function rewardOption(points: readonly SalvagePoint[]) {
     legend,
     grid,
     xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
-    yAxis: { type: 'value', name: 'reward', scale: true },
+    yAxis: { type: 'value', name: 'reward', nameLocation: 'middle', nameGap: 40, scale: true },
     series: [
       { name: 'mean reward', type: 'line', data: points.map((p) => round(p.meanReward)), itemStyle: { color: '#2f6fdb' } },
       { name: 'reward spread', type: 'line', data: points.map((p) => round(p.meanSpread)), itemStyle: { color: '#d9822b' }, lineStyle: { type: 'dashed' } },
@@ -64,7 +64,7 @@ export function gatesOption(points: readonly SalvagePoint[]) {
     legend,
     grid,
     xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
-    yAxis: { type: 'value', name: 'groups', minInterval: 1 },
+    yAxis: { type: 'value', name: 'groups', nameLocation: 'middle', nameGap: 40, minInterval: 1 },
     // Left bar: what the gates did to the iteration's groups; right bar: what became of the rejected ones.
     series: GATE_SERIES.map((g) => ({
       name: g.name, type: 'bar', stack: g.stack, data: points.map((p) => gateParts(p)[g.key]), itemStyle: { color: g.color },
@@ -79,7 +79,7 @@ export function lossesOption(points: readonly SalvagePoint[]) {
     legend,
     grid,
     xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
-    yAxis: [{ type: 'value', name: 'loss', scale: true }, { type: 'value', name: 'clip fraction', min: 0, max: 1 }],
+    yAxis: [{ type: 'value', name: 'loss', nameLocation: 'middle', nameGap: 40, scale: true }, { type: 'value', name: 'clip fraction', nameLocation: 'middle', nameGap: 32, min: 0, max: 1 }],
     series: [
       { name: 'PG loss', type: 'line', data: points.map((p) => round(p.pgLoss)), itemStyle: { color: '#2f6fdb' } },
       { name: 'KL', type: 'line', data: points.map((p) => round(p.kl)), itemStyle: { color: '#c23b3b' } },
@@ -91,16 +91,16 @@ export function lossesOption(points: readonly SalvagePoint[]) {
 
 const EVAL_COLORS = ['#2f6fdb', '#d9822b', '#2e8b57', '#c23b3b', '#7b4fc9', '#9aa5b8'];
 
-/** Success per family, one bar per evaluation, with the Wilson interval in the tooltip. */
+/** Success per family, one bar per evaluation (the table beside it gives the intervals). */
 export function successOption(evals: ReadonlyArray<{ label: string; byFamily: Record<string, { success: { value: number | null; ci95: { low: number; high: number } | null } }> }>) {
   const families = [...new Set(evals.flatMap((e) => Object.keys(e.byFamily)))].sort();
   return {
-    title: title('Success rate per family (95% Wilson interval in the tooltip)'),
+    title: title('Success rate per family (95% intervals in the table)'),
     tooltip: { trigger: 'axis' },
     legend,
     grid,
     xAxis: { type: 'category', data: families },
-    yAxis: { type: 'value', name: 'success', min: 0, max: 1 },
+    yAxis: { type: 'value', name: 'success', nameLocation: 'middle', nameGap: 40, min: 0, max: 1 },
     series: evals.map((e, i) => ({
       name: e.label, type: 'bar', itemStyle: { color: EVAL_COLORS[i % EVAL_COLORS.length] },
       data: families.map((f) => round(e.byFamily[f]?.success.value ?? null, 4)),
@@ -116,7 +116,7 @@ export function failureModesOption(byFamily: Record<string, Record<string, numbe
     legend,
     grid: { ...grid, bottom: 84 },
     xAxis: { type: 'category', data: [...modes], axisLabel: { rotate: 20 } },
-    yAxis: { type: 'value', name: 'failures', minInterval: 1 },
+    yAxis: { type: 'value', name: 'failures', nameLocation: 'middle', nameGap: 40, minInterval: 1 },
     series: families.map((f, i) => ({ name: f, type: 'bar', stack: 'modes', itemStyle: { color: EVAL_COLORS[i % EVAL_COLORS.length] }, data: modes.map((m) => byFamily[f][m] ?? 0) })),
   };
 }
