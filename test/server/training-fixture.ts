@@ -45,8 +45,9 @@ function writeEval(labDir: string, id: string, policyDir: string, eps: EvalEpiso
   writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
 }
 
-export async function trainingFixture(): Promise<TrainingFixture> {
-  const labDir = mkdtempSync(join(tmpdir(), 'lab-training-'));
+/** rollout: a failed episode recorded in the lab, to stand as the first mined failure (its step is the critical one). */
+export async function trainingFixture(opts: { labDir?: string; rollout?: { episodeId: string; step: number } } = {}): Promise<TrainingFixture> {
+  const labDir = opts.labDir ?? mkdtempSync(join(tmpdir(), 'lab-training-'));
   const policies = join(labDir, 'policies');
   mkdirSync(policies, { recursive: true });
   const sftDir = await tinyPolicy(policies, 30); // lab/policies/sft
@@ -67,6 +68,7 @@ export async function trainingFixture(): Promise<TrainingFixture> {
   const failures: MinedFailure[] = sftEps.filter((e) => !e.success).map((e, i) => ({
     episodeId: e.episodeId, referenceId: `ref-${i}`, family: e.family, seed: e.seed, tier: e.tier, step: i % 4,
     mode: modes[i % modes.length], action: `click('${i}')`, referenceAction: "click('4')",
+    ...(i === 0 && opts.rollout ? opts.rollout : {}),
   }));
   writeFileSync(join(labDir, 'evals', sftEval, 'mining.json'), JSON.stringify({ evalId: sftEval, ...miningReport(failures, 3), all: failures }, null, 2) + '\n');
   return { labDir, sftDir, salvageDir, statesFile, sftEval, salvageEval, episodes: { [sftEval]: sftEps, [salvageEval]: salvageEps }, failures };
