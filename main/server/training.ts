@@ -72,6 +72,12 @@ export interface TrainingList {
 
 type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
+/**
+ * Tails open at once. A window that reloads never says unwatch for the old page's tails; past this
+ * many the oldest is closed (a view follows one run at a time).
+ */
+export const MAX_WATCHES = 8;
+
 const curveFile = (kind: TrainingKind) => (kind === 'sft' ? TRAIN_LOG_FILE : SALVAGE_STATS);
 
 function kindOf(dir: string): TrainingKind | null {
@@ -224,8 +230,18 @@ export class TrainingLab {
       }
     });
     this.watches.set(watchId, tail);
+    for (const [id, t] of this.watches) {
+      if (this.watches.size <= MAX_WATCHES) break;
+      t.close();
+      this.watches.delete(id);
+    }
     setImmediate(() => tail.check()); // lines written between read() and now, after the reply has gone out
     return { watchId };
+  }
+
+  /** Ids of the open tails, oldest first. */
+  get watching(): string[] {
+    return [...this.watches.keys()];
   }
 
   unwatch(watchId: string): void {

@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TrainingLab } from '../../main/server/training.ts';
+import { MAX_WATCHES, TrainingLab } from '../../main/server/training.ts';
 import { readCompleteLines } from '../../main/server/jsonl-tail.ts';
 import { STATS_FILE } from '../../main/policy/salvage/train.ts';
 import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
@@ -105,4 +105,15 @@ test('a watched Salvage-DS run streams each appended iteration once it is comple
     t.close();
   }
   assert.throws(() => t.watch(f.salvageDir, -1), /offset must be a non-negative integer/);
+});
+
+test('tails a page never unwatched are bounded: past MAX_WATCHES the oldest is closed', async () => {
+  const f = await fixture;
+  const { t } = lab(f.labDir);
+  const ids = Array.from({ length: MAX_WATCHES + 2 }, () => t.watch(f.sftDir, 0).watchId);
+  assert.deepEqual(t.watching, ids.slice(2));
+  t.unwatch(ids.at(-1)!);
+  assert.deepEqual(t.watching, ids.slice(2, -1));
+  t.close();
+  assert.deepEqual(t.watching, []);
 });
