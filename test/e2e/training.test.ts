@@ -52,7 +52,7 @@ before(async () => {
   await host.close();
   await server.stop();
   assert.ok(rollout.steps >= 3, `fixture: the rollout has ${rollout.steps} steps`);
-  f = await trainingFixture({ labDir: store.dir, rollout: { episodeId: rollout.id, step: 2 } });
+  f = await trainingFixture({ labDir: store.dir, rollout: { episodeId: rollout.id, step: 2, family: 'flights', seed: 10001 } });
   await built;
   service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
   web = await startWebServer({ service, rendererDir });
@@ -131,6 +131,7 @@ test('evaluations side by side per family and tier with intervals; failure modes
   await page.getByTestId('compare-eval').nth(1).check();
 
   await page.getByTestId('failure-chart').locator('canvas').waitFor();
+  assert.equal(await page.getByTestId('mining-eval').inputValue(), f.sftEval);
   assert.equal(await page.getByTestId('mining-total').textContent(), `${f.failures.length} failed episodes mined`);
   const count = (mode: string) => f.failures.filter((x) => x.mode === mode).length;
   assert.equal(await page.locator('[data-testid="failure-table"] tr[data-mode="wrong_element"] td').first().textContent(), String(count('wrong_element')));

@@ -46,7 +46,7 @@ function writeEval(labDir: string, id: string, policyDir: string, eps: EvalEpiso
 }
 
 /** rollout: a failed episode recorded in the lab, to stand as the first mined failure (its step is the critical one). */
-export async function trainingFixture(opts: { labDir?: string; rollout?: { episodeId: string; step: number } } = {}): Promise<TrainingFixture> {
+export async function trainingFixture(opts: { labDir?: string; rollout?: { episodeId: string; step: number; family: string; seed: number } } = {}): Promise<TrainingFixture> {
   const labDir = opts.labDir ?? mkdtempSync(join(tmpdir(), 'lab-training-'));
   const policies = join(labDir, 'policies');
   mkdirSync(policies, { recursive: true });
