@@ -124,6 +124,8 @@ test('evaluations side by side per family and tier with intervals; failure modes
     assert.match((await cell('family:shop', 'success'))!, new RegExp(`^${pct(s.byFamily.shop.success.value).replace('.', '\\.')} `));
     assert.match((await cell('tier:2', 'steps'))!, new RegExp(`^${s.byTier['2'].stepsOnSolved.value!.toFixed(2)} `));
     assert.equal(await cell('family:flights', 'invalid'), pct(s.byFamily.flights.invalidActions.value));
+    const r = o.successByRun;
+    assert.equal(await cell('overall', 'runs'), `${pct(r.value)} [${(100 * r.ci95!.low).toFixed(1)}–${(100 * r.ci95!.high).toFixed(1)}]`);
   }
   // Uncheck one: the comparison narrows to the other.
   await page.getByTestId('compare-eval').nth(1).uncheck();
