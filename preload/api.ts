@@ -17,6 +17,7 @@ import type { CollectionRunInfo, ReviewTask } from '../main/server/review.ts';
 import type { DecideRequest, DecideResult } from '../main/server/review-decisions.ts';
 import type { BenchReport } from '../main/decode/bench.ts';
 import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
+import type { SalvagePoint, SftPoint, TrainingList, TrainingRunData } from '../main/server/training.ts';
 
 export interface DatasetVersionInfo {
   version: number;
@@ -154,6 +155,13 @@ export interface LabApi {
   startLiveDecode(request: LiveDecodeRequest): Promise<{ decodeId: string }>;
   /** Cancel a benchmark or a live decode. */
   cancelDecode(id: string): Promise<void>;
+  /** Training runs (SFT, Salvage-DS) and evaluations (with their mining reports) the lab knows. */
+  listTraining(): Promise<TrainingList>;
+  /** A training run's curve: every step (SFT) or iteration (Salvage-DS) on disk. */
+  readTrainingRun(dir: string): Promise<TrainingRunData>;
+  /** Follow a run from the offset readTrainingRun returned; new lines arrive as trainingLines events. */
+  watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }>;
+  unwatchTraining(watchId: string): Promise<void>;
 }
 
 export interface LabEvents {
@@ -170,6 +178,8 @@ export interface LabEvents {
   decodeLoop: { decodeId: string; mode: DecodeMode; emitted: number; elapsedMs: number; tokens: Array<{ text: string; source: TokenSource }> };
   /** One decoder finished (final: the last of the run, or it failed). */
   decodeDone: { decodeId: string; mode: DecodeMode; final: boolean; result: LiveDecodeResult | null; error?: string };
+  /** New complete lines of a watched run (reset: the file was rewritten, these start it over). */
+  trainingLines: { watchId: string; dir: string; reset: boolean; offset: number; sft: SftPoint[]; salvage: SalvagePoint[]; errors: string[] };
 }
 
 export type LabMethod = keyof LabApi;
@@ -180,10 +190,11 @@ export const METHODS: readonly LabMethod[] = [
   'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
   'listCollectionRuns', 'readReviewTask', 'reviewDecide',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
+  'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
 ];
 export const EVENTS: readonly LabEventName[] = [
   'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone',
-  'decodeBenchProgress', 'decodeBenchDone', 'decodeLoop', 'decodeDone',
+  'decodeBenchProgress', 'decodeBenchDone', 'decodeLoop', 'decodeDone', 'trainingLines',
 ];
 
 /** IPC channel of each method and event; nothing else crosses. */

@@ -32,6 +32,7 @@ import { listRunIds, readReviewTask, readRunInfo, type CollectionRunInfo } from 
 import { decide, type DecideRequest } from './review-decisions.ts';
 import { DecodingLab } from './decoding.ts';
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest } from '../../preload/api.ts';
+import { TrainingLab, type TrainingList, type TrainingRunData } from './training.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -58,10 +59,12 @@ export class LabService implements LabApi {
   private demos = new Map<string, DemoSession>();
   private exports = new Map<string, AbortController>();
   private decoding: DecodingLab;
+  private training: TrainingLab;
 
   constructor(private deps: ServiceDeps) {
     this.labels = new LabelStore(deps.store.dir);
     this.decoding = new DecodingLab(deps.store.dir, (event, data) => this.emit(event, data), { backend: deps.decodeBackend });
+    this.training = new TrainingLab(deps.store.dir, (event, data) => this.emit(event, data));
   }
 
   get blobs() {
@@ -299,6 +302,22 @@ export class LabService implements LabApi {
     this.decoding.cancel(String(id));
   }
 
+  async listTraining(): Promise<TrainingList> {
+    return this.training.list();
+  }
+
+  async readTrainingRun(dir: string): Promise<TrainingRunData> {
+    return this.training.read(String(dir));
+  }
+
+  async watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }> {
+    return this.training.watch(String(dir), offset);
+  }
+
+  async unwatchTraining(watchId: string): Promise<void> {
+    this.training.unwatch(String(watchId));
+  }
+
   /** Origins environment pages may navigate within: the task server's, once it runs. */
   taskOrigins(): string[] {
     return this.startedTaskServer ? [this.startedTaskServer.url] : [];
@@ -318,6 +337,7 @@ export class LabService implements LabApi {
     for (const id of this.replays.keys()) await this.cancelReplay(id);
     for (const id of this.demos.keys()) await this.cancelDemo(id);
     this.decoding.close();
+    this.training.close();
     if (this.browser) await (await this.browser).close().catch(() => {});
     if (this.taskServer) await (await this.taskServer).stop().catch(() => {});
   }
