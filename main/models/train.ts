@@ -303,17 +303,27 @@ export class AdamW {
   }
 
   step(batch: Batch, lr: number, clip: number, satWeight: number): { std: number; satLoss: number } {
+    let std = 0;
+    let sat = 0;
+    this.minimize(() => {
+      const l = batchLosses(this.model, batch);
+      std = l.std.dataSync()[0];
+      sat = l.sat.dataSync()[0];
+      return (satWeight > 0 ? tf.add(l.std, tf.mul(l.sat, satWeight)) : l.std) as tf.Scalar;
+    }, lr, clip);
+    return { std, satLoss: sat };
+  }
+
+  /**
+   * One update on any scalar loss of the model's parameters (what losses other than next-token
+   * cross-entropy, such as the Salvage-DS objective, train with). Returns the gradient's global
+   * norm before clipping.
+   */
+  minimize(loss: () => tf.Scalar, lr: number, clip: number): { gradNorm: number } {
     this.t++;
     return tf.tidy(() => {
-      let std = 0;
-      let sat = 0;
       const vars = this.names.map((n) => this.model.p(n));
-      const { grads } = tf.variableGrads(() => {
-        const l = batchLosses(this.model, batch);
-        std = l.std.dataSync()[0];
-        sat = l.sat.dataSync()[0];
-        return (satWeight > 0 ? tf.add(l.std, tf.mul(l.sat, satWeight)) : l.std) as tf.Scalar;
-      }, vars);
+      const { grads } = tf.variableGrads(loss, vars);
       const gs = vars.map((v) => grads[v.name]);
       const norm = Math.sqrt(tf.addN(gs.map((g) => tf.sum(tf.square(g)))).dataSync()[0]);
       const scale = norm > clip ? clip / norm : 1;
@@ -339,7 +349,7 @@ export class AdamW {
         if (decays) update = tf.add(update, tf.mul(p, this.weightDecay));
         p.assign(tf.sub(p, tf.mul(update, lr)));
       });
-      return { std, satLoss: sat };
+      return { gradNorm: norm };
     });
   }
 

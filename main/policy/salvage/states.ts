@@ -1,0 +1,123 @@
+/**
+ * The states Salvage-DS trains on: a policy prompt's input, the reference action (and the thought
+ * the reference wrote before it), and the page's elements, which the prompt input carries and the
+ * reward reads to compare meanings.
+ *
+ * Mined states (the default) are the critical states of `lab mine`: the first step where a failed
+ * rollout departed in meaning from the oracle's successful reference. Up to that step both
+ * trajectories meant the same, so the page state is the same; the state is taken from the
+ * reference episode's step, whose action ids are valid on its own page (the rollout's page may
+ * number elements differently). Routine states, a configurable share, are reference steps of
+ * successful trajectories: the SFT policy's own training samples. The ablation "RL on all states"
+ * takes every training sample instead.
+ *
+ * The states are frozen into the run's folder (salvage-states.jsonl) before training, so a
+ * resumed run trains on exactly the same ones.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { LabStore } from '../../store/lab.ts';
+import { FAILURE_MODES, type MinedFailure } from '../mining.ts';
+import { PolicySample, readPolicySamples } from '../sft-data.ts';
+import { renderPolicyTarget } from '../prompt.ts';
+import { Rng } from '../../models/rng.ts';
+
+export const STATE_SOURCES = ['mined', 'all'] as const;
+export type StateSource = (typeof STATE_SOURCES)[number];
+
+export const SalvageState = z.object({
+  /** Where it came from: a critical state of a failed rollout, or a routine reference step. */
+  kind: z.enum(['critical', 'routine']),
+  /** The failure mode mining gave the critical state; null for routine states. */
+  mode: z.enum(FAILURE_MODES).nullable(),
+  family: z.string(),
+  /** Episode and step the state was taken from (the reference episode for critical states). */
+  episodeId: z.string(),
+  step: z.number().int().min(0),
+  input: PolicySample.shape.input,
+  target: PolicySample.shape.target,
+});
+export type SalvageState = z.infer<typeof SalvageState>;
+
+/** A mining report's failures (mining.json, written by `lab mine`), checked field by field. */
+const MiningFile = z.object({
+  all: z.array(z.object({
+    episodeId: z.string(), referenceId: z.string(), family: z.string(), step: z.number().int().min(0), mode: z.enum(FAILURE_MODES),
+  }).passthrough()),
+});
+
+export function readMinedFailures(path: string): Pick<MinedFailure, 'episodeId' | 'referenceId' | 'family' | 'step' | 'mode'>[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: not a JSON mining report (${(err as Error).message})`);
+  }
+  const r = MiningFile.safeParse(raw);
+  if (!r.success) throw new Error(`${path}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  return r.data.all;
+}
+
+/** The critical states of mined failures, read from their reference episodes in the lab. */
+export function criticalStates(lab: LabStore, failures: ReturnType<typeof readMinedFailures>): SalvageState[] {
+  const out: SalvageState[] = [];
+  for (const f of failures) {
+    const ref = lab.readEpisode(f.referenceId);
+    const step = ref.steps.find((s) => s.index === f.step);
+    // A rollout that ran the reference to its end has no reference action to learn: nothing to salvage.
+    if (!step) continue;
+    out.push({
+      kind: 'critical', mode: f.mode, family: f.family, episodeId: f.referenceId, step: f.step,
+      input: {
+        instruction: ref.header.task.instruction, url: step.observation.url, title: step.observation.title, elements: step.observation.elements,
+        lastActionError: step.observation.lastActionError ?? null, history: ref.steps.filter((s) => s.index < f.step).map((s) => s.action),
+      },
+      target: renderPolicyTarget({ thought: step.thought, action: step.action }),
+    });
+  }
+  return out;
+}
+
+/** Training samples of the SFT policy as routine states. */
+export function routineStates(samplesFile: string): SalvageState[] {
+  return readPolicySamples(samplesFile).filter((s) => s.split === 'train').map((s) => ({
+    kind: 'routine', mode: null, family: s.family, episodeId: s.episodeId, step: s.step, input: s.input, target: s.target,
+  }));
+}
+
+/**
+ * Critical states mixed with routine ones so that routine states make up `routineShare` of the
+ * whole (drawn without replacement, seeded; fewer when there are not enough).
+ */
+export function mixStates(critical: readonly SalvageState[], routine: readonly SalvageState[], routineShare: number, seed: number): SalvageState[] {
+  if (routineShare < 0 || routineShare >= 1) throw new Error(`routine share must be in [0, 1), got ${routineShare}`);
+  const want = Math.round((critical.length * routineShare) / (1 - routineShare));
+  const pool = [...routine];
+  const rng = new Rng(seed);
+  const picked: SalvageState[] = [];
+  while (picked.length < want && pool.length) picked.push(pool.splice(rng.int(pool.length), 1)[0]);
+  return [...critical, ...picked];
+}
+
+export function writeStates(path: string, states: readonly SalvageState[]): void {
+  writeFileSync(path, states.map((s) => JSON.stringify(s)).join('\n') + '\n');
+}
+
+/** Read salvage-states.jsonl, naming the line and field of anything malformed. */
+export function readStates(path: string): SalvageState[] {
+  const out: SalvageState[] = [];
+  readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (err) {
+      throw new Error(`${path}:${i + 1}: not JSON (${(err as Error).message})`);
+    }
+    const r = SalvageState.safeParse(raw);
+    if (!r.success) throw new Error(`${path}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+    out.push(r.data);
+  });
+  if (!out.length) throw new Error(`${path}: no states`);
+  return out;
+}

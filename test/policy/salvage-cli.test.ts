@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { LabStore } from '../../main/store/lab.ts';
+import { parseSalvageJob } from '../../main/policy/salvage/config.ts';
+import { readStates } from '../../main/policy/salvage/states.ts';
+import { CONFIG_FILE, STATS_FILE } from '../../main/policy/salvage/train.ts';
+import { tinyPolicy } from './salvage-fixture.ts';
+import { registeredRuns } from '../../main/policy/registry.ts';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+
+const el = (id: string, role: string, name: string) => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
+const timing = { agentMs: 1, actionMs: 1, settleMs: 1, observeMs: 1, totalMs: 4 };
+
+/** A lab holding one oracle reference episode (three steps) and a mining report naming its step 1 as critical. */
+function labWithMining(dir: string): void {
+  const store = new LabStore(dir);
+  const page = (title: string) => ({ url: 'http://x/i/a/cart', title, elements: [el('4', 'link', 'Boots'), el('7', 'link', 'Tent'), el('9', 'button', 'Checkout')], screenshot: null, lastActionError: null });
+  const w = store.createEpisode({
+    task: { family: 'shop', seed: 3, tier: 1, instruction: 'Buy the Tent.', startUrl: 'http://x/', split: 'train' }, agent: { name: 'oracle' },
+    env: { viewport: { width: 10, height: 10 }, screenshots: false, browser: 'chromium' }, links: {},
+  });
+  w.step({ observation: page('Shop'), thought: 'Open the tent.', action: "click('7')", error: null, timing });
+  w.step({ observation: page('Tent'), thought: 'Check out.', action: "click('9')", error: null, timing });
+  w.step({ observation: page('Cart'), action: "send_msg_to_user('done')", error: null, timing });
+  w.end({ success: true, reason: 'checker', keyPoints: [], messages: [], finalObservation: page('Done'), durationMs: 5 });
+  mkdirSync(join(dir, 'evals', 'E1'), { recursive: true });
+  writeFileSync(join(dir, 'evals', 'E1', 'report.json'), JSON.stringify({ request: { split: 'train' } }));
+  writeFileSync(join(dir, 'evals', 'E1', 'mining.json'), JSON.stringify({
+    all: [{ episodeId: 'rollout-1', referenceId: w.id, family: 'shop', seed: 3, tier: 1, step: 1, mode: 'wrong_element', action: "click('4')", referenceAction: "click('9')" }],
+  }));
+}
+
+test('lab train salvage freezes the critical states of a mining report, applies the ablation flags and records the configuration', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-cli-'));
+  const policy = await tinyPolicy(dir, 10);
+  copyFileSync(join(dir, 'sft-samples.jsonl'), join(policy, 'sft-samples.jsonl'));
+  const labDir = join(dir, 'lab');
+  labWithMining(labDir);
+  const out = join(dir, 'run');
+  const { stdout } = await lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--mined', 'E1', '--out', out, '--routine-share', '0.5',
+    '--iterations', '2', '--group', '3', '--states-per-iter', '2', '--reward', 'graded', '--drop-rejected', '--beta', '0.1', '--backend', 'wasm', '--json');
+  assert.equal(JSON.parse(stdout).iterationsDone, 2);
+
+  const states = readStates(join(out, 'salvage-states.jsonl'));
+  assert.equal(states.length, 2); // one critical state, and one routine state for a share of 0.5
+  const critical = states.find((s) => s.kind === 'critical');
+  assert.ok(critical);
+  assert.equal(critical.target.action, "click('9')");
+  assert.equal(critical.target.thought, 'Check out.');
+  assert.deepEqual(critical.input.history, ["click('7')"]);
+  assert.equal(critical.input.title, 'Tent');
+  assert.equal(states.filter((s) => s.kind === 'routine').length, 1);
+
+  const config = parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE);
+  assert.equal(config.reward.kind, 'graded');
+  assert.equal(config.rejected, 'drop');
+  assert.equal(config.gates.enabled, true);
+  assert.equal(config.beta, 0.1);
+  assert.equal(readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').length, 2);
+
+  const grpo = join(dir, 'grpo');
+  await lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--states', 'all', '--plain-grpo', '--out', grpo, '--iterations', '1', '--group', '2', '--states-per-iter', '1', '--backend', 'wasm', '--json');
+  const g = parseSalvageJob(JSON.parse(readFileSync(join(grpo, CONFIG_FILE), 'utf8')), CONFIG_FILE);
+  assert.deepEqual([g.preset, g.gates.enabled, g.rejected, g.lossAgg, g.reward.wrong, g.states], ['plain-grpo', false, 'drop', 'sequence', 0, 'all']);
+  assert.equal(readStates(join(grpo, 'salvage-states.jsonl')).length, 4);
+
+  await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--out', join(dir, 'x')), /--mined is required/);
+  await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--mined', 'E1', '--out', join(dir, 'y'), '--competence-lo', '0.9', '--competence-hi', '0.1'), /competence band/);
+  // Both runs that started are in the lab's registry (for the app's training view); the refused ones are not.
+  assert.deepEqual(registeredRuns(labDir).map((r) => [r.kind, r.dir]), [['salvage', out], ['salvage', grpo]]);
+});

@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadModel } from '../../main/models/checkpoint.ts';
+import { readPolicySettings } from '../../main/policy/settings.ts';
+import { applyPreset, parseSalvageJob } from '../../main/policy/salvage/config.ts';
+import { startSalvage } from '../../main/policy/salvage/runner.ts';
+import { readStates } from '../../main/policy/salvage/states.ts';
+import { CONFIG_FILE, STATS_FILE, prepareState, referenceLogProb, trainSalvage, type IterationStats } from '../../main/policy/salvage/train.ts';
+import { salvageJob, shopStates, tinyPolicy } from './salvage-fixture.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-'));
+const policy = tinyPolicy(dir, 30);
+
+/** Mean log-probability of the reference action on every state, under the policy in `modelDir`. */
+function referenceLogProbs(modelDir: string, statesFile: string): number[] {
+  const { model, tokenizer, meta } = loadModel(modelDir);
+  const settings = readPolicySettings(modelDir, meta);
+  const out = readStates(statesFile).map((s) => referenceLogProb(model, prepareState(s, tokenizer, settings, model.config.ctx)));
+  model.dispose();
+  return out;
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+test('a short Salvage-DS run raises the probability of the reference action on its states, and records its config and per-iteration statistics', async () => {
+  const sft = await policy;
+  const states = shopStates(dir);
+  const out = join(dir, 'salvage');
+  const before = referenceLogProbs(sft, states);
+  const r = await trainSalvage(salvageJob(sft, out, states));
+  assert.equal(r.iterationsDone, 6);
+  const after = referenceLogProbs(out, states);
+  assert.ok(mean(after) > mean(before) + 0.3, `mean log p(reference action): ${mean(before).toFixed(3)} -> ${mean(after).toFixed(3)}`);
+  assert.ok(after.filter((a, i) => a > before[i]).length >= 3, `per state: ${before.map((b, i) => `${b.toFixed(2)}->${after[i].toFixed(2)}`).join(' ')}`);
+
+  const config = parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE);
+  assert.equal(config.group, 6);
+  assert.equal(config.gates.competence, 'share');
+  const stats = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IterationStats);
+  assert.deepEqual(stats.map((s) => s.iteration), [0, 1, 2, 3, 4, 5]);
+  for (const s of stats) {
+    assert.equal(s.kept + s.rejected, s.groups);
+    assert.equal(s.anchored + s.dropped, s.rejected);
+    for (const k of ['meanReward', 'meanSpread', 'pgLoss', 'kl', 'anchorLoss', 'clipFraction'] as const) assert.ok(Number.isFinite(s[k]), `${k}: ${s[k]}`);
+  }
+  // The gates both kept and refused groups over the run, and the refused ones were anchored.
+  assert.ok(stats.some((s) => s.kept > 0) && stats.some((s) => s.anchored > 0));
+  assert.ok(stats.reduce((a, s) => a + s.rejectedByCompetence, 0) > 0);
+  assert.ok(existsSync(join(out, 'policy.json')), 'the run folder is a policy folder lab eval can read');
+});
+
+test('drop-rejected anchors nothing; no-gates keeps every group', async () => {
+  const sft = await policy;
+  const states = shopStates(dir);
+  for (const preset of ['drop-rejected', 'no-gates'] as const) {
+    const out = join(dir, preset);
+    await trainSalvage(applyPreset(salvageJob(sft, out, states, { iterations: 2 }), preset));
+    const stats = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IterationStats);
+    if (preset === 'drop-rejected') assert.ok(stats.every((s) => s.anchored === 0 && s.anchorLoss === 0 && s.dropped === s.rejected));
+    else assert.ok(stats.every((s) => s.kept === s.groups && s.rejected === 0));
+  }
+});
+
+test('Salvage-DS cancelled in its worker keeps a checkpoint; run again it resumes and ends with the same weights as an uninterrupted run', async () => {
+  const sft = await policy;
+  const states = shopStates(dir);
+  const straight = join(dir, 'straight');
+  await startSalvage(salvageJob(sft, straight, states, { iterations: 5 })).result;
+
+  const out = join(dir, 'interrupted');
+  const handle = startSalvage(salvageJob(sft, out, states, { iterations: 5 }), { iteration: (s) => { if (s.iteration >= 1) handle.cancel(); } });
+  const first = await handle.result;
+  assert.equal(first.cancelled, true);
+  assert.ok(first.iterationsDone >= 2 && first.iterationsDone < 5, `stopped after ${first.iterationsDone}`);
+  const second = await startSalvage(salvageJob(sft, out, states, { iterations: 5 })).result;
+  assert.equal(second.resumedFrom, first.iterationsDone);
+  assert.equal(second.iterationsDone, 5);
+  assert.ok(readFileSync(join(out, 'weights.bin')).equals(readFileSync(join(straight, 'weights.bin'))), 'resumed weights differ from the uninterrupted run');
+  const lines = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as IterationStats).iteration);
+  assert.deepEqual(lines, [0, 1, 2, 3, 4]);
+});
+
+test('a malformed states file or job is refused with the file, line and field', () => {
+  const bad = join(dir, 'bad-states.jsonl');
+  const good = readFileSync(shopStates(dir), 'utf8').trim().split('\n');
+  writeFileSync(bad, `${good[0]}\n${good[1].replace('"action":"click', '"actio":"click')}\n`);
+  assert.throws(() => readStates(bad), /bad-states\.jsonl:2: field target\.action/);
+  assert.throws(() => parseSalvageJob({ ...salvageJob('p', 'o', 's'), group: 1 }, 'salvage-config.json'), /salvage-config\.json: field group/);
+  assert.throws(() => parseSalvageJob({ ...salvageJob('p', 'o', 's'), gates: { enabled: true, minSpread: 1, competence: 'share', lo: 0.8, hi: 0.2 } }, 'x.json'), /competence band/);
+});
