@@ -4,15 +4,15 @@
  * run, two evaluation reports and a mining report. Checks that the charts draw and that the
  * numbers shown are the ones on disk, and that the iteration a resumed run appends to salvage-stats.jsonl shows up live.
  */
+import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { rendererConfig } from '../../electron.config.ts';
-import { PROJECT_ROOT } from '../../main/paths.ts';
 import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
@@ -28,7 +28,6 @@ import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
 import { trainingFixture, type TrainingFixture } from '../server/training-fixture.ts';
 
-const DOCS = join(PROJECT_ROOT, 'docs');
 let f: TrainingFixture;
 let service: LabService;
 let web: WebServer;
@@ -60,7 +59,6 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(e.message));
-  mkdirSync(DOCS, { recursive: true });
 });
 
 after(async () => {
@@ -98,7 +96,7 @@ test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the
   await page.getByTestId('run-progress').filter({ hasText: '5 / 5' }).waitFor();
   assert.equal(await rows.count(), 5);
   assert.equal(await page.getByTestId('run-latest').textContent(), `Iteration 4: mean reward ${fifth.meanReward.toFixed(3)}, spread ${fifth.meanSpread.toFixed(3)}, ${fifth.kept} of ${fifth.groups} groups kept, KL ${fifth.kl.toFixed(4)}`);
-  await page.screenshot({ path: join(DOCS, 'training.png') });
+  await page.screenshot({ path: docsScreenshot('training.png') });
 });
 
 test('the SFT run, chosen by keyboard: the loss chart draws and the table holds every logged step', async () => {
