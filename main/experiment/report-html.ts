@@ -26,15 +26,15 @@ function barsWithIntervals(ec: Charts, title: string, categories: string[], seri
   const scale = percent ? 100 : 1;
   const n = series.length;
   return svg(ec, {
-    title: { text: title, textStyle: { fontSize: 13 } },
-    legend: { top: 22 },
-    grid: { top: 60, bottom: 60, left: 50, right: 20 },
+    title: { text: title, left: 'left', textStyle: { fontSize: 13 } },
+    legend: { bottom: 0 },
+    grid: { top: 40, bottom: 80, left: 50, right: 20 },
     xAxis: { type: 'category', data: categories, axisLabel: { rotate: categories.length > 4 ? 20 : 0 } },
-    yAxis: { type: 'value', name: percent ? '%' : '' },
+    yAxis: { type: 'value', name: percent ? '%' : '', ...(percent ? { min: 0, max: 100 } : { min: 0 }) },
     series: series.flatMap((s, si) => [
       { type: 'bar', name: s.name, data: s.values.map((v) => (v === null ? null : v * scale)) },
       {
-        type: 'custom', name: s.name, silent: true, z: 10,
+        type: 'custom', name: s.name, silent: true, z: 10, encode: { x: 0, y: [1, 2] },
         data: s.intervals.map((c, i) => (c ? [i, c.low * scale, c.high * scale] : [i, NaN, NaN])),
         renderItem: (_p: unknown, api: { value(i: number): number; coord(v: number[]): number[]; size(v: number[]): number[] }) => {
           if (Number.isNaN(api.value(1))) return { type: 'group', children: [] };
@@ -56,9 +56,9 @@ function barsWithIntervals(ec: Charts, title: string, categories: string[], seri
 
 function lines(ec: Charts, title: string, series: Array<{ name: string; points: Array<[number, number | null]> }>, xName: string): string {
   return svg(ec, {
-    title: { text: title, textStyle: { fontSize: 13 } },
-    legend: { top: 22, type: 'scroll' },
-    grid: { top: 60, bottom: 40, left: 50, right: 20 },
+    title: { text: title, left: 'left', textStyle: { fontSize: 13 } },
+    legend: { bottom: 0, type: 'scroll' },
+    grid: { top: 40, bottom: 70, left: 50, right: 30 },
     xAxis: { type: 'value', name: xName },
     yAxis: { type: 'value', scale: true },
     series: series.map((s) => ({ type: 'line', name: s.name, showSymbol: s.points.length < 20, connectNulls: true, data: s.points })),

@@ -176,7 +176,10 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
     return { stage: s.name, elapsedS: Math.round(ev.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100, attempts: folder.events.filter((e) => e.stage === s.name && e.status === 'started').length };
   });
   const mine = out<MineOutputs>('mine');
-  const curve = (o: SftOutputs) => readJsonl(o.curve).map((p) => ({ step: p.step, loss: p.loss, valLoss: (p.valLoss as number | null) ?? null }));
+  // A resumed SFT run repeats the steps after its last checkpoint: the later line of a step wins.
+  // Progress repeats the last validation loss between evaluations: keep it only where it was measured.
+  const measured = (step: number) => step % cfg.sft.evalEvery === 0 || step === cfg.sft.steps;
+  const curve = (o: SftOutputs) => [...new Map(readJsonl(o.curve).map((p) => [p.step, { step: p.step, loss: p.loss, valLoss: measured(p.step) ? ((p.valLoss as number | null) ?? null) : null }])).values()].sort((a, b) => a.step - b.step);
   const sftSummary = (o: SftOutputs) => ({ finalLoss: o.result.finalLoss, valLoss: o.result.valLoss, valOn: o.result.valOn, steps: o.result.stepsDone, trainSamples: o.result.trainSamples, tokensPerSec: o.result.tokensPerSec, curve: curve(o) });
 
   return {
