@@ -3,6 +3,7 @@
  * driven in headless Chromium against a real lab folder: a small collection run by the noisy
  * expert (real environment, real retries, reflections and shortening) and the shipped SDSAT model.
  */
+import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -22,7 +23,6 @@ import { readRunInfo } from '../../main/server/review.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
 
-const DOCS = join(PROJECT_ROOT, 'docs');
 let store: LabStore;
 let service: LabService;
 let web: WebServer;
@@ -55,7 +55,6 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(e.message));
-  mkdirSync(DOCS, { recursive: true });
 });
 
 after(async () => {
@@ -98,7 +97,7 @@ test('the review view shows attempts with their reflections, the step where a re
   assert.ok(cut > 0, 'the original shows the cut steps');
   const [origSteps, shortSteps] = [await sh.locator('article').nth(0).locator('li').count(), await sh.locator('article').nth(1).locator('li').count()];
   assert.equal(shortSteps, origSteps - cut);
-  await page.screenshot({ path: join(DOCS, 'review.png') });
+  await page.screenshot({ path: docsScreenshot('review.png') });
 });
 
 test('accepting a trajectory in the review view freezes it into the dataset; rejecting takes it out again', async () => {
@@ -180,7 +179,7 @@ test('a live decode streams AR and SDSAT side by side; the highlighted drafts ar
   // The docs picture shows the benchmark shipped with the model.
   await page.getByLabel('Benchmark report').selectOption('shipped');
   await page.getByTestId('bench-meta').filter({ hasText: '28 prompts' }).waitFor();
-  await page.screenshot({ path: join(DOCS, 'decoding.png') });
+  await page.screenshot({ path: docsScreenshot('decoding.png') });
 });
 
 test('no console errors in the review and decoding views', () => {
