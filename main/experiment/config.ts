@@ -7,7 +7,9 @@
  * training seed) and `full` (the real run: every training family, longer training, three seeds).
  */
 import { z } from 'zod';
-import { PRESETS as SALVAGE_PRESETS } from '../policy/salvage/config.ts';
+import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
+import { TARGETS } from '../policy/sft-data.ts';
+import { defaultSftJob } from '../policy/sft.ts';
 
 export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
 export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];
@@ -44,6 +46,13 @@ export const ExperimentConfig = z.object({
     maxPageChars: z.number().int().min(50),
     evalEvery: z.number().int().min(1),
     checkpointEvery: z.number().int().min(1),
+    /** The rest of the SFT job, recorded from the library's defaults when the experiment was created. */
+    minLr: z.number().positive(),
+    weightDecay: z.number().min(0),
+    gradClip: z.number().positive(),
+    targets: z.enum(TARGETS),
+    reserve: z.number().int().min(1),
+    evalSamples: z.number().int().min(1),
   }),
   eval: z.object({
     /** Test seeds per family and run (training families), and per held-out family. */
@@ -65,12 +74,22 @@ export const ExperimentConfig = z.object({
     group: z.number().int().min(2),
     updatesPerIter: z.number().int().min(1),
     checkpointEvery: z.number().int().min(1),
+    /**
+     * Every other Salvage-DS parameter, recorded from the library's defaults at creation (the
+     * variant's preset switches its part off on top of these), so a resumed run uses the same.
+     */
+    rl: SalvageJob.pick({ routineShare: true, topP: true, temperature: true, reward: true, gates: true, rejected: true, anchorCoef: true, clipEps: true, beta: true, advEps: true, lossAgg: true, lr: true, weightDecay: true, gradClip: true }),
   }),
   backend: z.string().optional(),
 });
 export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
-type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'preset' | 'backend'>;
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples';
+/** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
+type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
+  sft: Omit<ExperimentConfig['sft'], Recorded>;
+  salvage: Omit<ExperimentConfig['salvage'], 'rl'>;
+};
 
 const small = { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256 };
 
@@ -109,7 +128,16 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
   if (!(EXPERIMENT_PRESETS as readonly string[]).includes(preset)) throw new Error(`--preset must be one of ${EXPERIMENT_PRESETS.join(', ')}, got "${preset}"`);
   const base = structuredClone(PRESET_CONFIGS[preset as ExperimentPreset]);
   if (over.seeds !== undefined) base.salvage.seeds = Array.from({ length: over.seeds }, (_, i) => i + 1);
-  return parseExperimentConfig({ ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}) }, 'experiment');
+  const d = defaultSftJob;
+  const r = defaultSalvageJob;
+  return parseExperimentConfig({
+    ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}),
+    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples },
+    salvage: {
+      ...base.salvage,
+      rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),
+    },
+  }, 'experiment');
 }
 
 export function parseExperimentConfig(raw: unknown, where: string): ExperimentConfig {

@@ -125,7 +125,8 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
       }
       const job: SftJob = {
         ...defaultSftJob, outDir, samplesFile, dataset: { name: ds.name, version: ds.version },
-        steps: s.steps, batch: s.batch, lr: s.lr, minLr: s.lr / 10, warmup: s.warmup, seed: s.seed, evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery,
+        steps: s.steps, batch: s.batch, lr: s.lr, minLr: s.minLr, warmup: s.warmup, weightDecay: s.weightDecay, gradClip: s.gradClip, seed: s.seed,
+        evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery, targets: s.targets, reserve: s.reserve, evalSamples: s.evalSamples,
         resume: true, backend: ctx.config.backend, vocabSize: s.vocabSize, model: s.model, prompt,
       };
       // The loss curve, appended as it goes so a resumed run's curve continues the stopped one.
@@ -202,7 +203,7 @@ function salvageStage(variant: Variant, seed: number): Stage {
       const outDir = policyDir(ctx, name);
       const statesFile = join(outDir, 'salvage-states.jsonl');
       const base: SalvageJob = {
-        ...defaultSalvageJob, policy: sft, outDir, statesFile, maxNew: readPolicySettings(sft).reserve,
+        ...defaultSalvageJob, ...structuredClone(sc.rl), policy: sft, outDir, statesFile, maxNew: readPolicySettings(sft).reserve,
         states: variant === 'states-all' ? 'all' : 'mined',
         iterations: sc.iterations, statesPerIter: sc.statesPerIter, group: sc.group, updatesPerIter: sc.updatesPerIter,
         seed, checkpointEvery: sc.checkpointEvery, resume: true, backend: ctx.config.backend,

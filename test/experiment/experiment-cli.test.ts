@@ -54,6 +54,11 @@ test('lab experiment --preset tiny: stopped by SIGINT mid-way, resumed without r
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
   assert.equal(config.preset, 'tiny');
   assert.deepEqual(config.salvage.seeds, [1]);
+  // The recorded parameters are the ones the runs used, each variant's preset on top of them.
+  const salvageCfg = (v: string) => JSON.parse(readFileSync(join(dir, 'policies', `salvage-${v}-s1`, 'salvage-config.json'), 'utf8'));
+  for (const k of ['beta', 'clipEps', 'lr', 'anchorCoef', 'routineShare']) assert.equal(salvageCfg('salvage')[k], config.salvage.rl[k], k);
+  assert.deepEqual([salvageCfg('salvage').iterations, salvageCfg('salvage').group, salvageCfg('salvage').seed], [config.salvage.iterations, config.salvage.group, 1]);
+  assert.deepEqual([salvageCfg('salvage').lossAgg, salvageCfg('plain-grpo').lossAgg, salvageCfg('plain-grpo').gates.enabled], [config.salvage.rl.lossAgg, 'sequence', false]);
 
   // The report carries the stages' own numbers.
   const report = JSON.parse(readFileSync(out.report, 'utf8'));
