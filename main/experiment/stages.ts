@@ -66,16 +66,17 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
     name,
     async run(ctx) {
       const c = ctx.config.collect;
-      const prior = ctx.folder.lastState(name)?.runId as string | undefined;
-      const run = prior && existsSync(join(ctx.store.dir, 'runs', prior, 'config.json'))
-        ? RunFolder.open(ctx.store.dir, prior)
+      // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
+      const runId = `${ctx.config.id}-${arm}`;
+      const run = existsSync(join(ctx.store.dir, 'runs', runId, 'config.json'))
+        ? RunFolder.open(ctx.store.dir, runId)
         : RunFolder.create(ctx.store.dir, {
-            runId: `${ctx.config.id}-${arm}`,
+            runId,
             tasks: `${ctx.config.families.join(',')}:train`, agent: c.agent, agentSeed: c.agentSeed, retries: c.retries,
             reflect: arm === 'reflect' ? 'rules' : 'none', shorten: arm === 'reflect', parallel: c.parallel, seeds: c.seeds,
             ...(c.maxSteps ? { maxSteps: c.maxSteps } : {}),
           });
-      if (!prior) ctx.folder.log({ stage: name, status: 'resumable', state: { runId: run.config.runId } });
+      if (!ctx.folder.lastState(name)) ctx.folder.log({ stage: name, status: 'resumable', state: { runId } });
       const summary = await runCollection({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, run, {
         signal: ctx.signal,
         onTaskDone: (done, total, task) => ctx.progress(done, total, task),
