@@ -14,6 +14,7 @@ import { registerServeCommand } from './commands/serve.ts';
 import { registerJudgeCommand } from './commands/judge.ts';
 import { registerPolicyCommands } from './commands/policy.ts';
 import { registerSalvageCommand } from './commands/salvage.ts';
+import { registerExperimentCommand } from './commands/experiment.ts';
 
 const program = new Command();
 program
@@ -35,6 +36,7 @@ registerServeCommand(program);
 registerJudgeCommand(program);
 registerPolicyCommands(program);
 registerSalvageCommand(program);
+registerExperimentCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

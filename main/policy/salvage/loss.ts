@@ -87,13 +87,21 @@ export function salvageObjective(logp: tf.Tensor1D, refLogp: Float32Array, sb: O
   const w = tf.tensor1d(sb.pgWeight);
   const adv = tf.tensor1d(sb.advantage);
   const ratio = tf.exp(tf.sub(logp, tf.tensor1d(sb.oldLogp)));
-  const surrogate = tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - s.clipEps, 1 + s.clipEps), adv));
+  const surrogate = smaller(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - s.clipEps, 1 + s.clipEps), adv));
   const pg = tf.neg(tf.sum(tf.mul(w, surrogate))) as tf.Scalar;
   const d = tf.sub(tf.tensor1d(refLogp), logp);
   const kl = tf.sum(tf.mul(w, tf.sub(tf.sub(tf.exp(d), d), 1))) as tf.Scalar;
   const anchor = tf.neg(tf.sum(tf.mul(tf.tensor1d(sb.anchorWeight), logp))) as tf.Scalar;
   const total = tf.addN([pg, tf.mul(kl, s.beta), tf.mul(anchor, s.anchorCoef)]) as tf.Scalar;
   return { total, pg, kl, anchor };
+}
+
+/**
+ * min(a, b) as b - relu(b - a): the same value and gradient as tf.minimum, whose gradient the
+ * project's native backend cannot run (its mul refuses the boolean mask tf.minimum's gradient casts).
+ */
+function smaller(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  return tf.sub(b, tf.relu(tf.sub(b, a)));
 }
 
 /** Share of policy-gradient tokens whose ratio the clip holds (where the clipped term is the smaller one). */
