@@ -13,6 +13,11 @@ import type { DatasetFilter } from '../main/datasets/filter.ts';
 import type { DatasetStats } from '../main/datasets/manifest.ts';
 import type { SplitRatios } from '../main/datasets/split.ts';
 import type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
+import type { CollectionRunInfo, ReviewTask } from '../main/server/review.ts';
+import type { DecideRequest, DecideResult } from '../main/server/review-decisions.ts';
+import type { BenchReport } from '../main/decode/bench.ts';
+import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
+import type { SalvagePoint, SftPoint, TrainingList, TrainingRunData } from '../main/server/training.ts';
 
 export interface DatasetVersionInfo {
   version: number;
@@ -62,6 +67,56 @@ export interface EpisodeRow extends EpisodeSummary {
   labeledSteps: number;
 }
 
+/** A `bench decode` report: the one shipped with the model, or a run started from the app. */
+export interface BenchEntry {
+  id: string;
+  source: 'shipped' | 'run';
+  path: string;
+  report: BenchReport;
+}
+
+export interface DecodeInfo {
+  /** The model the dashboard decodes with (the shipped SAT-tuned model). */
+  model: string;
+  backend: string;
+  sat: { mode: 'shared' | 'distinct'; k: number };
+  ctx: number;
+  /** The held-out benchmark prompts. */
+  prompts: Array<{ id: string; text: string }>;
+  /** A benchmark or live decode in progress (one at a time). */
+  running: { id: string; kind: 'bench' | 'decode' } | null;
+}
+
+export interface DecodeBenchRequest {
+  ks: number[];
+  maxNew: number;
+  /** Use the first N benchmark prompts (default: all). */
+  prompts?: number;
+  modes?: Exclude<DecodeMode, 'ar'>[];
+  sampling?: Sampling;
+  seed?: number;
+}
+
+export interface LiveDecodeRequest {
+  prompt: string;
+  mode?: Exclude<DecodeMode, 'ar'>;
+  k: number;
+  maxNew: number;
+  sampling?: Sampling;
+  seed?: number;
+}
+
+export interface LiveDecodeResult {
+  mode: DecodeMode;
+  k: number;
+  text: string;
+  /** Each emitted token's text and where it came from (accepted drafts are the highlighted ones). */
+  tokens: Array<{ text: string; source: TokenSource }>;
+  stoppedBy: 'maxNew' | 'stopToken' | 'context';
+  stats: DecodeStats;
+  summary: ReturnType<typeof summarize>;
+}
+
 export interface LabApi {
   info(): Promise<LabInfo>;
   listEpisodes(): Promise<{ episodes: EpisodeRow[]; errors: string[] }>;
@@ -86,6 +141,27 @@ export interface LabApi {
   /** Export a dataset version; progress arrives as exportProgress events. outDir '' picks lab/exports/... */
   startExport(dataset: string, format: ExportFormat, outDir: string): Promise<{ exportId: string; outDir: string }>;
   cancelExport(exportId: string): Promise<void>;
+  /** Collection runs (lab/runs/), newest first, each with its summary and task rows. */
+  listCollectionRuns(): Promise<{ runs: CollectionRunInfo[]; errors: string[] }>;
+  /** One task instance of a run: attempts, reflections, divergence steps, shortened trajectories. */
+  readReviewTask(runId: string, task: string): Promise<ReviewTask>;
+  /** Accept or reject a trajectory into a dataset (a new frozen version when it changes). */
+  reviewDecide(request: DecideRequest): Promise<DecideResult>;
+  decodeInfo(): Promise<DecodeInfo>;
+  listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }>;
+  /** Run `bench decode` in the main process; progress arrives as decodeBenchProgress events. */
+  startDecodeBench(request: DecodeBenchRequest): Promise<{ benchId: string }>;
+  /** AR then SDSAT on one prompt; tokens stream as decodeLoop events, results as decodeDone. */
+  startLiveDecode(request: LiveDecodeRequest): Promise<{ decodeId: string }>;
+  /** Cancel a benchmark or a live decode. */
+  cancelDecode(id: string): Promise<void>;
+  /** Training runs (SFT, Salvage-DS) and evaluations (with their mining reports) the lab knows. */
+  listTraining(): Promise<TrainingList>;
+  /** A training run's curve: every step (SFT) or iteration (Salvage-DS) on disk. */
+  readTrainingRun(dir: string): Promise<TrainingRunData>;
+  /** Follow a run from the offset readTrainingRun returned; new lines arrive as trainingLines events. */
+  watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }>;
+  unwatchTraining(watchId: string): Promise<void>;
 }
 
 export interface LabEvents {
@@ -96,6 +172,14 @@ export interface LabEvents {
   demoDone: { demoId: string; outcome: EpisodeOutcome | null; error?: string };
   exportProgress: { exportId: string; done: number; total: number };
   exportDone: { exportId: string; result: ExportResult | null; error?: string };
+  decodeBenchProgress: { benchId: string; done: number; total: number };
+  decodeBenchDone: { benchId: string; entry: BenchEntry | null; error?: string };
+  /** One decoding loop: the tokens it emitted, with the running count and time since decoding began. */
+  decodeLoop: { decodeId: string; mode: DecodeMode; emitted: number; elapsedMs: number; tokens: Array<{ text: string; source: TokenSource }> };
+  /** One decoder finished (final: the last of the run, or it failed). */
+  decodeDone: { decodeId: string; mode: DecodeMode; final: boolean; result: LiveDecodeResult | null; error?: string };
+  /** New complete lines of a watched run (reset: the file was rewritten, these start it over). */
+  trainingLines: { watchId: string; dir: string; reset: boolean; offset: number; sft: SftPoint[]; salvage: SalvagePoint[]; errors: string[] };
 }
 
 export type LabMethod = keyof LabApi;
@@ -104,8 +188,14 @@ export type LabEventName = keyof LabEvents;
 export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
   'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
+  'listCollectionRuns', 'readReviewTask', 'reviewDecide',
+  'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
+  'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
 ];
-export const EVENTS: readonly LabEventName[] = ['replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone'];
+export const EVENTS: readonly LabEventName[] = [
+  'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone',
+  'decodeBenchProgress', 'decodeBenchDone', 'decodeLoop', 'decodeDone', 'trainingLines',
+];
 
 /** IPC channel of each method and event; nothing else crosses. */
 export const channelOf = (name: LabMethod | LabEventName): string => `lab:${name}`;

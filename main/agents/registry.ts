@@ -1,17 +1,23 @@
-/** Agents the CLI can name: the task's oracle, a noisy expert built on it, and a random baseline. */
+/**
+ * Agents the CLI can name: the task's oracle, a noisy expert built on it, a random baseline, a
+ * model behind an OpenAI-compatible endpoint, and the compact policy (a workbench model).
+ */
 import type { Agent } from './types.ts';
 import type { TaskInstance } from '../tasks/server.ts';
 import { randomAgent } from './random.ts';
 import { NoisyExpert, type NoisyExpertOptions } from './noisy-expert.ts';
+import { EndpointAgent, type EndpointAgentOptions } from './endpoint-agent.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions } from './compact-policy.ts';
 
-export const AGENT_NAMES = ['oracle', 'noisy', 'random', 'policy'] as const;
+export const AGENT_NAMES = ['oracle', 'noisy', 'random', 'endpoint', 'policy'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /** Per-attempt context an agent may use; agents that cannot read reflections ignore them. */
 export interface AgentContext {
   reflections?: readonly string[];
   noisy?: Omit<NoisyExpertOptions, 'seed' | 'reflections'>;
+  /** Where the endpoint agent's model is and how to sample it. */
+  endpoint?: Omit<EndpointAgentOptions, 'seed' | 'reflections'>;
   /** The compact policy's model folder and decoding (agent `policy`). */
   policy?: Omit<CompactPolicyOptions, 'seed'>;
 }
@@ -24,6 +30,9 @@ export function makeAgent(name: string, instance: TaskInstance, seed: number, co
       return new NoisyExpert(instance.family.oracle(instance.ctx), { ...context.noisy, seed, reflections: context.reflections });
     case 'random':
       return randomAgent(seed);
+    case 'endpoint':
+      if (!context.endpoint) throw new Error('the endpoint agent needs an endpoint: pass --endpoint URL --model NAME (or set LAB_ENDPOINT_URL and LAB_ENDPOINT_MODEL)');
+      return new EndpointAgent({ ...context.endpoint, seed, reflections: context.reflections });
     case 'policy':
       if (!context.policy) throw new Error('the policy agent needs a model folder (a policy trained with `lab train sft`)');
       return new CompactPolicyAgent({ ...context.policy, seed });

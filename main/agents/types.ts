@@ -5,6 +5,33 @@ import type { TaskSpec } from '../tasks/types.ts';
 export interface AgentTurn {
   thought?: string;
   action: string;
+  /** What the language-model call behind this turn cost, for agents that make one (recorded on the step). */
+  llm?: LlmCall;
+}
+
+/** One language-model call of an agent's step: tokens, time, transport retries, and whether its output held an action. */
+export interface LlmCall {
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  /** Tries the call took (more than 1 when the endpoint was retried). */
+  attempts: number;
+  /** Why the output held no valid action; the step's action is then the unparsable text. */
+  malformed?: string;
+  /** The raw model output (clipped), kept when it was malformed. */
+  output?: string;
+}
+
+/**
+ * Thrown by an agent that cannot act for a reason outside the episode (its model endpoint stayed
+ * unreachable). The episode is discarded rather than ended as a failure, and the run stops, so a
+ * resumed run redoes the attempt instead of counting the outage against the agent.
+ */
+export class AgentUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AgentUnavailableError';
+  }
 }
 
 /** Anything that picks actions: an oracle, a random agent, a model, a person. */

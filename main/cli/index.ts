@@ -10,8 +10,11 @@ import { registerDatasetCommands } from './commands/datasets.ts';
 import { registerTrainCommands } from './commands/train.ts';
 import { registerDecodeCommands } from './commands/decode.ts';
 import { registerCollectCommand } from './commands/collect.ts';
+import { registerServeCommand } from './commands/serve.ts';
+import { registerJudgeCommand } from './commands/judge.ts';
 import { registerPolicyCommands } from './commands/policy.ts';
 import { registerSalvageCommand } from './commands/salvage.ts';
+import { registerExperimentCommand } from './commands/experiment.ts';
 
 const program = new Command();
 program
@@ -29,8 +32,11 @@ registerDatasetCommands(program);
 registerTrainCommands(program);
 registerDecodeCommands(program);
 registerCollectCommand(program);
+registerServeCommand(program);
+registerJudgeCommand(program);
 registerPolicyCommands(program);
 registerSalvageCommand(program);
+registerExperimentCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);

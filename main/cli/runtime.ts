@@ -5,6 +5,9 @@ import { defaultLabDir } from '../paths.ts';
 import { LabStore } from '../store/lab.ts';
 import { TaskServer } from '../tasks/server.ts';
 import { builtinFamilies } from '../tasks/registry.ts';
+import type { TaskFamily } from '../tasks/types.ts';
+import { taskSetFamilies, taskSetNames } from '../tasks/imported/taskset.ts';
+import { miniwobFamilies } from '../tasks/miniwob/loader.ts';
 
 export interface BrowserFlags {
   browser?: string;
@@ -27,8 +30,36 @@ export function startBrowser(flags: BrowserFlags): Promise<ChromiumHost> {
   return ChromiumHost.start({ browserUrl: flags.browser, executable: flags.chromium });
 }
 
-export function startTaskServer(): Promise<TaskServer> {
-  return new TaskServer(builtinFamilies()).start();
+/** The task server with the built-in families, plus any others a command was given (task sets, MiniWoB++). */
+export function startTaskServer(extra: TaskFamily[] = []): Promise<TaskServer> {
+  const families = builtinFamilies();
+  for (const f of extra) {
+    if (families.has(f.name)) throw new Error(`task family "${f.name}" is defined twice`);
+    families.set(f.name, f);
+  }
+  return new TaskServer(families).start();
+}
+
+export interface ExtraTaskFlags {
+  miniwob?: string;
+  miniwobTime?: number;
+}
+
+/** Add --miniwob to a command that runs tasks. */
+export function withMiniwobOption(cmd: Command): Command {
+  return cmd
+    .option('--miniwob <dir>', 'also serve the MiniWoB++ tasks of this local checkout (families miniwob.<task>)')
+    .option('--miniwob-time <ms>', 'MiniWoB++ episode time limit, core.EPISODE_MAX_TIME (default 10000)', intOption('--miniwob-time', 1));
+}
+
+/**
+ * Families beyond the built-in ones: the lab's imported task sets (all of them, or only those
+ * named) and, with --miniwob, every task page of that checkout.
+ */
+export function extraFamilies(labDir: string, flags: ExtraTaskFlags, names?: string[]): TaskFamily[] {
+  const sets = taskSetNames(labDir);
+  const wanted = names ? sets.filter((n) => names.includes(n)) : sets;
+  return [...taskSetFamilies(labDir, wanted), ...(flags.miniwob ? miniwobFamilies(flags.miniwob, { episodeMaxTimeMs: flags.miniwobTime }) : [])];
 }
 
 export function printJson(value: unknown): void {

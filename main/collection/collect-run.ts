@@ -16,9 +16,28 @@ import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
 import { AGENT_NAMES } from '../agents/registry.ts';
 import { readJsonl } from '../store/jsonl.ts';
-import { RuleReflector, ReflectionStore } from './reflect.ts';
+import { RuleReflector, ReflectionStore, type Reflector } from './reflect.ts';
+import { LlmReflector } from './llm-reflector.ts';
+import type { RetryInfo } from '../llm/client.ts';
 import { shortenEpisode } from './shorten.ts';
 import { CancelledError, attemptEventSchema, runTaskWithRetries, summariseArms, taskKey, type Arm, type ArmSummary, type AttemptEvent, type TaskRef } from './retries.ts';
+
+/** The endpoint a run talks to (agent 'endpoint', reflector 'llm'), as saved in config.json: never a key. */
+export const endpointConfigSchema = z.object({
+  baseUrl: z.string().url(),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2),
+  topP: z.number().gt(0).max(1).optional(),
+  maxTokens: z.number().int().min(1),
+  vision: z.boolean(),
+  stream: z.boolean(),
+  maxMalformed: z.number().int().min(1),
+  maxWaitMs: z.number().int().min(0),
+  timeoutMs: z.number().int().min(1).optional(),
+});
+export type EndpointConfig = z.infer<typeof endpointConfigSchema>;
+
+export const REFLECT_MODES = ['llm', 'rules', 'none'] as const;
 
 export const collectConfigSchema = z.object({
   runId: z.string().regex(/^[A-Za-z0-9_-]+$/),
@@ -27,13 +46,22 @@ export const collectConfigSchema = z.object({
   agent: z.enum(AGENT_NAMES),
   agentSeed: z.number().int(),
   retries: z.number().int().min(0),
-  reflect: z.enum(['rules', 'none']),
+  reflect: z.enum(REFLECT_MODES),
   shorten: z.boolean(),
   parallel: z.number().int().min(1),
   seeds: z.number().int().min(1),
   /** Noisy-expert rates, when overridden. */
   rates: z.record(z.string(), z.number().min(0).max(1)).optional(),
   maxSteps: z.number().int().min(1).optional(),
+  endpoint: endpointConfigSchema.optional(),
+  /** The compact policy's model folder (agent 'policy'). */
+  policy: z.object({ dir: z.string() }).optional(),
+}).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {
+  message: 'the endpoint agent and the LLM reflector need an endpoint (--endpoint URL --model NAME)',
+  path: ['endpoint'],
+}).refine((c) => c.policy || c.agent !== 'policy', {
+  message: 'the policy agent needs its model folder (--policy DIR)',
+  path: ['policy'],
 });
 export type CollectConfig = z.infer<typeof collectConfigSchema>;
 
@@ -114,11 +142,25 @@ export interface CollectSummary {
   attemptBudget: number;
   arms: ArmSummary[];
   shortening: { trajectories: number; shortened: number; replayFailures: number; stepsBefore: number | null; stepsAfter: number | null; remappedIds: number } | null;
+  /** The agent's language-model calls over every attempt (endpoint agents), malformed outputs counted. */
+  llm: { calls: number; malformed: number; malformedRate: number; promptTokens: number; completionTokens: number; meanLatencyMs: number | null } | null;
 }
 
 export interface CollectHooks {
   signal?: AbortSignal;
   onTaskDone?: (done: number, total: number, task: string) => void;
+  /** What the run's endpoint needs beyond its saved config: the key, backoff, a retry report. */
+  endpoint?: { apiKey?: string; baseDelayMs?: number; maxDelayMs?: number; onRetry?: (info: RetryInfo) => void };
+}
+
+function makeReflector(cfg: CollectConfig, hooks: CollectHooks): Reflector | null {
+  if (cfg.reflect === 'none') return null;
+  if (cfg.reflect === 'rules') return new RuleReflector();
+  const e = cfg.endpoint!;
+  return new LlmReflector({
+    endpoint: { baseUrl: e.baseUrl, model: e.model, maxWaitMs: e.maxWaitMs, ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}), ...hooks.endpoint },
+    signal: hooks.signal,
+  });
 }
 
 export async function runCollection(
@@ -128,7 +170,8 @@ export async function runCollection(
 ): Promise<CollectSummary> {
   const cfg = run.config;
   const tasks = parseTaskSpec(cfg.tasks, deps.server, cfg.seeds);
-  const reflector = cfg.reflect === 'rules' ? new RuleReflector() : null;
+  const reflector = makeReflector(cfg, hooks);
+  const endpoint = cfg.endpoint ? { ...cfg.endpoint, ...hooks.endpoint } : undefined;
   const reflections = new ReflectionStore(deps.store.dir);
   const finished = new Set(run.events.filter((e) => e.type === 'task_done').map((e) => e.task));
   const queue = tasks.filter((t) => !finished.has(taskKey(t)));
@@ -155,7 +198,7 @@ export async function runCollection(
         arms = await runTaskWithRetries(
           epDeps,
           task,
-          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps },
+          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps, endpoint, policy: cfg.policy },
           prior,
           (e) => run.append(e),
         );
@@ -190,7 +233,9 @@ export function summarise(run: RunFolder, tasks: string[]): CollectSummary {
   const attempts = run.events.filter((e): e is AttemptEvent => e.type === 'attempt');
   const shortenedEvents = run.events.filter((e): e is ShortenedEvent => e.type === 'shortened');
   const kept = new Map(shortenedEvents.filter((e) => e.episodeId).map((e) => [e.from, e.stepsAfter]));
-  const arms: Arm[] = cfg.reflect === 'rules' ? ['reflect', 'blind'] : ['blind'];
+  const arms: Arm[] = cfg.reflect !== 'none' ? ['reflect', 'blind'] : ['blind'];
+  const calls = attempts.flatMap((e) => (e.llm ? [e.llm] : []));
+  const sum = (f: (l: (typeof calls)[number]) => number) => calls.reduce((n, l) => n + f(l), 0);
   const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : null);
   return {
     runId: cfg.runId,
@@ -207,6 +252,16 @@ export function summarise(run: RunFolder, tasks: string[]): CollectSummary {
           stepsBefore: mean(shortenedEvents.map((e) => e.stepsBefore)),
           stepsAfter: mean(shortenedEvents.map((e) => (e.episodeId ? e.stepsAfter : e.stepsBefore))),
           remappedIds: shortenedEvents.reduce((n, e) => n + e.remappedIds, 0),
+        }
+      : null,
+    llm: calls.length
+      ? {
+          calls: sum((l) => l.calls),
+          malformed: sum((l) => l.malformed),
+          malformedRate: sum((l) => l.calls) ? Math.round((sum((l) => l.malformed) / sum((l) => l.calls)) * 1000) / 1000 : 0,
+          promptTokens: sum((l) => l.promptTokens),
+          completionTokens: sum((l) => l.completionTokens),
+          meanLatencyMs: sum((l) => l.calls) ? Math.round(sum((l) => l.latencyMs) / sum((l) => l.calls)) : null,
         }
       : null,
   };

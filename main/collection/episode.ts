@@ -2,7 +2,8 @@
  * One episode: a fresh task instance, a fresh page, an agent acting until it is done or out of
  * steps; every step is written to the lab as it happens, the checker judges the end.
  */
-import type { Agent, AgentTurn } from '../agents/types.ts';
+import { rmSync } from 'node:fs';
+import { AgentUnavailableError, type Agent, type AgentTurn } from '../agents/types.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { Observation } from '../environment/types.ts';
 import { parseAction } from '../environment/actions.ts';
@@ -32,6 +33,20 @@ export interface EpisodeOutcome {
   keyPoints: EndRecord['keyPoints'];
   messages: string[];
   durationMs: number;
+  /** The page's own reward (MiniWoB++). */
+  reward?: EndRecord['reward'];
+  /** Who decided success: absent for the site's checker; 'judge' means undecided until `lab judge`. */
+  checker?: TaskInstance['spec']['checker'];
+  /** Totals of the agent's language-model calls, for agents that make them. */
+  llm?: LlmTotals;
+}
+
+export interface LlmTotals {
+  calls: number;
+  malformed: number;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
 }
 
 export interface EpisodeDeps {
@@ -52,19 +67,46 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
   const { spec, ctx, family } = instance;
   const agent = typeof req.agent === 'function' ? req.agent(instance) : req.agent;
   const split = inRange(spec.seed, family.seeds.train) ? 'train' : inRange(spec.seed, family.seeds.test) ? 'test' : 'other';
+  const start = () => env.reset({ instruction: spec.instruction, startUrl: spec.startUrl, allowedOrigins: spec.allowedOrigins });
+  // A page that writes its own instruction (MiniWoB++) is opened first, so the header records it.
+  let opened: Observation | undefined;
+  if (family.pageInstruction) {
+    try {
+      opened = await start();
+      const instruction = family.pageInstruction(ctx);
+      if (instruction) {
+        spec.instruction = instruction;
+        opened = { ...opened, instruction };
+        env.setInstruction(instruction);
+      }
+    } catch (err) {
+      server.releaseInstance(ctx.id);
+      throw err;
+    }
+  }
   const writer = store.createEpisode({
-    task: { family: spec.family, seed: spec.seed, tier: spec.tier, instruction: spec.instruction, startUrl: spec.startUrl, split },
+    task: {
+      family: spec.family,
+      seed: spec.seed,
+      tier: spec.tier,
+      instruction: spec.instruction,
+      startUrl: spec.startUrl,
+      split,
+      ...(spec.checker ? { checker: spec.checker } : {}),
+      ...(spec.source ? { source: spec.source } : {}),
+    },
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
     env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind },
     links: req.links ?? {},
   });
   try {
-    let observation = await env.reset({ instruction: spec.instruction, startUrl: spec.startUrl, allowedOrigins: spec.allowedOrigins });
+    let observation = opened ?? (await start());
     await agent.reset(spec);
     const history: AgentTurn[] = [];
     let reason: EndRecord['reason'] = 'max_steps';
     // Kept apart from the agent's messages: the checker reads those as answers.
     let agentError: string | undefined;
+    let llm: LlmTotals | undefined;
     for (let i = 0; i < spec.maxSteps; i++) {
       if (deps.signal?.aborted) {
         reason = 'cancelled';
@@ -79,6 +121,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
           reason = 'cancelled';
           break;
         }
+        if (err instanceof AgentUnavailableError) throw err;
         reason = 'agent_error';
         agentError = (err as Error).message;
         break;
@@ -92,13 +135,26 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
         action: turn.action,
         error: result.error,
         timing: { agentMs, ...result.timing },
+        ...(turn.llm ? { llm: turn.llm } : {}),
       });
+      if (turn.llm) {
+        llm ??= { calls: 0, malformed: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0 };
+        llm.calls++;
+        llm.malformed += turn.llm.malformed !== undefined ? 1 : 0;
+        llm.promptTokens += turn.llm.promptTokens;
+        llm.completionTokens += turn.llm.completionTokens;
+        llm.latencyMs += Math.round(turn.llm.latencyMs);
+      }
       deps.onTiming?.(result.timing);
       deps.onStep?.(i, turn, result.error?.code ?? null);
       history.push(turn);
       observation = result.observation;
       if (result.done) {
         reason = result.error?.code === 'renderer_crashed' ? 'page_lost' : 'checker';
+        break;
+      }
+      if (family.isDone?.(ctx)) {
+        reason = 'checker';
         break;
       }
     }
@@ -111,6 +167,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       messages: [...ctx.agentMessages],
       ...(ctx.reportedInfeasible !== undefined ? { infeasible: ctx.reportedInfeasible } : {}),
       ...(agentError !== undefined ? { agentError } : {}),
+      ...(verdict.reward ? { reward: verdict.reward } : {}),
       finalObservation: toRecord(store, observation),
       durationMs,
     });
@@ -123,9 +180,14 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       keyPoints: verdict.keyPoints,
       messages: [...ctx.agentMessages],
       durationMs,
+      ...(llm ? { llm } : {}),
+      ...(verdict.reward ? { reward: verdict.reward } : {}),
+      ...(spec.checker ? { checker: spec.checker } : {}),
     };
   } catch (err) {
     writer.abandon();
+    // An outage is not part of the episode: leave no half episode behind for a resumed run to duplicate.
+    if (err instanceof AgentUnavailableError) rmSync(writer.path, { force: true });
     throw err;
   } finally {
     server.releaseInstance(ctx.id);

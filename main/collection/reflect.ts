@@ -34,6 +34,10 @@ export const reflectionSchema = z.object({
     prematureAnswer: z.boolean(),
     outOfSteps: z.boolean(),
   }),
+  /** The language-model call that wrote the text (LLM reflector). */
+  llm: z
+    .object({ model: z.string(), promptTokens: z.number().int(), completionTokens: z.number().int(), latencyMs: z.number(), attempts: z.number().int() })
+    .optional(),
 });
 export type Reflection = z.infer<typeof reflectionSchema>;
 

@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { makeAgent } from '../agents/registry.ts';
 import { noisyExpertConfig, type MistakeRates } from '../agents/noisy-expert.ts';
+import { endpointSettings, type EndpointAgentOptions } from '../agents/endpoint-agent.ts';
 import { mixSeed } from '../tasks/families/common/rng.ts';
 import type { Tier } from '../tasks/types.ts';
 import { runEpisode, type EpisodeDeps } from './episode.ts';
@@ -43,6 +44,10 @@ export const attemptEventSchema = z.object({
   success: z.boolean(),
   steps: z.number().int().min(0),
   reflections: z.array(z.string()),
+  /** The agent's language-model calls in this attempt (endpoint agents). */
+  llm: z
+    .object({ calls: z.number().int(), malformed: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), latencyMs: z.number() })
+    .optional(),
 });
 export type AttemptEvent = z.infer<typeof attemptEventSchema>;
 
@@ -55,6 +60,10 @@ export interface RetryOptions {
   reflections: ReflectionStore;
   rates?: Partial<MistakeRates>;
   maxSteps?: number;
+  /** The endpoint agent's endpoint (required for agent 'endpoint'). */
+  endpoint?: Omit<EndpointAgentOptions, 'seed' | 'reflections' | 'signal'>;
+  /** The compact policy (required for agent 'policy'); it does not read reflections. */
+  policy?: { dir: string };
 }
 
 export interface ArmResult {
@@ -97,19 +106,36 @@ export async function runTaskWithRetries(
     const seed = attemptSeed(opts.agentSeed, k);
     const texts = given.map((r) => r.text);
     const config =
-      opts.agent === 'noisy' ? { ...noisyExpertConfig({ seed, rates: opts.rates, reflections: texts }) } : { kind: opts.agent, seed };
+      opts.agent === 'noisy'
+        ? { ...noisyExpertConfig({ seed, rates: opts.rates, reflections: texts }) }
+        : opts.agent === 'endpoint' && opts.endpoint
+          ? { kind: 'endpoint', seed, ...endpointSettings(opts.endpoint) }
+          : opts.agent === 'policy' && opts.policy
+            ? { kind: 'compact-policy', seed, dir: opts.policy.dir }
+            : { kind: opts.agent, seed };
+    const endpoint = opts.endpoint ? { ...opts.endpoint, signal: deps.signal } : undefined;
     const out = await runEpisode(deps, {
       family: task.family,
       seed: task.seed,
       tier: task.tier,
       maxSteps: opts.maxSteps,
-      agent: (instance) => makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates } }),
+      agent: (instance) => makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates }, endpoint, policy: opts.policy }),
       agentConfig: { ...config, attempt: k, arm: forArms.length > 1 ? 'shared' : forArms[0], reflectionIds: given.map((r) => r.id) },
       links: { ...(retryOf ? { retryOf } : {}), ...(given.length ? { reflection: given[given.length - 1].id } : {}) },
     });
     // A cancelled attempt is not an attempt: it is not logged, and a resumed run redoes it.
     if (out.reason === 'cancelled') throw new CancelledError();
-    const e: AttemptEvent = { type: 'attempt', task: taskKey(task), arms: forArms, attempt: k, episodeId: out.id, success: out.success, steps: out.steps, reflections: given.map((r) => r.id) };
+    const e: AttemptEvent = {
+      type: 'attempt',
+      task: taskKey(task),
+      arms: forArms,
+      attempt: k,
+      episodeId: out.id,
+      success: out.success,
+      steps: out.steps,
+      reflections: given.map((r) => r.id),
+      ...(out.llm ? { llm: out.llm } : {}),
+    };
     emit(e);
     return e;
   };

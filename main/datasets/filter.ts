@@ -65,7 +65,8 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         createdAt: e.header.createdAt,
         instruction: e.header.task.instruction,
         steps: e.steps.length,
-        outcome: effectiveOutcome(e.end ? e.end.success : null, l),
+        // Judged tasks (imported benchmarks) take the judge's latest verdict as their checker.
+        outcome: effectiveOutcome(e.end ? (e.header.task.checker === 'judge' ? lab.judgments.latest(id)?.verdict === 'success' : e.end.success) : null, l),
         tags: l.tags,
         actions: e.steps.map((s) => s.action),
       });

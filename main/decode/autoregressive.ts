@@ -24,7 +24,9 @@ export class AutoregressiveDecoder implements Decoder {
         stats.forwardPasses++;
         stats.loops++;
         pending = pick.choose(logits, 0);
-        out.push(pending);
+        if (!out.push(pending)) break;
+        const wait = out.loopEnded();
+        if (wait) await wait;
       }
       return out.result(stats, start);
     } finally {

@@ -2,7 +2,7 @@
 import type { KVCache, TransformerLM } from '../models/model.ts';
 import type { SatSettings } from '../models/checkpoint.ts';
 import { satId } from '../models/batches.ts';
-import type { DecodeStats, GenerateOptions, GenerateResult } from './types.ts';
+import { EXACT, type DecodeStats, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
 
 /**
  * Put all prompt tokens but the last into the cache; the last one stays "pending" because every
@@ -27,6 +27,7 @@ export function prefill(model: TransformerLM, cache: KVCache, prompt: readonly n
 /** Collects emitted tokens and decides when generation ends. */
 export class Emitter {
   readonly tokens: number[] = [];
+  readonly provenance: TokenSource[] = [];
   stoppedBy: GenerateResult['stoppedBy'] | null = null;
 
   constructor(private readonly options: GenerateOptions) {
@@ -38,18 +39,24 @@ export class Emitter {
   }
 
   /** Emit one token; returns false when generation must stop (the token itself is kept). */
-  push(id: number): boolean {
+  push(id: number, source: TokenSource = EXACT): boolean {
     if (this.done) return false;
     this.tokens.push(id);
-    this.options.onToken?.(id);
+    this.provenance.push(source);
+    this.options.onToken?.(id, source);
     if (this.options.stopTokens?.includes(id)) this.stoppedBy = 'stopToken';
     else if (this.tokens.length >= this.options.maxNew) this.stoppedBy = 'maxNew';
     return !this.done;
   }
 
+  /** Tell the caller a loop ended; returns its promise (to await) only when it made one. */
+  loopEnded(): void | Promise<void> {
+    return this.options.onLoop?.(this.tokens.length);
+  }
+
   result(stats: DecodeStats, decodeStart: number): GenerateResult {
     stats.decodeMs = performance.now() - decodeStart;
     stats.newTokens = this.tokens.length;
-    return { tokens: this.tokens, stoppedBy: this.stoppedBy ?? 'context', stats };
+    return { tokens: this.tokens, provenance: this.provenance, stoppedBy: this.stoppedBy ?? 'context', stats };
   }
 }

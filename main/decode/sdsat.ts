@@ -16,7 +16,7 @@ import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
-import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { BONUS, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 
 export class SdsatDecoder implements Decoder {
@@ -47,7 +47,9 @@ export class SdsatDecoder implements Decoder {
           stats.forwardPasses++;
           stats.loops++;
           pending = pick.choose(logits, 0);
-          out.push(pending);
+          if (!out.push(pending)) break;
+          const wait = out.loopEnded();
+          if (wait) await wait;
           continue;
         }
         stats.loops++;
@@ -67,9 +69,11 @@ export class SdsatDecoder implements Decoder {
         const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats);
         cache.rollback(P + 2 + accepted);
         let go = true;
-        for (let j = 0; j < accepted && go; j++) go = out.push(drafts.tokens[j]);
-        if (!go || !out.push(next)) break;
+        for (let j = 0; j < accepted && go; j++) go = out.push(drafts.tokens[j], draftSource(j));
+        if (!go || !out.push(next, accepted === k ? BONUS : RESAMPLED)) break;
         pending = next;
+        const wait = out.loopEnded();
+        if (wait) await wait;
       }
       return out.result(stats, start);
     } finally {

@@ -20,8 +20,35 @@ export interface GenerateOptions {
   seed?: number;
   /** Generation stops after emitting any of these (the stop token is included in the output). */
   stopTokens?: readonly number[];
-  /** Called for every emitted token, in order. */
-  onToken?(id: number): void;
+  /** Called for every emitted token, in order, with where it came from. */
+  onToken?(id: number, source: TokenSource): void;
+  /**
+   * Called after every decoding loop with the number of tokens emitted so far (not after the
+   * loop that ends generation). A returned promise is awaited: a caller streaming progress can
+   * yield to its event loop there, and a thrown error (a cancellation) ends generation.
+   */
+  onLoop?(emitted: number): void | Promise<void>;
+}
+
+/**
+ * Where an emitted token came from, for display and accounting:
+ *   exact      the model's own next token (an AR step; SDSAT's pass 1; a loop with no drafts)
+ *   draft      a draft accepted by verification, at 0-based position `position` of its block
+ *   bonus      the token after a block whose drafts were all accepted
+ *   resampled  the token that replaced the first rejected draft (the target's choice, or a
+ *              sample from the residual distribution under speculative sampling)
+ * Draft tokens per position add up to stats.acceptedPerPosition unless generation stopped (at
+ * maxNew or a stop token) inside a loop's accepted drafts.
+ */
+export type TokenSource = { kind: 'exact' } | { kind: 'draft'; position: number } | { kind: 'bonus' } | { kind: 'resampled' };
+
+/** Shared, frozen instances: recording a token's source allocates nothing. */
+export const EXACT: TokenSource = Object.freeze({ kind: 'exact' });
+export const BONUS: TokenSource = Object.freeze({ kind: 'bonus' });
+export const RESAMPLED: TokenSource = Object.freeze({ kind: 'resampled' });
+const DRAFTS: TokenSource[] = [];
+export function draftSource(position: number): TokenSource {
+  return (DRAFTS[position] ??= Object.freeze({ kind: 'draft', position }));
 }
 
 export interface DecodeStats {
@@ -45,6 +72,8 @@ export interface DecodeStats {
 
 export interface GenerateResult {
   tokens: number[];
+  /** The source of each token in `tokens` (same length); set by every decoder in this folder. */
+  provenance?: TokenSource[];
   stoppedBy: 'maxNew' | 'stopToken' | 'context';
   stats: DecodeStats;
 }

@@ -106,6 +106,12 @@ export class BrowserEnv {
     return this.observe(error ?? pickError(faults));
   }
 
+  /** Replace the instruction observations carry (a page that states its own task, read after reset). */
+  setInstruction(instruction: string): void {
+    if (!this.episode) throw new Error('no episode is running: call reset() first');
+    this.episode = { ...this.episode, instruction };
+  }
+
   async step(actionText: string): Promise<StepResult> {
     if (!this.page || !this.state || !this.episode) throw new Error('no episode is running: call reset() first');
     const state = this.state;

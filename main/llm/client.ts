@@ -73,6 +73,8 @@ export class EndpointError extends Error {
 }
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
+/** Outages show as refused connections, 502/503/504 or 429 and are waited out; a 500 gets this many tries. */
+const MAX_TRIES_ON_500 = 3;
 
 /**
  * Endpoint settings from the environment: LAB_ENDPOINT_URL, LAB_ENDPOINT_MODEL and LAB_ENDPOINT_KEY
@@ -192,6 +194,10 @@ export class ChatEndpoint {
       } catch (error) {
         const failure = classify(error, this.options.baseUrl);
         if (!failure.retryable) throw failure.error;
+        // A plain 500 is usually a server bug, not an outage: a few tries, not the whole window.
+        if (failure.error.status === 500 && n >= MAX_TRIES_ON_500) {
+          throw new EndpointError(`${failure.error.message} (gave up after ${n} attempts: a 500 that repeats is a server error, not an outage)`, 500, false);
+        }
         const backoff = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (n - 1));
         // Jitter keeps parallel environments from hammering a recovering server in lockstep.
         const delayMs = Math.round(failure.retryAfterMs ?? backoff * (0.75 + Math.random() * 0.5));

@@ -90,7 +90,10 @@ function cpuKernel(name: string): tf.KernelFunc {
 }
 
 function f32(backend: CpuBackend, t: tf.TensorInfo): Float32Array {
-  return backend.data.get(t.dataId).values as Float32Array;
+  const values = backend.data.get(t.dataId).values;
+  // Some cpu kernels hand back float32 tensors over other typed arrays (e.g. Cast from bool keeps
+  // its Int32Array): copy those, never read them as floats.
+  return values instanceof Float32Array ? values : Float32Array.from(values as ArrayLike<number>);
 }
 
 function nativeKernels(addon: NativeAddon): tf.KernelConfig[] {

@@ -8,7 +8,7 @@
  * Each step draws `batch` samples, pads them to the longest and trains on the masked next-token
  * loss (see ./sft-data.ts): padding and prompt tokens carry no loss.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../models/backend.ts';
@@ -21,6 +21,7 @@ import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainProgress }
 import type { PromptSettings } from './prompt.ts';
 import { POLICY_FILE, type PolicySettings } from './settings.ts';
 import { encodeSample, readPolicySamples, tokenizerTexts, type EncodedSample, type Targets } from './sft-data.ts';
+import { appendTrainLog, resetTrainLog } from './train-log.ts';
 
 export interface SftJob {
   outDir: string;
@@ -118,6 +119,8 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     opt.load(join(job.outDir, 'optimizer.bin'), state.step);
   }
   const resumedFrom = state.step;
+  mkdirSync(job.outDir, { recursive: true });
+  resetTrainLog(job.outDir, resumedFrom);
   const rng = new Rng(state.rng);
   const checkpoint = async () => {
     await saveModel(job.outDir, { model, tokenizer, sat: null, meta: { kind: 'sft', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
@@ -143,7 +146,11 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     tokens += batch.batch * batch.len;
     lastLoss = opt.step(batch, lr, job.gradClip, 0).std;
     state.step++;
-    if (state.step % job.evalEvery === 0 || state.step === job.steps) valLoss = maskedLoss(model, valSeqs);
+    const evaluated = state.step % job.evalEvery === 0 || state.step === job.steps;
+    if (evaluated) valLoss = maskedLoss(model, valSeqs);
+    // Before the checkpoint: a run resumed from it keeps every line up to its step.
+    const logS = (performance.now() - loopStart) / 1000;
+    appendTrainLog(job.outDir, { step: state.step, loss: Number.isFinite(lastLoss) ? lastLoss : null, lr, tokensPerSec: tokens / Math.max(logS, 1e-9), ...(evaluated ? { valLoss } : {}) });
     if (state.step % job.checkpointEvery === 0) await checkpoint();
     const elapsed = (performance.now() - loopStart) / 1000;
     hooks.onProgress?.({ step: state.step, steps: job.steps, loss: lastLoss, satLoss: null, lr, tokensPerSec: tokens / Math.max(elapsed, 1e-9), elapsedS: elapsed, valLoss } satisfies TrainProgress);

@@ -28,6 +28,11 @@ import {
   type DatasetFilter,
   type SplitRatios,
 } from '../datasets/index.ts';
+import { listRunIds, readReviewTask, readRunInfo, type CollectionRunInfo } from './review.ts';
+import { decide, type DecideRequest } from './review-decisions.ts';
+import { DecodingLab } from './decoding.ts';
+import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest } from '../../preload/api.ts';
+import { TrainingLab, type TrainingList, type TrainingRunData } from './training.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -35,6 +40,8 @@ export interface ServiceDeps {
   mode: LabInfo['mode'];
   /** Starts the browser for replays and demonstrations (a Chromium process, or Electron views). */
   startBrowser: () => Promise<BrowserHost>;
+  /** TensorFlow.js backend for the decoding dashboard (default: the best available). */
+  decodeBackend?: string;
 }
 
 interface ReplayRun {
@@ -51,9 +58,13 @@ export class LabService implements LabApi {
   private replays = new Map<string, ReplayRun>();
   private demos = new Map<string, DemoSession>();
   private exports = new Map<string, AbortController>();
+  private decoding: DecodingLab;
+  private training: TrainingLab;
 
   constructor(private deps: ServiceDeps) {
     this.labels = new LabelStore(deps.store.dir);
+    this.decoding = new DecodingLab(deps.store.dir, (event, data) => this.emit(event, data), { backend: deps.decodeBackend });
+    this.training = new TrainingLab(deps.store.dir, (event, data) => this.emit(event, data));
   }
 
   get blobs() {
@@ -250,6 +261,63 @@ export class LabService implements LabApi {
     this.exports.get(String(exportId))?.abort();
   }
 
+  async listCollectionRuns(): Promise<{ runs: CollectionRunInfo[]; errors: string[] }> {
+    const runs: CollectionRunInfo[] = [];
+    const errors: string[] = [];
+    for (const id of listRunIds(this.deps.store.dir)) {
+      try {
+        runs.push(readRunInfo(this.deps.store.dir, id));
+      } catch (err) {
+        errors.push(`run ${id}: ${(err as Error).message}`);
+      }
+    }
+    return { runs, errors };
+  }
+
+  async readReviewTask(runId: string, task: string) {
+    return readReviewTask(this.deps.store, String(runId), String(task));
+  }
+
+  async reviewDecide(request: DecideRequest) {
+    return decide(this.deps.store, request);
+  }
+
+  async decodeInfo(): Promise<DecodeInfo> {
+    return this.decoding.info();
+  }
+
+  async listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }> {
+    return this.decoding.listBenches();
+  }
+
+  async startDecodeBench(request: DecodeBenchRequest): Promise<{ benchId: string }> {
+    return this.decoding.startBench(request);
+  }
+
+  async startLiveDecode(request: LiveDecodeRequest): Promise<{ decodeId: string }> {
+    return this.decoding.startLive(request);
+  }
+
+  async cancelDecode(id: string): Promise<void> {
+    this.decoding.cancel(String(id));
+  }
+
+  async listTraining(): Promise<TrainingList> {
+    return this.training.list();
+  }
+
+  async readTrainingRun(dir: string): Promise<TrainingRunData> {
+    return this.training.read(String(dir));
+  }
+
+  async watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }> {
+    return this.training.watch(String(dir), offset);
+  }
+
+  async unwatchTraining(watchId: string): Promise<void> {
+    this.training.unwatch(String(watchId));
+  }
+
   /** Origins environment pages may navigate within: the task server's, once it runs. */
   taskOrigins(): string[] {
     return this.startedTaskServer ? [this.startedTaskServer.url] : [];
@@ -268,6 +336,8 @@ export class LabService implements LabApi {
   async close(): Promise<void> {
     for (const id of this.replays.keys()) await this.cancelReplay(id);
     for (const id of this.demos.keys()) await this.cancelDemo(id);
+    this.decoding.close();
+    this.training.close();
     if (this.browser) await (await this.browser).close().catch(() => {});
     if (this.taskServer) await (await this.taskServer).stop().catch(() => {});
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BlobStore } from './blobs.ts';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
+import { JudgmentStore } from './judgments.ts';
 import {
   FORMAT_VERSION,
   episodeLineSchema,
@@ -38,17 +39,25 @@ export interface EpisodeSummary {
   createdAt: string;
   steps: number;
   durationMs: number | null;
+  /**
+   * For tasks with a site or page checker, its outcome. For judged tasks (imported from public
+   * benchmarks) the latest readable judge verdict; 'failure' until judged (see `judge`).
+   */
   status: 'success' | 'failure' | 'incomplete';
+  /** Judged tasks only: the verdict in lab/judgments/, or 'unjudged'. */
+  judge?: 'success' | 'failure' | 'unjudged';
   warnings: string[];
 }
 
 export class LabStore {
   readonly blobs: BlobStore;
+  readonly judgments: JudgmentStore;
   readonly episodesDir: string;
 
   constructor(readonly dir: string) {
     this.episodesDir = join(dir, 'episodes');
     this.blobs = new BlobStore(join(dir, 'blobs'));
+    this.judgments = new JudgmentStore(dir);
     mkdirSync(this.episodesDir, { recursive: true });
   }
 
@@ -94,7 +103,8 @@ export class LabStore {
         if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) summary = hit.summary;
         else summary = summarise(this.readEpisode(id));
         fresh[id] = { size: st.size, mtimeMs: st.mtimeMs, summary };
-        episodes.push(summary);
+        // Verdicts live beside the episode file, so they are read fresh, not cached with it.
+        episodes.push(summary.judge && summary.status !== 'incomplete' ? withVerdict(summary, this.judgments.latest(id)?.verdict) : summary);
       } catch (err) {
         errors.push((err as Error).message);
       }
@@ -150,8 +160,14 @@ function summarise(e: EpisodeData): EpisodeSummary {
     steps: e.end?.steps ?? e.steps.length,
     durationMs: e.end?.durationMs ?? null,
     status: !e.end ? 'incomplete' : e.end.success ? 'success' : 'failure',
+    ...(e.header.task.checker === 'judge' ? { judge: 'unjudged' as const } : {}),
     warnings: e.warnings,
   };
+}
+
+function withVerdict(summary: EpisodeSummary, verdict: 'success' | 'failure' | null | undefined): EpisodeSummary {
+  if (!verdict) return { ...summary, judge: 'unjudged', status: 'failure' };
+  return { ...summary, judge: verdict, status: verdict };
 }
 
 export function readEpisodeFile(path: string): EpisodeData {

@@ -47,6 +47,10 @@ export const taskRecordSchema = z.object({
   instruction: z.string(),
   startUrl: z.string(),
   split: z.enum(['train', 'test', 'other']),
+  /** Who decides success: absent = the site's checker; 'page' = the page's own reward (MiniWoB++); 'judge' = an LLM judge afterwards (lab/judgments/). */
+  checker: z.enum(['site', 'page', 'judge']).optional(),
+  /** An imported benchmark task: its format, its own id, and the file and row it came from. */
+  source: z.object({ format: z.string(), id: z.string(), file: z.string(), row: z.number().int() }).optional(),
 });
 
 export const episodeHeaderSchema = z.object({
@@ -76,6 +80,17 @@ export const stepRecordSchema = z.object({
     observeMs: z.number(),
     totalMs: z.number(),
   }),
+  /** The language-model call behind the step (endpoint agents): tokens, latency, retries, malformed output. */
+  llm: z
+    .object({
+      promptTokens: z.number().int().min(0),
+      completionTokens: z.number().int().min(0),
+      latencyMs: z.number().min(0),
+      attempts: z.number().int().min(1),
+      malformed: z.string().optional(),
+      output: z.string().optional(),
+    })
+    .optional(),
   at: z.string(),
 });
 
@@ -89,6 +104,8 @@ export const endRecordSchema = z.object({
   infeasible: z.string().optional(),
   /** Why the agent stopped, when it failed rather than acted (reason 'agent_error'). */
   agentError: z.string().optional(),
+  /** The page's own reward (MiniWoB++): as given, before the time discount, and its reason. */
+  reward: z.object({ value: z.number(), raw: z.number(), reason: z.string().nullable() }).optional(),
   finalObservation: observationRecordSchema,
   durationMs: z.number(),
   at: z.string(),

@@ -17,6 +17,13 @@ const MIME: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
 };
 
 export interface TaskInstance {
@@ -87,9 +94,12 @@ export class TaskServer {
       seed,
       tier: generated.tier,
       instruction: generated.instruction,
-      startUrl: baseUrl + generated.startPath,
-      allowedOrigins: [this.url],
-      maxSteps: options.maxSteps ?? maxStepsForTier(generated.tier),
+      startUrl: generated.startUrl ?? baseUrl + generated.startPath,
+      // A task on the live web may go anywhere; the built-in sites keep to the task server.
+      allowedOrigins: generated.startUrl ? [] : [this.url],
+      maxSteps: options.maxSteps ?? generated.maxSteps ?? maxStepsForTier(generated.tier),
+      ...(family.checker && family.checker !== 'site' ? { checker: family.checker } : {}),
+      ...(generated.source ? { source: generated.source } : {}),
     };
     const instance = { spec, ctx, family };
     this.instances.set(id, instance);
@@ -141,13 +151,7 @@ export class TaskServer {
   private async serveStatic(rel: string, res: ServerResponse): Promise<void> {
     const path = normalize(join(this.staticRoot, rel));
     if (!path.startsWith(this.staticRoot + sep)) return void res.writeHead(403).end();
-    try {
-      const data = await readFile(path);
-      res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' });
-      res.end(data);
-    } catch {
-      res.writeHead(404).end();
-    }
+    await sendFile(res, path, 'max-age=3600');
   }
 }
 
@@ -170,8 +174,20 @@ function send(res: ServerResponse, out: SiteResponse, baseUrl: string): void {
       res.writeHead(303, { ...headers, location }).end();
       return;
     }
+    case 'file':
+      void sendFile(res, out.path, 'no-store');
+      return;
     case 'not_found':
       res.writeHead(404, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Not found</title><h1>Page not found</h1>');
+  }
+}
+
+async function sendFile(res: ServerResponse, path: string, cacheControl: string): Promise<void> {
+  try {
+    const data = await readFile(path);
+    res.writeHead(200, { 'content-type': MIME[extname(path).toLowerCase()] ?? 'application/octet-stream', 'cache-control': cacheControl }).end(data);
+  } catch {
+    res.writeHead(404).end();
   }
 }
 

@@ -19,6 +19,24 @@ export interface TaskSpec {
   /** Origins the page may navigate within (the task server's own). */
   allowedOrigins: string[];
   maxSteps: number;
+  /** Who decides success: the site's checker (absent), the page's own reward, or an LLM judge. */
+  checker?: Checker;
+  /** Where an imported task came from (benchmark, its task id, file and row). */
+  source?: TaskSource;
+}
+
+/**
+ * 'site': the family's checker reads server-side state (the built-in families).
+ * 'page': the page reports its own reward (MiniWoB++); the checker reads what it reported.
+ * 'judge': no checker at all (tasks on the live web); `lab judge` decides afterwards.
+ */
+export type Checker = 'site' | 'page' | 'judge';
+
+export interface TaskSource {
+  format: string;
+  id: string;
+  file: string;
+  row: number;
 }
 
 export interface KeyPoint {
@@ -30,6 +48,16 @@ export interface KeyPoint {
 export interface CheckResult {
   success: boolean;
   keyPoints: KeyPoint[];
+  /** The page's own reward, for families whose pages report one (MiniWoB++). */
+  reward?: PageReward;
+}
+
+export interface PageReward {
+  /** The reward as the page gives it (time-discounted where the task asks for that). */
+  value: number;
+  /** The reward before any time discount; success is raw > 0. */
+  raw: number;
+  reason: string | null;
 }
 
 /** A minimal request as the task server hands it to a family. */
@@ -47,6 +75,8 @@ export type SiteResponse =
   | { kind: 'html'; status?: number; body: string }
   | { kind: 'json'; status?: number; body: unknown }
   | { kind: 'redirect'; location: string }
+  /** A file from disk (a user's local benchmark checkout); the family has checked the path. */
+  | { kind: 'file'; path: string }
   | { kind: 'not_found' };
 
 /**
@@ -72,6 +102,14 @@ export interface GeneratedTask<State> {
   state: State;
   /** Where the episode starts, relative to the instance prefix ('/' for the home page). */
   startPath: string;
+  /**
+   * An absolute start URL outside the task server (imported tasks on the live web). The episode
+   * may then navigate anywhere; startPath is ignored.
+   */
+  startUrl?: string;
+  /** The task's own step budget, where its benchmark defines one (default: by tier). */
+  maxSteps?: number;
+  source?: TaskSource;
 }
 
 export interface TaskFamily<State = any> {
@@ -87,6 +125,15 @@ export interface TaskFamily<State = any> {
    * training. Absent or false for ordinary families. Their test range is the usual one.
    */
   readonly heldOut?: boolean;
+  /** Who decides success (default 'site': check() reads the site's state). */
+  readonly checker?: Checker;
+  /**
+   * Families whose instruction is written by the page itself (MiniWoB++'s #query): read after the
+   * start page has loaded. Absent for families whose generate() phrases the instruction.
+   */
+  pageInstruction?(ctx: InstanceContext<State>): string | undefined;
+  /** Families whose page can end the episode by itself (a MiniWoB++ task done): checked after each step. */
+  isDone?(ctx: InstanceContext<State>): boolean;
   /** Build data and task from the seed; deterministic. Tier is derived from the seed unless given. */
   generate(seed: number, tier?: Tier): GeneratedTask<State> & { tier: Tier };
   /** Render a page or handle a form post; may mutate ctx.state. */

@@ -26,6 +26,10 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   const again = JSON.parse((await lab('--lab', dir, 'collect', '--resume', s.runId, '--json')).stdout);
   assert.deepEqual(again.arms, s.arms);
   assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
-  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'llm'), /--reflect must be rules or none/);
+  await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'maybe'), /--reflect must be one of llm, rules, none/);
+  // Without --endpoint, and with no endpoint in the environment either.
+  const noEndpoint = { ...process.env, LAB_ENDPOINT_URL: '', LAB_ENDPOINT_MODEL: '' };
+  await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'collect', '--reflect', 'llm'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
+  await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'collect', '--agent', 'endpoint'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
 });

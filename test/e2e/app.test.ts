@@ -2,16 +2,16 @@
  * End to end: the workbench UI in web mode, driven in headless Chromium with playwright-core,
  * against a real lab folder with episodes recorded by the real environment.
  */
+import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import WebSocket from 'ws';
 import { rendererConfig } from '../../electron.config.ts';
-import { PROJECT_ROOT } from '../../main/paths.ts';
 import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
@@ -22,7 +22,6 @@ import { randomAgent } from '../../main/agents/random.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
 
-const DOCS = join(PROJECT_ROOT, 'docs');
 let store: LabStore;
 let service: LabService;
 let web: WebServer;
@@ -52,7 +51,6 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(e.message));
-  mkdirSync(DOCS, { recursive: true });
 });
 
 after(async () => {
@@ -71,7 +69,7 @@ test('the episode browser lists, filters and opens recorded episodes', async () 
   await page.waitForFunction(() => document.querySelectorAll('.episode-row').length === 0);
   await page.getByRole('button', { name: 'Clear' }).click();
   await page.waitForFunction(() => document.querySelectorAll('.episode-row').length === 2);
-  await page.screenshot({ path: join(DOCS, 'episodes.png') });
+  await page.screenshot({ path: docsScreenshot('episodes.png') });
 });
 
 test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the lab folder and survives a reload; undo works', async () => {
@@ -89,7 +87,7 @@ test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the
   assert.equal(await page.getByTestId('step-label-1').textContent(), 'critical');
   const onDisk = readFileSync(join(store.dir, 'labels', `${shopEpisode}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(onDisk.map((e) => [e.type, e.step, e.label]), [['step', 1, 'critical']]);
-  await page.screenshot({ path: join(DOCS, 'trajectory-viewer.png') });
+  await page.screenshot({ path: docsScreenshot('trajectory-viewer.png') });
 
   await page.reload();
   await page.getByTestId('step-label-1').waitFor();
@@ -126,7 +124,7 @@ test('one-click replay reproduces the recorded episode with full fidelity', asyn
   await page.getByTestId('replay-report').waitFor({ timeout: 60_000 });
   assert.equal(await page.getByTestId('fidelity').textContent(), '100.0%');
   await page.locator('[data-replay-step="0"]').click();
-  await page.screenshot({ path: join(DOCS, 'replay.png') });
+  await page.screenshot({ path: docsScreenshot('replay.png') });
 });
 
 test('a human demonstration by clicking in the live view is recorded as an episode like an agent\'s', async () => {
@@ -159,7 +157,7 @@ test('a human demonstration by clicking in the live view is recorded as an episo
   await page.getByTestId('demo-finish').click();
   await page.getByTestId('demo-outcome').waitFor();
   assert.match((await page.getByTestId('demo-outcome').textContent())!, /^Success in 3 steps/);
-  await page.screenshot({ path: join(DOCS, 'demonstration.png') });
+  await page.screenshot({ path: docsScreenshot('demonstration.png') });
 
   const recorded = store.listEpisodes().episodes.find((e) => e.agent === 'human')!;
   const episode = store.readEpisode(recorded.id);
@@ -182,7 +180,7 @@ test('a dataset is curated in the app, frozen, charted and exported in every for
   const manifest = JSON.parse(readFileSync(join(store.dir, 'datasets', 'good-runs', 'v1', 'manifest.json'), 'utf8'));
   assert.ok(manifest.episodes.length >= 1);
   assert.ok(manifest.episodes.every((e: { outcome: string }) => e.outcome === 'success'));
-  await page.screenshot({ path: join(DOCS, 'datasets.png') });
+  await page.screenshot({ path: docsScreenshot('datasets.png') });
 
   const formats = ['sharegpt', 'openai', 'hf', 'hf-parquet', 'verl'];
   for (const [i, format] of formats.entries()) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
+import type { TaskFamily } from '../../main/tasks/types.ts';
 
 export interface EnvironmentFixture {
   host: ChromiumHost;
@@ -40,11 +41,11 @@ export interface TaskEnvironmentFixture {
   store: LabStore;
 }
 
-/** Before/after hooks for tests that run episodes of the built-in tasks into a fresh lab. */
-export function useTaskEnvironment(labPrefix: string, ready: (f: TaskEnvironmentFixture) => void): void {
+/** Before/after hooks for tests that run episodes of the built-in tasks (or the families given) into a fresh lab. */
+export function useTaskEnvironment(labPrefix: string, ready: (f: TaskEnvironmentFixture) => void, families: () => Map<string, TaskFamily> = builtinFamilies): void {
   let fixture: TaskEnvironmentFixture | null = null;
   before(async () => {
-    const server = await new TaskServer(builtinFamilies()).start();
+    const server = await new TaskServer(families()).start();
     const host = await ChromiumHost.start();
     fixture = { server, host, env: new BrowserEnv(host), store: new LabStore(mkdtempSync(join(tmpdir(), labPrefix))) };
     ready(fixture);

@@ -108,14 +108,30 @@ test('an endpoint that is down is waited for until it comes up', async () => {
   }
 });
 
+test('a repeating 500 is a server error: three tries, then a non-retryable EndpointError', async () => {
+  const { server, url, bodies } = await scriptedServer(Array.from({ length: 10 }, () => failure(500, 'boom')));
+  try {
+    const endpoint = new ChatEndpoint({ baseUrl: url, model: 'm', ...fast, maxWaitMs: 60_000 });
+    await assert.rejects(endpoint.chat({ messages: [{ role: 'user', content: 'x' }] }), (error: unknown) => {
+      assert.ok(error instanceof EndpointError);
+      assert.equal(error.retryable, false);
+      assert.match(error.message, /500: boom .*gave up after 3 attempts/);
+      return true;
+    });
+    assert.equal(bodies.length, 3);
+  } finally {
+    await close(server);
+  }
+});
+
 test('the retry window runs out with a retryable EndpointError', async () => {
-  const { server, url } = await scriptedServer(Array.from({ length: 50 }, () => failure(500, 'boom')));
+  const { server, url } = await scriptedServer(Array.from({ length: 50 }, () => failure(503, 'boom')));
   try {
     const endpoint = new ChatEndpoint({ baseUrl: url, model: 'm', baseDelayMs: 20, maxDelayMs: 20, maxWaitMs: 100 });
     await assert.rejects(endpoint.chat({ messages: [{ role: 'user', content: 'x' }] }), (error: unknown) => {
       assert.ok(error instanceof EndpointError);
       assert.equal(error.retryable, true);
-      assert.match(error.message, /500: boom .*gave up after \d+ attempts/);
+      assert.match(error.message, /503: boom .*gave up after \d+ attempts/);
       return true;
     });
   } finally {

@@ -60,6 +60,15 @@ describe('native elementwise and reductions', needsNative, () => {
     }, 'slice/split/concat');
   });
 
+  it('float32 tensors stored over other typed arrays (a cast from bool) and the gradient of minimum/maximum', async () => {
+    await assertSameAsWasm(() => {
+      const x = t([7], 25, -1, 1);
+      const mask = tf.cast(tf.greater(x, tf.scalar(0)), 'float32');
+      const g = tf.grad((q: tf.Tensor) => tf.sum(tf.add(tf.minimum(q, tf.scalar(0.2)), tf.maximum(q, tf.scalar(-0.3)))))(x);
+      return [tf.mul(mask, x), tf.add(mask, 1), g];
+    }, 'cast/minimum grad');
+  });
+
   it('sigmoid and the attention block gradient through split', async () => {
     await assertSameAsWasm(() => {
       const x = t([5, 24], 19, -6, 6);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { createDataset } from '../../main/datasets/index.ts';
+import { registeredRuns } from '../../main/policy/registry.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-policy-cli-', (f) => (fx = f));
@@ -26,6 +27,9 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   assert.equal(trained.stepsDone, 3);
   for (const f of ['model.json', 'weights.bin', 'tokenizer.json', 'policy.json', 'sft-samples.jsonl', 'corpus/train.txt']) assert.ok(existsSync(join(out, f)), f);
   assert.equal(JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8')).targets, 'action');
+  // The app's training view finds the run through the lab's registry, and draws its per-step log.
+  assert.deepEqual(registeredRuns(fx.store.dir).map((r) => [r.kind, r.dir]), [['sft', out]]);
+  assert.equal(readFileSync(join(out, 'train-log.jsonl'), 'utf8').trim().split('\n').length, 3);
   const report = JSON.parse((await lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'calendar', '--seeds', '1', '--runs', '2', '--tier', '1', '--max-steps', '2', '--json')).stdout);
   assert.equal(report.overall.episodes, 2);
   assert.deepEqual(report.episodes.map((e: { seed: number; run: number }) => [e.seed, e.run]), [[10000, 0], [10001, 1]]);

@@ -10,6 +10,7 @@ import { parseSalvageJob } from '../../main/policy/salvage/config.ts';
 import { readStates } from '../../main/policy/salvage/states.ts';
 import { CONFIG_FILE, STATS_FILE } from '../../main/policy/salvage/train.ts';
 import { tinyPolicy } from './salvage-fixture.ts';
+import { registeredRuns } from '../../main/policy/registry.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
@@ -73,4 +74,6 @@ test('lab train salvage freezes the critical states of a mining report, applies 
 
   await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--out', join(dir, 'x')), /--mined is required/);
   await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--mined', 'E1', '--out', join(dir, 'y'), '--competence-lo', '0.9', '--competence-hi', '0.1'), /competence band/);
+  // Both runs that started are in the lab's registry (for the app's training view); the refused ones are not.
+  assert.deepEqual(registeredRuns(labDir).map((r) => [r.kind, r.dir]), [['salvage', out], ['salvage', grpo]]);
 });

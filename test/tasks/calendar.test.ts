@@ -24,9 +24,10 @@ function open(seed: number, tier: 1 | 2 | 3, kind?: CalGoal['kind']): { inst: Ta
   throw new Error(`no ${kind} task`);
 }
 
-test('calendar: cancel one event and book the first free hour on another day by hand', async () => {
+test('calendar: cancel one event, move another, and book the first free hour on another day by hand', async () => {
   const { inst, s, b } = open(10000, 3);
-  const [del, add] = s.goals as [Extract<CalGoal, { kind: 'delete' }>, Extract<CalGoal, { kind: 'create' }>];
+  const [del, move, add] = s.goals as [Extract<CalGoal, { kind: 'delete' }>, Extract<CalGoal, { kind: 'reschedule' }>, Extract<CalGoal, { kind: 'create' }>];
+  assert.equal(move.kind, 'reschedule');
   const e = s.events.find((x) => x.id === del.event)!;
   await b.goto(inst.spec.startUrl);
   assert.match(b.url, /\/month\/\d{4}-\d{2}$/);
@@ -35,6 +36,12 @@ test('calendar: cancel one event and book the first free hour on another day by 
   assert.ok(s.events.some((x) => x.id === e.id), 'nothing is deleted before the confirmation');
   await b.click('button', 'Yes, delete');
   assert.match(b.text(), new RegExp(`Deleted "${e.title}"`));
+  await b.goto(`${inst.ctx.baseUrl}/event/${move.event}/edit`);
+  await b.fill('textbox', 'Date', move.date);
+  await b.select('Start time', timeLabel(move.start));
+  await b.select('End time', timeLabel(move.end));
+  await b.click('button', 'Save event');
+  await b.goto(`${inst.ctx.baseUrl}/month/${s.today.slice(0, 7)}`);
   await b.click('link', 'Next month');
   await b.click('link', longDate(add.date));
   assert.equal(firstFreeHour(s.events, add.date), add.start, 'the day view shows what the free slot is computed from');
@@ -49,7 +56,7 @@ test('calendar: cancel one event and book the first free hour on another day by 
   assert.ok(c.success, JSON.stringify(c.keyPoints));
   // Booking a later slot instead fails on the start time.
   const w = open(10000, 3);
-  const wadd = w.s.goals[1] as Extract<CalGoal, { kind: 'create' }>;
+  const wadd = w.s.goals[2] as Extract<CalGoal, { kind: 'create' }>;
   await w.b.goto(`${w.inst.ctx.baseUrl}/event/new?date=${wadd.date}`);
   await w.b.fill('textbox', 'Title', wadd.title);
   await w.b.select('Start time', '8:00 PM');

@@ -41,28 +41,39 @@ test('wiki: an exact title jumps to the article; other words list matching artic
   assert.ok(b.html.includes('&lt;b&gt;x&lt;/b&gt;'));
 });
 
-test('wiki: a two-hop question (capital, twin town) answered from the linked article', async () => {
+test('wiki: a tier-2 question over two countries\' capitals, answered after visiting all four articles', async () => {
   const { inst, s, b } = open(10001, 2, 'hop');
   const g = s.goal;
+  assert.equal(g.path.length, 4);
   await b.goto(inst.spec.startUrl);
-  await b.fill('searchbox', 'Search the wiki', g.path[0]);
-  await b.press('searchbox', 'Search the wiki', 'Enter');
-  await b.click('link', g.path[1]);
-  assert.ok(b.text().includes(g.answer), `the second article shows ${g.answer}`);
+  for (const [k, name] of g.path.entries()) {
+    if (k % 2 === 1) await b.click('link', name);
+    else {
+      await b.fill('searchbox', 'Search the wiki', name);
+      await b.press('searchbox', 'Search the wiki', 'Enter');
+    }
+  }
+  assert.match(b.url, new RegExp(`/wiki/${encodeURIComponent(g.path[3].replace(/ /g, '_'))}$`));
   await b.step(`send_msg_to_user('It is ${g.answer}.')`);
   assert.ok(inst.family.check(inst.ctx).success);
 });
 
-test('wiki: the superlative needs every city of the country; a wrong city fails', async () => {
+test('wiki: tier 3 needs every city of the country, then the winner\'s twin town; the winner\'s own mayor fails', async () => {
   const { inst, s, b } = open(10002, 3);
   const g = s.goal;
   const country = s.countries.find((c) => c.name === g.path[0])!;
+  assert.deepEqual(g.path.slice(1, 1 + country.cities.length), country.cities);
+  const best = s.cities.find((c) => c.name === g.path[1 + country.cities.length])!;
+  assert.ok(best.sister, 'seed 10002 asks for the twin town');
+  assert.equal(g.path.at(-1), best.sister);
   await b.goto(inst.spec.startUrl);
   await b.fill('searchbox', 'Search the wiki', country.name);
   await b.press('searchbox', 'Search the wiki', 'Enter');
   for (const name of country.cities) assert.ok(b.has('link', name), `the country lists ${name}`);
-  const wrong = country.cities.find((x) => x !== g.answer)!;
-  await b.step(`send_msg_to_user('${wrong}')`);
+  await b.click('link', best.name);
+  assert.ok(b.has('link', best.sister), 'the winner links its twin town');
+  assert.notEqual(best.mayor, g.answer);
+  await b.step(`send_msg_to_user('${best.mayor}')`);
   const c = inst.family.check(inst.ctx);
   assert.equal(c.success, false);
   assert.deepEqual(c.keyPoints.map((k) => k.met), [true, false]);

@@ -4,60 +4,21 @@
  */
 import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
-import { resourcePath } from '../../paths.ts';
 import { availableBackends, selectBackend } from '../../models/backend.ts';
 import { loadModel } from '../../models/checkpoint.ts';
 import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob, type TrainProgress } from '../../models/train.ts';
-import { AutoregressiveDecoder, DECODE_MODES, createDecoder, emptyStats, summarize, type DecodeMode, type DecodeStats, type GenerateOptions, type GenerateResult } from '../../decode/index.ts';
+import { DECODE_MODES, type DecodeMode } from '../../decode/index.ts';
+import { DEFAULT_PROMPTS, readPrompts, runDecodeBench, type BenchRow } from '../../decode/bench.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
 
-interface BenchRow {
-  k: number;
-  mode: string;
-  prompts: number;
-  newTokens: number;
-  arTokensPerSec: number;
-  tokensPerSec: number;
-  speedup: number;
-  meanAcceptanceLength: number | null;
-  acceptanceRate: number | null;
-  acceptanceRatePerPosition: number[];
-  tokensPerLoop: number;
-  forwardPassesPerToken: { ar: number; sdsat: number };
-  msPerLoop: { ar: number; sdsat: number };
-  identicalOutputs: boolean | null;
-  mismatchedPrompts: string[] | null;
-}
-
-export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
-
-const PromptLine = z.object({ id: z.string().optional(), text: z.string().min(1) });
-
-export function readPrompts(file: string): { id: string; text: string }[] {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
-    const p = PromptLine.parse(JSON.parse(l));
-    return { id: p.id ?? `line${i + 1}`, text: p.text };
-  });
-}
-
-/** Sum the stats of several generations into one. */
-export function mergeStats(mode: string, all: DecodeStats[]): DecodeStats {
-  const k = Math.max(0, ...all.map((s) => s.draftedPerPosition.length));
-  const m = emptyStats(mode, 0, k);
-  for (const s of all) {
-    for (const key of ['newTokens', 'promptTokens', 'forwardPasses', 'loops', 'verifySteps', 'drafted', 'accepted', 'prefillMs', 'decodeMs'] as const) m[key] += s[key];
-    s.draftedPerPosition.forEach((d, i) => (m.draftedPerPosition[i] += d));
-    s.acceptedPerPosition.forEach((a, i) => (m.acceptedPerPosition[i] += a));
-  }
-  return m;
-}
+// Moved to main/decode/bench.ts (the app's dashboard runs the same benchmark); re-exported for callers here.
+export { DEFAULT_PROMPTS, mergeStats, readPrompts } from '../../decode/bench.ts';
 
 function cancellable(): { stopped: () => boolean; dispose: () => void } {
   let stop = false;
@@ -80,83 +41,59 @@ export function addModelBenchCommands(bench: Command): void {
     .option('--max-new <n>', 'tokens to generate per prompt', '64')
     .option('--seed <n>', 'sampling seed', '0')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--backends <list>', 'run the whole benchmark on each of these backends in turn (comma-separated, or "all" for every one that loads here), reported side by side')
     .option('--json', 'print JSON')
-    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
-      const backend = await selectBackend(o.backend);
-      const loaded = loadModel(resolve(o.model));
-      const { model, tokenizer, sat } = loaded;
-      if (!sat) throw new Error(`${o.model} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
-      const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
+    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; backends?: string; json?: boolean }) => {
       let prompts = readPrompts(o.prompts);
       if (o.limit) prompts = prompts.slice(0, int(o.limit));
-      const promptIds = prompts.map((p) => tokenizer.encode(p.text));
       const sampling = parseSampling(o);
       const modes = o.modes.split(',').map((m) => m.trim()) as DecodeMode[];
       for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes sdsat and/or sdsat-one-pass, not ${m}`);
-      const gen: GenerateOptions = { maxNew: int(o.maxNew), sampling, seed: int(o.seed) };
-      const ar = new AutoregressiveDecoder(model);
+      const backends: (string | undefined)[] = !o.backends ? [o.backend]
+        : o.backends === 'all' ? await availableBackends() : o.backends.split(',').map((b) => b.trim());
       const stop = cancellable();
-      const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: 'bench decode [{bar}] {value}/{total} generations', hideCursor: true }, Presets.shades_classic) : null;
+      const reports = [];
       try {
-        // Warm-up: first calls compile kernels and grow wasm memory; not measured.
-        await ar.generate(promptIds[0], { ...gen, maxNew: 8 });
-        for (const mode of modes) await createDecoder(loaded, mode, ks[0]).generate(promptIds[0], { ...gen, maxNew: 8 });
-        bar?.start(ks.length * promptIds.length * (1 + modes.length), 0);
-        const rows: BenchRow[] = [];
-        for (const k of ks) {
+        for (const id of backends) {
           if (stop.stopped()) break;
-          // AR is re-measured beside every k, and AR and SDSAT alternate prompt by prompt, so that
-          // load from other processes on a shared machine falls on both sides alike.
-          const decoders = modes.map((m) => createDecoder(loaded, m, k));
-          const outs: GenerateResult[][] = [[], ...modes.map(() => [])];
-          for (const ids of promptIds) {
-            if (stop.stopped()) break;
-            for (const [i, d] of [ar, ...decoders].entries()) {
-              outs[i].push(await d.generate(ids, gen));
-              bar?.increment();
-            }
-          }
-          const [arOut, ...sdOuts] = outs;
-          const a = summarize(mergeStats('ar', arOut.map((r) => r.stats)));
-          modes.forEach((mode, mi) => {
-            const sdOut = sdOuts[mi];
-            const sdStats = mergeStats(mode, sdOut.map((r) => r.stats));
-            const s = summarize(sdStats);
-            const mismatches = sampling.kind === 'greedy'
-              ? prompts.slice(0, sdOut.length).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
-            rows.push({
-              k, mode, prompts: sdOut.length, newTokens: sdStats.newTokens,
-              arTokensPerSec: a.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / a.tokensPerSec,
-              meanAcceptanceLength: s.meanAcceptanceLength, acceptanceRate: s.acceptanceRate, acceptanceRatePerPosition: s.acceptanceRatePerPosition,
-              tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: a.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
-              msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
-              identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
-            });
-          });
-        }
-        bar?.stop();
-        const bestOf = (mode: string) => rows.filter((r) => r.mode === mode)
-          .reduce<BenchRow | null>((b, r) => (!b || r.speedup > b.speedup ? r : b), null);
-        const best = Object.fromEntries(modes.map((m) => {
-          const b = bestOf(m);
-          return [m, b && { k: b.k, speedup: b.speedup, meanAcceptanceLength: b.meanAcceptanceLength, identicalOutputs: b.identicalOutputs }];
-        }));
-        const report = {
-          backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: gen.maxNew, promptsFile: resolve(o.prompts),
-          cancelled: stop.stopped(), best, results: rows,
-        };
-        if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-        else {
-          process.stdout.write(`backend ${backend.id}, ${sampling.kind}, ${promptIds.length} prompts x ${gen.maxNew} tokens\n`);
-          process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
-          for (const r of rows) {
-            process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
-              + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
-          }
+          const report = await benchOneBackend(id);
+          reports.push(report);
+          if (!o.json) printDecodeReport(report, prompts.length);
         }
       } finally {
-        bar?.stop();
         stop.dispose();
+      }
+      if (o.json) {
+        const out = !o.backends ? reports[0] : {
+          cancelled: stop.stopped(),
+          // One line per backend: AR speed, and the best SDSAT speedup per mode.
+          byBackend: reports.map((r) => ({ backend: r.backend, arTokensPerSec: r.results[0]?.arTokensPerSec ?? null, best: r.best })),
+          runs: reports,
+        };
+        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      }
+
+      // The model is loaded after its backend is chosen, so its weights live on that backend.
+      async function benchOneBackend(id: string | undefined) {
+        const backend = await selectBackend(id);
+        const loaded = loadModel(resolve(o.model));
+        try {
+          const { sat } = loaded;
+          if (!sat) throw new Error(`${o.model} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
+          const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
+          const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: `bench decode ${backend.id} [{bar}] {value}/{total} generations`, hideCursor: true }, Presets.shades_classic) : null;
+          try {
+            const { cancelled, best, results } = await runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew: int(o.maxNew), seed: int(o.seed) }, {
+              stopped: stop.stopped,
+              onProgress: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
+            });
+            return { backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: int(o.maxNew), promptsFile: resolve(o.prompts), cancelled, best, results };
+          } finally {
+            bar?.stop();
+          }
+        } finally {
+          loaded.model.dispose();
+        }
       }
     });
 
@@ -220,4 +157,13 @@ export function trainingFlopsPerToken(c: Pick<ModelConfig, 'vocabSize' | 'satTok
   const perLayer = 2 * (4 * d * d + 2 * d * c.dFF) + 2 * 2 * seqLen * d;
   const forward = 2 * ((c.vocabSize + c.satTokens) * d + c.ctx * d + d * c.vocabSize) + c.nLayer * perLayer;
   return 3 * forward;
+}
+
+function printDecodeReport(report: { backend: string; sampling: { kind: string }; maxNew: number; results: BenchRow[] }, prompts: number): void {
+  process.stdout.write(`backend ${report.backend}, ${report.sampling.kind}, ${prompts} prompts x ${report.maxNew} tokens\n`);
+  process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
+  for (const r of report.results) {
+    process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
+      + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
+  }
 }

@@ -1,12 +1,15 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { AGENT_NAMES } from '../../agents/registry.ts';
 import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
-import { RunFolder, runCollection, type CollectSummary } from '../../collection/collect-run.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-agent.ts';
+import { endpointFromEnv } from '../../llm/client.ts';
+import { REFLECT_MODES, RunFolder, runCollection, type CollectSummary, type EndpointConfig } from '../../collection/collect-run.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
-interface CollectFlags extends BrowserFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -19,6 +22,16 @@ interface CollectFlags extends BrowserFlags {
   rate?: string[];
   resume?: string;
   json?: boolean;
+  endpoint?: string;
+  model?: string;
+  temperature?: string;
+  topP?: string;
+  maxTokens?: number;
+  vision?: boolean;
+  stream?: boolean;
+  maxMalformed?: number;
+  endpointWait?: number;
+  policy?: string;
 }
 
 /**
@@ -26,33 +39,55 @@ interface CollectFlags extends BrowserFlags {
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(
+  withBrowserOptions(withMiniwobOption(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
-      .option('--tasks <spec>', 'families and split, e.g. shop,flights:train or all:test', 'all:test')
+      .option('--tasks <spec>', 'families (or imported task sets, miniwob.<task>) and split, e.g. shop,flights:train or all:test', 'all:test')
       .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'noisy')
       .option('--agent-seed <n>', 'seed of the agent (attempt k uses a seed derived from it)', intOption('--agent-seed', 0), 1)
       .option('--retries <r>', 'retries after a failed first attempt (budget: 1 + R attempts per arm)', intOption('--retries', 0), 2)
-      .option('--reflect <mode>', 'rules: reflect with the rule-based reflector (and run blind retries as the baseline); none: blind retries only', 'rules')
+      .option('--reflect <mode>', 'llm: reflect through the endpoint; rules: the rule-based reflector (both run blind retries as the baseline); none: blind retries only', 'rules')
       .option('--shorten', 'shorten successful trajectories and keep those that pass the checker on replay')
       .option('--parallel <n>', 'browser environments working at once', intOption('--parallel', 1), 1)
       .option('--seeds <n>', 'task instances (seeds) per family', intOption('--seeds', 1), 4)
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--rate <kind=p>', `noisy-expert mistake rate, repeatable (${MISTAKE_KINDS.join(', ')})`, (v: string, acc: string[] = []) => [...acc, v])
-      .option('--resume <run-id>', 'continue a run in lab/runs/<run-id> (its saved config wins over other flags)')
+      .option('--resume <run-id>', 'continue a run in lab/runs/<run-id> (its saved config wins over other flags, except --endpoint)')
+      .option('--endpoint <url>', 'OpenAI-compatible base URL for --agent endpoint and --reflect llm, e.g. http://127.0.0.1:8000/v1 (default $LAB_ENDPOINT_URL; key from $LAB_ENDPOINT_KEY or $OPENAI_API_KEY)')
+      .option('--model <name>', 'model name at the endpoint (default $LAB_ENDPOINT_MODEL)')
+      .option('--temperature <t>', `endpoint agent sampling temperature, 0 = greedy (default ${ENDPOINT_DEFAULTS.temperature})`)
+      .option('--top-p <p>', 'endpoint agent nucleus mass')
+      .option('--max-tokens <n>', `longest answer per step (default ${ENDPOINT_DEFAULTS.maxTokens})`, intOption('--max-tokens', 1))
+      .option('--vision', 'send the set-of-marks screenshot as an image part (vision models; turns screenshots on)')
+      .option('--stream', 'use streamed completions')
+      .option('--max-malformed <n>', `malformed outputs in a row that end an episode (default ${ENDPOINT_DEFAULTS.maxMalformed})`, intOption('--max-malformed', 1))
+      .option('--endpoint-wait <s>', `seconds to wait out an unreachable endpoint before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
+      .option('--policy <dir>', 'agent policy: the compact policy\'s model folder (from `lab train sft`)')
       .option('--json', 'print the summary as JSON'),
-  ).action(async (opts: CollectFlags, cmd: Command) => {
+  )).action(async (opts: CollectFlags, cmd: Command) => {
     const store = openLab(cmd);
     const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, configFrom(opts));
-    const server = await startTaskServer();
+    // A server that moved keeps its run: --endpoint on resume points the saved config at it.
+    if (opts.resume && opts.endpoint && run.config.endpoint) run.config.endpoint.baseUrl = opts.endpoint;
+    const apiKey = run.config.endpoint ? endpointFromEnv({ baseUrl: run.config.endpoint.baseUrl, model: run.config.endpoint.model }).apiKey : undefined;
+    // Imported task sets join only when named; `all` means the built-in families (and MiniWoB++ with --miniwob).
+    const named = run.config.tasks.split(':')[0].split(',').map((x) => x.trim());
+    const server = await startTaskServer(extraFamilies(store.dir, opts, named));
     const host = await startBrowser(opts);
-    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host));
+    const screenshots = !!run.config.endpoint?.vision && run.config.agent === 'endpoint';
+    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true } : {}));
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let started = false;
       const summary = await runCollection({ envs, server, store, browserKind: host.kind }, run, {
         signal,
+        endpoint: {
+          apiKey,
+          onRetry: (r) => {
+            process.stderr.write(`\nendpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`);
+          },
+        },
         onTaskDone: (done, total, task) => {
           if (bar) {
             if (!started) bar.start(total, done, { task });
@@ -60,6 +95,10 @@ export function registerCollectCommand(program: Command): void {
             bar.update(done, { task });
           } else if (task && !opts.json) process.stderr.write(`${task}: done (${done}/${total})\n`);
         },
+      }).catch((err: unknown) => {
+        bar?.stop();
+        // Logged work is kept: say how to carry on (after an endpoint outage, most of all).
+        throw new Error(`${err instanceof Error ? err.message : String(err)}\nThe run stopped; continue it with: npm run lab -- collect --resume ${run.config.runId}`);
       });
       bar?.stop();
       if (opts.json) return printJson({ lab: store.dir, run: run.dir, ...summary });
@@ -70,7 +109,7 @@ export function registerCollectCommand(program: Command): void {
 
 function configFrom(opts: CollectFlags) {
   if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
-  if (opts.reflect !== 'rules' && opts.reflect !== 'none') throw new Error(`--reflect must be rules or none, got "${opts.reflect}"`);
+  if (!(REFLECT_MODES as readonly string[]).includes(opts.reflect)) throw new Error(`--reflect must be one of ${REFLECT_MODES.join(', ')}, got "${opts.reflect}"`);
   const rates: Record<string, number> = {};
   for (const r of opts.rate ?? []) {
     const m = r.match(/^([a-z_]+)=([0-9.]+)$/);
@@ -82,12 +121,36 @@ function configFrom(opts: CollectFlags) {
     agent: opts.agent as (typeof AGENT_NAMES)[number],
     agentSeed: opts.agentSeed,
     retries: opts.retries,
-    reflect: opts.reflect as 'rules' | 'none',
+    reflect: opts.reflect as (typeof REFLECT_MODES)[number],
     shorten: !!opts.shorten,
     parallel: opts.parallel,
     seeds: opts.seeds,
     ...(Object.keys(rates).length ? { rates } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
+    ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: endpointConfigFrom(opts) } : {}),
+    ...(opts.policy ? { policy: { dir: resolve(opts.policy) } } : {}),
+  };
+}
+
+function endpointConfigFrom(opts: CollectFlags): EndpointConfig {
+  const e = endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) });
+  const num = (flag: string, v: string | undefined, lo: number, hi: number): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!(n >= lo && n <= hi)) throw new Error(`${flag} must be a number in [${lo}, ${hi}], got "${v}"`);
+    return n;
+  };
+  const topP = num('--top-p', opts.topP, 0.001, 1);
+  return {
+    baseUrl: e.baseUrl,
+    model: e.model,
+    temperature: num('--temperature', opts.temperature, 0, 2) ?? ENDPOINT_DEFAULTS.temperature,
+    ...(topP !== undefined ? { topP } : {}),
+    maxTokens: opts.maxTokens ?? ENDPOINT_DEFAULTS.maxTokens,
+    vision: !!opts.vision,
+    stream: !!opts.stream,
+    maxMalformed: opts.maxMalformed ?? ENDPOINT_DEFAULTS.maxMalformed,
+    maxWaitMs: opts.endpointWait !== undefined ? opts.endpointWait * 1000 : ENDPOINT_DEFAULTS.maxWaitMs,
   };
 }
 
@@ -101,6 +164,7 @@ function printSummary(s: CollectSummary, dir: string, cancelled: boolean): void 
     );
   }
   if (s.arms.length > 1) out(`steps/success on tasks every arm solved: ${s.arms.map((a) => `${a.arm} ${a.stepsPerSuccessCommon ?? '-'}`).join(', ')}`);
+  if (s.llm) out(`model calls: ${s.llm.calls}, malformed outputs: ${s.llm.malformed} (${(s.llm.malformedRate * 100).toFixed(1)}%), tokens ${s.llm.promptTokens} prompt + ${s.llm.completionTokens} completion, mean latency ${s.llm.meanLatencyMs ?? '-'} ms`);
   if (s.shortening) out(`shortening: ${s.shortening.shortened} of ${s.shortening.trajectories} successful trajectories, mean steps ${s.shortening.stepsBefore} -> ${s.shortening.stepsAfter}`);
   if (cancelled || s.tasksDone < s.tasks) out(`\nStopped early; continue with: npm run lab -- collect --resume ${s.runId}`);
   out(`Run folder: ${dir}`);

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { runEpisode } from '../../collection/episode.ts';
 import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
+import { endpointSettings } from '../../agents/endpoint-agent.ts';
+import { endpointFromEnv } from '../../llm/client.ts';
 import type { Tier } from '../../tasks/types.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { JudgmentStore } from '../../store/judgments.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
-interface EpisodeFlags extends BrowserFlags {
+interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
   task: string;
   seed: number;
   agent: string;
@@ -13,30 +17,42 @@ interface EpisodeFlags extends BrowserFlags {
   maxSteps?: number;
   screenshots?: boolean;
   json?: boolean;
+  endpoint?: string;
+  model?: string;
+  vision?: boolean;
+  policy?: string;
 }
 
 export function registerEpisodeCommands(program: Command): void {
-  withBrowserOptions(
+  withBrowserOptions(withMiniwobOption(
     program
       .command('episode')
-      .description('run one episode of a built-in task with an agent and record it in the lab')
-      .requiredOption('--task <family>', 'task family (see `lab tasks list`)')
+      .description('run one episode of a task (built-in family, imported task set, MiniWoB++ task) with an agent and record it in the lab')
+      .requiredOption('--task <family>', 'task family, imported task set or miniwob.<task> (see `lab tasks list`)')
       .requiredOption('--seed <n>', 'task seed', intOption('--seed'))
       .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'oracle')
       .option('--tier <n>', 'difficulty tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
       .option('--max-steps <n>', 'step budget (default: by tier)', intOption('--max-steps', 1))
       .option('--screenshots', 'record a set-of-marks screenshot at every step')
+      .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
+      .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
+      .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
+      .option('--policy <dir>', 'agent policy: the compact policy\'s model folder (from `lab train sft`)')
       .option('--json', 'print JSON'),
-  ).action(async (opts: EpisodeFlags, cmd: Command) => {
+  )).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
+    // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
+    const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
+    if (opts.agent === 'policy' && !opts.policy) throw new Error('--agent policy needs --policy DIR (a model folder from `lab train sft`)');
+    const policy = opts.policy ? { dir: resolve(opts.policy) } : undefined;
     const store = openLab(cmd);
-    const server = await startTaskServer();
+    const server = await startTaskServer(extraFamilies(store.dir, opts));
     const host = await startBrowser(opts).catch(async (err) => {
       await server.stop();
       throw err;
     });
-    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots });
+    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots || !!endpoint?.vision });
     await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
       const outcome = await runEpisode(
         {
@@ -52,13 +68,20 @@ export function registerEpisodeCommands(program: Command): void {
           seed: opts.seed,
           tier: opts.tier as Tier | undefined,
           maxSteps: opts.maxSteps,
-          agent: (instance) => makeAgent(opts.agent, instance, opts.seed),
+          agent: (instance) => makeAgent(opts.agent, instance, opts.seed, {
+              endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },
+              policy,
+            }),
+          ...(endpoint ? { agentConfig: { kind: 'endpoint', seed: opts.seed, ...endpointSettings(endpoint) } } : {}),
         },
       );
       if (opts.json) return printJson({ task: opts.task, seed: opts.seed, agent: opts.agent, ...outcome });
+      const verdict = outcome.checker === 'judge' ? 'NOT JUDGED YET' : outcome.success ? 'SUCCESS' : 'FAILURE';
       process.stdout.write(
-        `${opts.task} seed ${opts.seed} with ${opts.agent}: ${outcome.success ? 'SUCCESS' : 'FAILURE'} in ${outcome.steps} steps (${(outcome.durationMs / 1000).toFixed(1)} s, ended by ${outcome.reason})\n`,
+        `${opts.task} seed ${opts.seed} with ${opts.agent}: ${verdict} in ${outcome.steps} steps (${(outcome.durationMs / 1000).toFixed(1)} s, ended by ${outcome.reason})\n`,
       );
+      if (outcome.reward) process.stdout.write(`  page reward ${outcome.reward.value} (raw ${outcome.reward.raw})${outcome.reward.reason ? `: ${outcome.reward.reason}` : ''}\n`);
+      if (outcome.checker === 'judge') process.stdout.write(`  no checker on the live web: judge it with \`lab judge ${outcome.id}\`\n`);
       for (const k of outcome.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
       process.stdout.write(`episode ${outcome.id}\n  ${outcome.path}\n`);
     });
@@ -90,15 +113,29 @@ export function registerEpisodeCommands(program: Command): void {
     .action((id: string, opts: { json?: boolean }, cmd: Command) => {
       const e = openLab(cmd).readEpisode(id);
       for (const w of e.warnings) process.stderr.write(`warning: ${w}\n`);
-      if (opts.json) return printJson(e);
+      if (opts.json) {
+        const judgment = e.header.task.checker === 'judge' ? new JudgmentStore(openLab(cmd).dir).latest(e.header.id) : undefined;
+        return printJson(judgment ? { ...e, judgment } : e);
+      }
       const t = e.header.task;
       process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${t.instruction}\n\n`);
       for (const s of e.steps) {
         process.stdout.write(`${String(s.index + 1).padStart(3)}. ${s.action}${s.error ? `  -> ${s.error.code}: ${s.error.message}` : ''}  [${s.observation.url}] ${s.timing.totalMs} ms\n`);
         if (s.thought) process.stdout.write(`     ${s.thought}\n`);
+        if (s.llm) {
+          const l = s.llm;
+          process.stdout.write(`     model: ${l.promptTokens}+${l.completionTokens} tokens, ${l.latencyMs} ms${l.attempts > 1 ? `, ${l.attempts} tries` : ''}${l.malformed !== undefined ? `, malformed output (${l.malformed})` : ''}\n`);
+        }
       }
-      if (e.end) {
+      if (e.end && t.checker === 'judge') {
+        // No checker ran; the verdict, if any, is the judge's (lab/judgments/).
+        const j = new JudgmentStore(openLab(cmd).dir).latest(e.header.id);
+        const verdict = !j ? 'NOT JUDGED YET (lab judge ' + e.header.id + ')' : j.verdict ? `${j.verdict.toUpperCase()} by the judge (${j.judge.model})` : `MALFORMED judge answer (${j.malformed})`;
+        process.stdout.write(`\n${verdict}, ended by ${e.end.reason}\n`);
+        if (j?.verdict) process.stdout.write(`${j.keyPoints.map((k) => `  - ${k}`).join('\n')}\n  ${j.reasons.replace(/\n+/g, '\n  ')}\n`);
+      } else if (e.end) {
         process.stdout.write(`\n${e.end.success ? 'SUCCESS' : 'FAILURE'} (${e.end.reason})\n`);
+        if (e.end.reward) process.stdout.write(`  page reward ${e.end.reward.value} (raw ${e.end.reward.raw})${e.end.reward.reason ? `: ${e.end.reward.reason}` : ''}\n`);
         for (const k of e.end.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
       } else process.stdout.write('\n(incomplete: the run stopped before the episode ended)\n');
     });

@@ -16,6 +16,7 @@ import { defaultPromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
+import { registerTrainingRun } from '../../policy/registry.ts';
 import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { mineFailures, miningReport } from '../../policy/mining.ts';
@@ -101,8 +102,10 @@ export function registerPolicyCommands(program: Command): void {
       if (resuming) {
         // The samples were frozen with the run: a resumed run trains on exactly the same data.
         dataset = (JSON.parse(readFileSync(join(outDir, 'train-state.json'), 'utf8')).job as SftJob).dataset;
+        registerTrainingRun(labDir(cmd), 'sft', outDir);
       } else {
         const { lab, manifest } = loadDataset(o.dataset, cmd);
+        registerTrainingRun(lab.dir, 'sft', outDir); // so the app's training view finds the run
         const samples = policySamples(lab, manifest);
         mkdirSync(outDir, { recursive: true });
         writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');

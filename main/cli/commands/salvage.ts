@@ -15,6 +15,7 @@ import { STATE_SOURCES, criticalStates, mixStates, readMinedFailures, routineSta
 import { startSalvage } from '../../policy/salvage/runner.ts';
 import { STATE_FILE, type IterationStats, type SalvageResult } from '../../policy/salvage/train.ts';
 import { readPolicySettings } from '../../policy/settings.ts';
+import { registerTrainingRun } from '../../policy/registry.ts';
 import { labDir } from './train.ts';
 
 interface SalvageFlags {
@@ -153,6 +154,7 @@ export function registerSalvageCommand(program: Command): void {
         writeStates(statesFile, states);
         process.stderr.write(`${states.length} states (${states.filter((s) => s.kind === 'critical').length} critical) frozen in ${statesFile}\n`);
       }
+      registerTrainingRun(labDir(cmd), 'salvage', outDir); // so the app's training view finds the run
       await runSalvageJob(job, !!o.json);
     });
 }

@@ -10,11 +10,14 @@ import { LabStore } from '../../store/lab.ts';
 import { builtinFamilies } from '../../tasks/registry.ts';
 import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
+import { extraFamilies, withMiniwobOption, type ExtraTaskFlags } from '../runtime.ts';
+import { registerImportCommand } from './tasks-import.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
-function familyOrThrow(name: string): TaskFamily {
-  const f = builtinFamilies().get(name);
-  if (!f) throw new Error(`unknown task family "${name}" (known: ${[...builtinFamilies().keys()].join(', ')})`);
+function familyOrThrow(name: string, extra: TaskFamily[] = []): TaskFamily {
+  const all = new Map([...builtinFamilies(), ...extra.map((x) => [x.name, x] as const)]);
+  const f = all.get(name);
+  if (!f) throw new Error(`unknown task family "${name}" (known: ${[...all.keys()].join(', ')})`);
   return f;
 }
 
@@ -36,7 +39,9 @@ export function describeTask(f: TaskFamily, seed: number, tier?: Tier) {
     tier: g.tier,
     instruction: g.instruction,
     startPath: g.startPath,
-    maxSteps: maxStepsForTier(g.tier),
+    maxSteps: g.maxSteps ?? maxStepsForTier(g.tier),
+    ...(g.startUrl ? { startUrl: g.startUrl } : {}),
+    ...(f.checker && f.checker !== 'site' ? { checker: f.checker } : {}),
     keyPoints: check.keyPoints.map((k) => k.name),
   };
 }
@@ -51,42 +56,53 @@ interface FamilyReport {
 
 export function registerTasksCommands(program: Command): void {
   const tasks = program.command('tasks').description('the built-in task families');
-  tasks
-    .command('list')
-    .description('list task families with their seed ranges')
-    .option('--json', 'print JSON')
-    .action((opts: { json?: boolean }) => {
-      const rows = [...builtinFamilies().values()].map((f) => ({
+  withMiniwobOption(
+    tasks
+      .command('list')
+      .description('list task families with their seed ranges (and the lab\'s imported task sets, MiniWoB++ tasks with --miniwob)')
+      .option('--json', 'print JSON'),
+  ).action((opts: ExtraTaskFlags & { json?: boolean }, cmd: Command) => {
+      const rows = [...builtinFamilies().values(), ...extraFamilies(openLab(cmd).dir, opts)].map((f) => ({
         family: f.name,
         description: f.description,
         heldOut: !!f.heldOut,
+        ...(f.checker && f.checker !== 'site' ? { checker: f.checker } : {}),
         trainSeeds: [f.seeds.train.from, f.seeds.train.to - 1],
         testSeeds: [f.seeds.test.from, f.seeds.test.to - 1],
       }));
       if (opts.json) return printJson(rows);
       for (const r of rows) {
-        const seeds = r.heldOut ? `held out: test seeds ${r.testSeeds.join('-')} only, never trained on` : `train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
+        const seeds =
+          r.checker === 'judge'
+            ? `imported: tasks (seeds) ${r.testSeeds.join('-')}, test only, judged by lab judge`
+            : r.heldOut
+              ? `held out: test seeds ${r.testSeeds.join('-')} only, never trained on`
+              : `train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
         process.stdout.write(`${r.family.padEnd(12)} ${r.description}\n${''.padEnd(12)} ${seeds}\n`);
       }
     });
 
-  tasks
-    .command('show')
-    .description('show a generated task: instruction, tier, start path and the key points its checker judges')
-    .argument('<family>', 'task family')
-    .option('--seed <n>', 'seed (default: the first test seed)', intOption('--seed', 0))
-    .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
-    .option('--json', 'print JSON')
-    .action((name: string, opts: { seed?: number; tier?: number; json?: boolean }) => {
-      const f = familyOrThrow(name);
+  withMiniwobOption(
+    tasks
+      .command('show')
+      .description('show a generated task: instruction, tier, start path and the key points its checker judges')
+      .argument('<family>', 'task family, imported task set or miniwob.<task>')
+      .option('--seed <n>', 'seed (default: the first test seed)', intOption('--seed', 0))
+      .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
+      .option('--json', 'print JSON'),
+  ).action((name: string, opts: ExtraTaskFlags & { seed?: number; tier?: number; json?: boolean }, cmd: Command) => {
+      const f = familyOrThrow(name, builtinFamilies().has(name) ? [] : extraFamilies(openLab(cmd).dir, opts));
       if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
       const d = describeTask(f, opts.seed ?? f.seeds.test.from, opts.tier as Tier | undefined);
       if (opts.json) return printJson(d);
       process.stdout.write(
         `${d.family} seed ${d.seed} (${d.split}${d.heldOut ? ', held-out family' : ''}), tier ${d.tier}, at most ${d.maxSteps} steps\n` +
-          `start: ${d.startPath}\n\n${d.instruction}\n\nkey points:\n${d.keyPoints.map((k) => `  - ${k}`).join('\n')}\n`,
+          `start: ${d.startUrl ?? d.startPath}\n\n${d.instruction}\n\n` +
+          (d.checker === 'judge' ? 'no checker: episodes are judged afterwards (lab judge)\n' : `key points:\n${d.keyPoints.map((k) => `  - ${k}`).join('\n')}\n`),
       );
     });
+
+  registerImportCommand(tasks);
 
   withBrowserOptions(
     tasks
@@ -98,7 +114,7 @@ export function registerTasksCommands(program: Command): void {
       .option('--record', 'record the episodes in the lab (default: a temporary lab, removed afterwards)')
       .option('--json', 'print JSON'),
   ).action(async (opts: BrowserFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
-    const families = opts.family ? opts.family.map(familyOrThrow) : [...builtinFamilies().values()];
+    const families = opts.family ? opts.family.map((n) => familyOrThrow(n)) : [...builtinFamilies().values()];
     const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
     const store = tmp ? new LabStore(tmp) : openLab(cmd);
     const server = await startTaskServer();

@@ -76,12 +76,27 @@ export function generateCalendarTask(seed: number, tier: Tier): { state: Calenda
       instruction = `Move ${q(e.title)} on ${dayMonthYear(e.date)} to ${dayMonthYear(date)}, ${timeLabel(start)} to ${timeLabel(end)}.`;
     }
   } else {
+    // Three changes in one go: cancel one event, move another, then book the first free hour of a
+    // day next month (free after the move): 14-20 steps.
     const a = rng.pick(thisMonth);
-    const date = rng.pick(weekdaysNext.filter((d) => firstFreeHour(events, d)));
-    const start = firstFreeHour(events, date)!;
+    const b = rng.pick(thisMonth.filter((e) => e.id !== a.id));
+    let moveDate = addDays(b.date, rng.int(1, 7));
+    while (weekday(moveDate) === 0 || weekday(moveDate) === 6) moveDate = addDays(moveDate, 1);
+    let moveMin = rng.int(18, 32) * 30;
+    if (fromMinutes(moveMin) === b.start) moveMin += 60;
+    const move = { date: moveDate, start: fromMinutes(moveMin), end: fromMinutes(moveMin + durationOf(b)) };
+    const after = events.filter((e) => e.id !== a.id).map((e) => (e.id === b.id ? { ...e, ...move } : e));
+    const date = rng.pick(weekdaysNext.filter((d) => firstFreeHour(after, d)));
+    const start = firstFreeHour(after, date)!;
     const title = rng.pick(NEW_TITLES);
-    goals.push({ kind: 'delete', event: a.id }, { kind: 'create', title, date, start, end: fromMinutes(minutes(start) + 60), location: '' });
-    instruction = `Cancel ${q(a.title)} on ${dayMonthYear(a.date)}. Then schedule ${q(title)} for one hour on ${dayMonthYear(date)}, starting at the earliest time between 9 AM and 5 PM when I am free.`;
+    goals.push(
+      { kind: 'delete', event: a.id },
+      { kind: 'reschedule', event: b.id, ...move },
+      { kind: 'create', title, date, start, end: fromMinutes(minutes(start) + 60), location: '' },
+    );
+    instruction =
+      `Cancel ${q(a.title)} on ${dayMonthYear(a.date)}. Move ${q(b.title)} on ${dayMonthYear(b.date)} to ${dayMonthYear(move.date)}, ${timeLabel(move.start)} to ${timeLabel(move.end)}. ` +
+      `Then schedule ${q(title)} for one hour on ${dayMonthYear(date)}, starting at the earliest time between 9 AM and 5 PM when I am free.`;
   }
   const state: CalendarState = { owner: rng.pick(OWNERS), today, events, goals, initial: events.map((e) => ({ ...e })), nextId: 9000 };
   return { state, instruction };

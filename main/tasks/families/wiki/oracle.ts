@@ -27,7 +27,8 @@ export class WikiOracle extends OracleAgent {
     } catch {
       title = '';
     }
-    if (this.read < g.path.length && title === g.path[this.read]) this.read++;
+    // A path may name the page it is on twice in a row (the winner of a superlative, read again).
+    while (this.read < g.path.length && title === g.path[this.read]) this.read++;
     if (this.read >= g.path.length) return { thought: `The ${g.label} is ${g.answer}.`, action: act.say(`The answer is ${g.answer}.`) };
     const next = g.path[this.read];
     const link = find(obs, 'link', next);

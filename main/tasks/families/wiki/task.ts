@@ -40,36 +40,46 @@ export function generateWikiTask(seed: number, tier: Tier): { state: WikiState; 
       instruction = ask(q);
     }
   } else if (tier === 2) {
-    const kind = rng.pick(['capital_pop', 'sister_mayor', 'compare', 'capital_rain'] as const);
-    const twinned = cities.filter((c) => c.sister);
-    if (kind === 'sister_mayor' && twinned.length) {
-      const c = rng.pick(twinned);
-      goal = { kind: 'hop', label: `mayor of ${c.sister}`, answer: city(c.sister).mayor, path: [c.name, c.sister] };
-      instruction = ask(`Who is the mayor of the town twinned with ${c.name}?`);
-    } else if (kind === 'compare') {
+    // Two articles reached by search, each with a hop or a comparison: 6-8 steps.
+    const kind = rng.pick(['compare', 'capitals_pop', 'capitals_rain'] as const);
+    if (kind === 'compare') {
       const three = rng.sample(cities, 3);
       const first = [...three].sort((x, y) => x.founded - y.founded)[0];
       goal = { kind: 'compare', label: 'the city founded first', answer: first.name, path: three.map((x) => x.name) };
       instruction = ask(`Which was founded first: ${three[0].name}, ${three[1].name} or ${three[2].name}?`);
-    } else if (kind === 'capital_rain') {
-      const c = rng.pick(countries);
-      const m = rng.int(0, 11);
-      goal = { kind: 'hop', label: `${MONTHS_LONG[m]} rainfall in ${c.capital}`, answer: String(city(c.capital).rain[m]), path: [c.name, c.capital] };
-      instruction = ask(`How much rain, in mm, falls on average in ${MONTHS_LONG[m]} in the capital of ${c.name}?`);
     } else {
-      const c = rng.pick(countries);
-      goal = { kind: 'hop', label: `population of ${c.capital}`, answer: n(city(c.capital).population), path: [c.name, c.capital] };
-      instruction = ask(`What is the population of the capital of ${c.name}?`);
+      const [a, b] = rng.sample(countries, 2);
+      const ca = city(a.capital);
+      const cb = city(b.capital);
+      const path = [a.name, a.capital, b.name, b.capital];
+      if (kind === 'capitals_pop') {
+        const bigger = ca.population > cb.population ? ca : cb;
+        goal = { kind: 'hop', label: `the more populous of the capitals of ${a.name} and ${b.name}`, answer: bigger.name, path };
+        instruction = ask(`Which has more inhabitants: the capital of ${a.name} or the capital of ${b.name}? Name the city.`);
+      } else {
+        const m = rng.int(0, 11);
+        goal = { kind: 'hop', label: `${MONTHS_LONG[m]} rainfall in ${a.capital} and ${b.capital} together`, answer: String(ca.rain[m] + cb.rain[m]), path };
+        instruction = ask(`How much rain, in mm, falls on average in ${MONTHS_LONG[m]} in the capitals of ${a.name} and ${b.name} together?`);
+      }
     }
   } else {
-    const c = rng.pick(countries);
-    const cs = c.cities.map(city);
-    const metric = rng.pick(['population', 'founded', 'july'] as const);
-    const best: City =
-      metric === 'population' ? [...cs].sort((a, b) => b.population - a.population)[0] : metric === 'founded' ? [...cs].sort((a, b) => a.founded - b.founded)[0] : [...cs].sort((a, b) => b.high[6] - a.high[6])[0];
+    // A superlative over every city of a country, then one hop from the winner to its twin town: 11-16 steps.
+    const options = countries.flatMap((c) => (['population', 'founded', 'july'] as const).map((metric) => ({ c, metric })));
+    const bestOf = (c: (typeof countries)[number], metric: 'population' | 'founded' | 'july'): City => {
+      const cs = c.cities.map(city);
+      return metric === 'population' ? [...cs].sort((a, b) => b.population - a.population)[0] : metric === 'founded' ? [...cs].sort((a, b) => a.founded - b.founded)[0] : [...cs].sort((a, b) => b.high[6] - a.high[6])[0];
+    };
+    const twinned = options.filter((o) => bestOf(o.c, o.metric).sister);
+    const { c, metric } = rng.pick(twinned.length ? twinned : options);
+    const best = bestOf(c, metric);
     const what = metric === 'population' ? 'has the largest population' : metric === 'founded' ? 'is the oldest (founded earliest)' : 'has the highest average high temperature in July';
-    goal = { kind: 'superlative', label: `the city of ${c.name} that ${what}`, answer: best.name, path: [c.name, ...c.cities] };
-    instruction = ask(`Which city of ${c.name} ${what}?`);
+    if (best.sister) {
+      goal = { kind: 'superlative', label: `mayor of the town twinned with the city of ${c.name} that ${what}`, answer: city(best.sister).mayor, path: [c.name, ...c.cities, best.name, best.sister] };
+      instruction = ask(`Find the city of ${c.name} that ${what}. Who is the mayor of the town it is twinned with?`);
+    } else {
+      goal = { kind: 'superlative', label: `mayor of the city of ${c.name} that ${what}`, answer: best.mayor, path: [c.name, ...c.cities, best.name] };
+      instruction = ask(`Who is the mayor of the city of ${c.name} that ${what}?`);
+    }
   }
   return { state: { siteName: rng.pick(SITES), countries, cities, goal }, instruction };
 }

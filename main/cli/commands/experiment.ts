@@ -1,0 +1,109 @@
+/**
+ * `lab experiment --preset tiny|demo|full`: the whole RMSWeb pipeline in one command (collect with
+ * and without reflection, shorten, two datasets, SFT both, evaluate, mine, Salvage-DS and each
+ * ablation over training seeds, evaluate, report), recorded in lab/experiments/<id>/ and resumable.
+ */
+import type { Command } from 'commander';
+import { SingleBar, Presets } from 'cli-progress';
+import { BrowserEnv } from '../../environment/environment.ts';
+import { EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts';
+import { ExperimentFolder } from '../../experiment/folder.ts';
+import { runExperiment } from '../../experiment/pipeline.ts';
+import type { ExperimentReport } from '../../experiment/report.ts';
+import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+
+interface ExperimentFlags extends BrowserFlags {
+  preset?: string;
+  out?: string;
+  resume?: string;
+  seeds?: number;
+  backend?: string;
+  json?: boolean;
+}
+
+export function registerExperimentCommand(program: Command): void {
+  withBrowserOptions(
+    program
+      .command('experiment')
+      .description('the RMSWeb experiment in one command: collect (reflection and plain), shorten, SFT, evaluate, mine, Salvage-DS and ablations, report (resumable)')
+      .option('--preset <p>', `${EXPERIMENT_PRESETS.join(' | ')} (tiny: a test; demo: under 20 minutes on two cores; full: the real run)`)
+      .option('--out <name>', 'experiment id, the folder name in lab/experiments/ (default: a timestamp)')
+      .option('--resume <id>', 'continue the experiment in lab/experiments/<id> with its recorded configuration')
+      .option('--seeds <n>', 'Salvage-DS training seeds (default: 1 for tiny and demo, 3 for full)', intOption('--seeds', 1))
+      .option('--backend <id>', 'TensorFlow.js backend for SFT, Salvage-DS and the policy (default: best available)')
+      .option('--json', 'print the result as JSON'),
+  ).action(async (o: ExperimentFlags, cmd: Command) => {
+    const store = openLab(cmd);
+    let folder: ExperimentFolder;
+    if (o.resume) {
+      for (const [flag, v] of [['--preset', o.preset], ['--out', o.out], ['--seeds', o.seeds], ['--backend', o.backend]] as const) {
+        if (v !== undefined) throw new Error(`${flag} cannot be combined with --resume: a resumed experiment runs with its recorded configuration`);
+      }
+      folder = ExperimentFolder.open(store.dir, o.resume);
+    } else {
+      if (!o.preset) throw new Error(`--preset is required (${EXPERIMENT_PRESETS.join(', ')}), or --resume ID`);
+      if (o.preset === 'full' && o.seeds !== undefined && o.seeds < 3) throw new Error('--seeds: the full preset runs at least 3 training seeds');
+      if (o.out !== undefined && !/^[A-Za-z0-9_-]+$/.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
+      const config = experimentConfig(o.preset, o.out ?? ExperimentFolder.newId(), { seeds: o.seeds, backend: o.backend });
+      folder = ExperimentFolder.create(store.dir, config);
+    }
+    const id = folder.config.id;
+    const resumeCmd = `npm run lab -- experiment --resume ${id}${cmd.optsWithGlobals().lab ? ` --lab ${cmd.optsWithGlobals().lab as string}` : ''}`;
+    const say = (line: string) => process.stderr.write(line + '\n');
+    say(`experiment ${id} (preset ${folder.config.preset}) in ${folder.dir}`);
+
+    const server = await startTaskServer();
+    const host = await startBrowser(o);
+    const envs = Array.from({ length: Math.max(folder.config.collect.parallel, folder.config.eval.parallel) }, () => new BrowserEnv(host));
+    const tty = process.stderr.isTTY && !o.json;
+    let bar: SingleBar | null = null;
+    const stopBar = () => { bar?.stop(); bar = null; };
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), stopBar], async (signal) => {
+      const result = await runExperiment({ folder, store, server, envs, browserKind: host.kind }, {
+        signal,
+        onStage: (name, i, total, skipped) => {
+          stopBar();
+          say(`[${i + 1}/${total}] ${name}${skipped ? ': done before, skipped' : ''}`);
+        },
+        onProgress: (name, done, total, note) => {
+          if (!tty) return;
+          if (!bar) {
+            bar = new SingleBar({ format: `  ${name} [{bar}] {value}/{total} {note}`, hideCursor: true }, Presets.shades_classic);
+            bar.start(total, done, { note: note ?? '' });
+          }
+          bar.setTotal(total);
+          bar.update(done, { note: note ?? '' });
+        },
+        onStageEnd: (name, s) => {
+          stopBar();
+          say(`  ${name}: done in ${s.toFixed(1)} s`);
+        },
+      }).catch((err: unknown) => {
+        stopBar();
+        throw new Error(`${err instanceof Error ? err.message : String(err)}\nThe experiment stopped; after fixing the cause, continue it with: ${resumeCmd}`);
+      });
+      stopBar();
+      if (result.stopped) {
+        say(`\nstopped in stage ${result.stage}; finished stages are kept. Continue with: ${resumeCmd}`);
+        if (o.json) printJson({ experimentId: id, dir: folder.dir, stopped: true, stage: result.stage, resume: resumeCmd });
+        process.exitCode = 130;
+        return;
+      }
+      if (o.json) return printJson({ experimentId: id, dir: folder.dir, stopped: false, report: result.reportPath, html: result.htmlPath, claims: result.report.claims, methods: result.report.methods, totalS: result.report.totalS });
+      printSummary(result.report, result.reportPath, result.htmlPath);
+    });
+  });
+}
+
+function printSummary(r: ExperimentReport, json: string, html: string): void {
+  const out = (l: string) => process.stdout.write(l + '\n');
+  const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
+  const c1 = r.claims.fewerSteps;
+  const c2 = r.claims.salvageBeatsSft;
+  out(`\nexperiment ${r.experimentId}: ${r.totalS.toFixed(0)} s of stages`);
+  out(`claim 1 (fewer steps on solved test tasks): ${c1.verdict}: reflection-trained ${c1.reflect.value?.toFixed(2) ?? '-'} vs plain-trained ${c1.plain.value?.toFixed(2) ?? '-'} steps (${pct(c1.relativeReduction)} fewer)`);
+  out(`claim 2 (Salvage-DS beats SFT): ${c2.verdict}: test ${c2.test.difference.value === null ? '-' : (100 * c2.test.difference.value).toFixed(1)} pts (${c2.test.verdict}), held-out ${c2.heldout.difference.value === null ? '-' : (100 * c2.heldout.difference.value).toFixed(1)} pts (${c2.heldout.verdict})`);
+  out(`${'method'.padEnd(16)}${'test success'.padEnd(16)}held-out success`);
+  for (const m of r.methods) out(`${m.method.padEnd(16)}${pct(m.test.success.value).padEnd(16)}${m.heldout ? pct(m.heldout.success.value) : '-'}`);
+  out(`report: ${json}\n        ${html}`);
+}

@@ -1,0 +1,52 @@
+/** `lab serve --model DIR`: a workbench model as an OpenAI-compatible chat-completions server. */
+import type { Command } from 'commander';
+import { basename, resolve } from 'node:path';
+import { DECODE_MODES, type DecodeMode } from '../../decode/index.ts';
+import { isCheckpoint } from '../../models/checkpoint.ts';
+import { ModelWorker } from '../../llm/model-worker.ts';
+import { ChatServer } from '../../llm/serve.ts';
+import { intOption, withCleanup } from '../runtime.ts';
+import { SHIPPED_MODEL } from './decode.ts';
+
+interface ServeFlags {
+  model: string;
+  name?: string;
+  port: number;
+  host: string;
+  decode: string;
+  backend?: string;
+  quiet?: boolean;
+  apiKey?: string;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve a workbench model as an OpenAI-compatible API (POST /v1/chat/completions, GET /v1/models, GET /health); one request at a time, in order')
+    .option('--model <dir>', 'model folder', SHIPPED_MODEL)
+    .option('--name <id>', 'model id clients send as `model` (default: the folder name)')
+    .option('--port <n>', 'port (0: any free port)', intOption('--port', 0), 8000)
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--decode <mode>', `decoder: ${DECODE_MODES.join(' | ')}`, 'sdsat')
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--api-key <key>', 'require this bearer key on /v1 routes (default $LAB_SERVE_KEY; none: open to anyone who can reach the port)')
+    .option('--quiet', 'no per-request log lines')
+    .action(async (o: ServeFlags) => {
+      if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
+      const dir = resolve(o.model);
+      if (!isCheckpoint(dir)) throw new Error(`--model: no model checkpoint in ${dir} (model.json and weights.bin)`);
+      const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend });
+      const apiKey = o.apiKey ?? (process.env.LAB_SERVE_KEY || undefined);
+      const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), apiKey, log: o.quiet ? undefined : log });
+      if (!apiKey && o.host !== '127.0.0.1' && o.host !== 'localhost') log(`warning: listening on ${o.host} without --api-key: anyone who can reach the port can use the model`);
+      await withCleanup([() => worker.close(), () => server.close()], async (signal) => {
+        const url = await server.listen(o.port, o.host);
+        const { info } = worker;
+        // The first stdout line is the base URL, so scripts and tests can read where it listens.
+        process.stdout.write(`${url}/v1\n`);
+        log(`serving ${o.name ?? basename(dir)} (${info.decode} decoding on ${info.backend}, context ${info.ctx} tokens) at ${url}/v1; Ctrl-C stops`);
+        await new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }));
+      });
+    });
+}

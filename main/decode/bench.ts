@@ -1,0 +1,178 @@
+/**
+ * The decoding benchmark behind `lab bench decode` and the app's decoding dashboard: AR and the
+ * SDSAT modes on the same prompts, per k, in one run; tokens/s, speedup, acceptance, identity.
+ * The report is plain JSON (the shipped model carries one as bench-decode.json); its schema here
+ * is what the dashboard validates files against.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { LoadedModel } from '../models/checkpoint.ts';
+import { resourcePath } from '../paths.ts';
+import { AutoregressiveDecoder, DECODE_MODES, createDecoder, type DecodeMode } from './index.ts';
+import { emptyStats, summarize, type DecodeStats, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
+
+export const benchRowSchema = z.object({
+  k: z.number().int().min(1),
+  mode: z.string(),
+  prompts: z.number().int().min(0),
+  newTokens: z.number().int().min(0),
+  arTokensPerSec: z.number(),
+  tokensPerSec: z.number(),
+  speedup: z.number(),
+  meanAcceptanceLength: z.number().nullable(),
+  acceptanceRate: z.number().nullable(),
+  acceptanceRatePerPosition: z.array(z.number()),
+  tokensPerLoop: z.number(),
+  forwardPassesPerToken: z.object({ ar: z.number(), sdsat: z.number() }),
+  msPerLoop: z.object({ ar: z.number(), sdsat: z.number() }),
+  identicalOutputs: z.boolean().nullable(),
+  mismatchedPrompts: z.array(z.string()).nullable(),
+});
+export type BenchRow = z.infer<typeof benchRowSchema>;
+
+const samplingSchema = z.union([
+  z.object({ kind: z.literal('greedy') }),
+  z.object({ kind: z.literal('nucleus'), topP: z.number(), temperature: z.number(), acceptance: z.enum(['speculative', 'match']).optional() }),
+]);
+
+export const benchReportSchema = z.object({
+  backend: z.string(),
+  model: z.string(),
+  sat: z.object({ mode: z.enum(['shared', 'distinct']), k: z.number().int().min(1) }),
+  sampling: samplingSchema,
+  maxNew: z.number().int().min(1),
+  promptsFile: z.string(),
+  cancelled: z.boolean(),
+  best: z.record(z.string(), z.object({ k: z.number(), speedup: z.number(), meanAcceptanceLength: z.number().nullable(), identicalOutputs: z.boolean().nullable() }).nullable()),
+  results: z.array(benchRowSchema),
+});
+export type BenchReport = z.infer<typeof benchReportSchema>;
+
+/** Read a `bench decode --json` report; a bad file is an error naming the file and the field. */
+export function readBenchReport(path: string): BenchReport {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: not a JSON bench report (${(err as Error).message})`);
+  }
+  const r = benchReportSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`${path}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return r.data;
+}
+
+export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
+
+const promptLineSchema = z.object({ id: z.string().optional(), text: z.string().min(1) });
+
+/** JSON Lines prompts ({"id"?, "text"}); a bad line is an error naming the file and line. */
+export function readPrompts(file: string): { id: string; text: string }[] {
+  return readFileSync(file, 'utf8').split('\n').flatMap((l, i) => {
+    if (!l.trim()) return [];
+    let p;
+    try {
+      p = promptLineSchema.parse(JSON.parse(l));
+    } catch (err) {
+      const msg = err instanceof z.ZodError ? `field ${err.issues[0].path.join('.') || '(line)'}: ${err.issues[0].message}` : (err as Error).message;
+      throw new Error(`${file}:${i + 1}: ${msg}`);
+    }
+    return [{ id: p.id ?? `line${i + 1}`, text: p.text }];
+  });
+}
+
+/** Sum the stats of several generations into one. */
+export function mergeStats(mode: string, all: DecodeStats[]): DecodeStats {
+  const k = Math.max(0, ...all.map((s) => s.draftedPerPosition.length));
+  const m = emptyStats(mode, 0, k);
+  for (const s of all) {
+    for (const key of ['newTokens', 'promptTokens', 'forwardPasses', 'loops', 'verifySteps', 'drafted', 'accepted', 'prefillMs', 'decodeMs'] as const) m[key] += s[key];
+    s.draftedPerPosition.forEach((d, i) => (m.draftedPerPosition[i] += d));
+    s.acceptedPerPosition.forEach((a, i) => (m.acceptedPerPosition[i] += a));
+  }
+  return m;
+}
+
+export interface BenchRequest {
+  prompts: { id: string; text: string }[];
+  ks: number[];
+  modes: DecodeMode[];
+  sampling: Sampling;
+  maxNew: number;
+  seed: number;
+}
+
+export interface BenchHooks {
+  /** Checked between generations: the run stops there and reports what it measured. */
+  stopped?: () => boolean;
+  /** After each generation (and once at the start with done 0). */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Awaited between generations, outside the timed regions: a server yields to its event loop
+   * here so that progress reaches the UI and a cancel request is read.
+   */
+  between?: () => Promise<void>;
+}
+
+export type BenchResults = Pick<BenchReport, 'cancelled' | 'best' | 'results'>;
+
+export async function runDecodeBench(loaded: Pick<LoadedModel, 'model' | 'tokenizer' | 'sat'>, req: BenchRequest, hooks: BenchHooks = {}): Promise<BenchResults> {
+  const { model, tokenizer } = loaded;
+  for (const m of req.modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`bench modes are sdsat and/or sdsat-one-pass, not ${m}`);
+  if (!req.prompts.length) throw new Error('bench decode: no prompts');
+  const promptIds = req.prompts.map((p) => tokenizer.encode(p.text));
+  const gen: GenerateOptions = { maxNew: req.maxNew, sampling: req.sampling, seed: req.seed };
+  const ar = new AutoregressiveDecoder(model);
+  const stopped = hooks.stopped ?? (() => false);
+  // Warm-up: first calls compile kernels and grow wasm memory; not measured.
+  await ar.generate(promptIds[0], { ...gen, maxNew: 8 });
+  for (const mode of req.modes) await createDecoder(loaded, mode, req.ks[0]).generate(promptIds[0], { ...gen, maxNew: 8 });
+  const total = req.ks.length * promptIds.length * (1 + req.modes.length);
+  let done = 0;
+  hooks.onProgress?.(done, total);
+  const rows: BenchRow[] = [];
+  for (const k of req.ks) {
+    if (stopped()) break;
+    // AR is re-measured beside every k, and AR and SDSAT alternate prompt by prompt, so that
+    // load from other processes on a shared machine falls on both sides alike.
+    const decoders = req.modes.map((m) => createDecoder(loaded, m, k));
+    const outs: GenerateResult[][] = [[], ...req.modes.map(() => [])];
+    for (const ids of promptIds) {
+      if (stopped()) break;
+      for (const [i, d] of [ar, ...decoders].entries()) {
+        outs[i].push(await d.generate(ids, gen));
+        hooks.onProgress?.(++done, total);
+        await hooks.between?.();
+      }
+    }
+    const [arOut, ...sdOuts] = outs;
+    if (!arOut.length) break;
+    const a = summarize(mergeStats('ar', arOut.map((r) => r.stats)));
+    req.modes.forEach((mode, mi) => {
+      // A stop between AR and SDSAT leaves one prompt measured on one side only: compare the rest.
+      const n = Math.min(arOut.length, sdOuts[mi].length);
+      const sdOut = sdOuts[mi].slice(0, n);
+      if (!n) return;
+      const sdStats = mergeStats(mode, sdOut.map((r) => r.stats));
+      const s = summarize(sdStats);
+      const mismatches = req.sampling.kind === 'greedy'
+        ? req.prompts.slice(0, n).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
+      rows.push({
+        k, mode, prompts: n, newTokens: sdStats.newTokens,
+        arTokensPerSec: a.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / a.tokensPerSec,
+        meanAcceptanceLength: s.meanAcceptanceLength, acceptanceRate: s.acceptanceRate, acceptanceRatePerPosition: s.acceptanceRatePerPosition,
+        tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: a.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
+        msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
+        identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
+      });
+    });
+  }
+  const bestOf = (mode: string) => rows.filter((r) => r.mode === mode).reduce<BenchRow | null>((b, r) => (!b || r.speedup > b.speedup ? r : b), null);
+  const best = Object.fromEntries(req.modes.map((m) => {
+    const b = bestOf(m);
+    return [m, b && { k: b.k, speedup: b.speedup, meanAcceptanceLength: b.meanAcceptanceLength, identicalOutputs: b.identicalOutputs }];
+  }));
+  return { cancelled: stopped(), best, results: rows };
+}

@@ -1,0 +1,147 @@
+/**
+ * An experiment's whole configuration: one object, fixed when the experiment is created and written
+ * to lab/experiments/<id>/config.json, so a resumed run (and a reader) sees every parameter and seed.
+ *
+ * Presets size the same pipeline: `tiny` (a test: one family, a handful of episodes, a few training
+ * steps), `demo` (under 20 minutes on two CPU cores: three families, tier 1, short SFT and RL, one
+ * training seed) and `full` (the real run: every training family, longer training, three seeds).
+ */
+import { z } from 'zod';
+import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
+import { TARGETS } from '../policy/sft-data.ts';
+import { defaultSftJob } from '../policy/sft.ts';
+
+export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
+export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];
+
+/** Salvage-DS and its ablations; `states-all` is the salvage preset trained on every training state. */
+export const VARIANTS = [...SALVAGE_PRESETS, 'states-all'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+export const ExperimentConfig = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  preset: z.enum(EXPERIMENT_PRESETS),
+  createdAt: z.string(),
+  /** Training families (collection, SFT, mining); test seeds of these and the held-out families are evaluated. */
+  families: z.array(z.string().min(1)).min(1),
+  collect: z.object({
+    agent: z.literal('noisy'),
+    agentSeed: z.number().int(),
+    /** Task instances (training seeds) per family. */
+    seeds: z.number().int().min(1),
+    retries: z.number().int().min(0),
+    parallel: z.number().int().min(1),
+    maxSteps: z.number().int().min(1).optional(),
+  }),
+  /** Share of episodes (by instance) held out of SFT training for its validation loss. */
+  validationShare: z.number().min(0).lt(1),
+  sft: z.object({
+    steps: z.number().int().min(1),
+    batch: z.number().int().min(1),
+    lr: z.number().positive(),
+    warmup: z.number().int().min(0),
+    seed: z.number().int(),
+    vocabSize: z.number().int().min(64),
+    model: z.object({ dModel: z.number().int(), nLayer: z.number().int(), nHead: z.number().int(), dFF: z.number().int(), ctx: z.number().int() }),
+    maxPageChars: z.number().int().min(50),
+    evalEvery: z.number().int().min(1),
+    checkpointEvery: z.number().int().min(1),
+    /** The rest of the SFT job, recorded from the library's defaults when the experiment was created. */
+    minLr: z.number().positive(),
+    weightDecay: z.number().min(0),
+    gradClip: z.number().positive(),
+    targets: z.enum(TARGETS),
+    reserve: z.number().int().min(1),
+    evalSamples: z.number().int().min(1),
+  }),
+  eval: z.object({
+    /** Test seeds per family and run (training families), and per held-out family. */
+    testSeeds: z.number().int().min(1),
+    heldoutSeeds: z.number().int().min(1),
+    runs: z.number().int().min(1),
+    tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    parallel: z.number().int().min(1),
+    maxSteps: z.number().int().min(1).optional(),
+  }),
+  /** Rollouts of the SFT policy on training instances, for mining. */
+  mine: z.object({ seeds: z.number().int().min(1) }),
+  salvage: z.object({
+    variants: z.array(z.enum(VARIANTS)).min(1),
+    /** Training seeds: each variant is trained once per seed (state draws and sampling). */
+    seeds: z.array(z.number().int()).min(1),
+    iterations: z.number().int().min(1),
+    statesPerIter: z.number().int().min(1),
+    group: z.number().int().min(2),
+    updatesPerIter: z.number().int().min(1),
+    checkpointEvery: z.number().int().min(1),
+    /**
+     * Every other Salvage-DS parameter, recorded from the library's defaults at creation (the
+     * variant's preset switches its part off on top of these), so a resumed run uses the same.
+     */
+    rl: SalvageJob.pick({ routineShare: true, topP: true, temperature: true, reward: true, gates: true, rejected: true, anchorCoef: true, clipEps: true, beta: true, advEps: true, lossAgg: true, lr: true, weightDecay: true, gradClip: true }),
+  }),
+  backend: z.string().optional(),
+});
+export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
+
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples';
+/** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
+type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
+  sft: Omit<ExperimentConfig['sft'], Recorded>;
+  salvage: Omit<ExperimentConfig['salvage'], 'rl'>;
+};
+
+const small = { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256 };
+
+export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
+  tiny: {
+    families: ['compare'],
+    collect: { agent: 'noisy', agentSeed: 1, seeds: 2, retries: 1, parallel: 1 },
+    validationShare: 0,
+    sft: { steps: 4, batch: 4, lr: 3e-3, warmup: 1, seed: 1, vocabSize: 300, model: small, maxPageChars: 300, evalEvery: 4, checkpointEvery: 2 },
+    eval: { testSeeds: 1, heldoutSeeds: 1, runs: 1, tier: 1, parallel: 1, maxSteps: 3 },
+    mine: { seeds: 1 },
+    salvage: { variants: ['salvage', 'plain-grpo'], seeds: [1], iterations: 1, statesPerIter: 1, group: 2, updatesPerIter: 1, checkpointEvery: 1 },
+  },
+  demo: {
+    families: ['shop', 'flights', 'webmail'],
+    collect: { agent: 'noisy', agentSeed: 1, seeds: 6, retries: 2, parallel: 2 },
+    validationShare: 0.1,
+    sft: { steps: 120, batch: 8, lr: 3e-3, warmup: 12, seed: 1, vocabSize: 768, model: { dModel: 48, nLayer: 2, nHead: 4, dFF: 192, ctx: 320 }, maxPageChars: 500, evalEvery: 40, checkpointEvery: 40 },
+    eval: { testSeeds: 3, heldoutSeeds: 3, runs: 1, tier: 1, parallel: 2, maxSteps: 10 },
+    mine: { seeds: 3 },
+    salvage: { variants: [...VARIANTS], seeds: [1], iterations: 6, statesPerIter: 4, group: 6, updatesPerIter: 2, checkpointEvery: 3 },
+  },
+  full: {
+    families: ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'],
+    collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2 },
+    validationShare: 0.1,
+    sft: { steps: 300, batch: 8, lr: 3e-3, warmup: 30, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 }, maxPageChars: 700, evalEvery: 50, checkpointEvery: 50 },
+    eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2 },
+    mine: { seeds: 8 },
+    salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
+  },
+};
+
+/** The preset's configuration with the command's overrides (--seeds). */
+export function experimentConfig(preset: string, id: string, over: { seeds?: number; backend?: string } = {}): ExperimentConfig {
+  if (!(EXPERIMENT_PRESETS as readonly string[]).includes(preset)) throw new Error(`--preset must be one of ${EXPERIMENT_PRESETS.join(', ')}, got "${preset}"`);
+  const base = structuredClone(PRESET_CONFIGS[preset as ExperimentPreset]);
+  if (over.seeds !== undefined) base.salvage.seeds = Array.from({ length: over.seeds }, (_, i) => i + 1);
+  const d = defaultSftJob;
+  const r = defaultSalvageJob;
+  return parseExperimentConfig({
+    ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}),
+    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples },
+    salvage: {
+      ...base.salvage,
+      rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),
+    },
+  }, 'experiment');
+}
+
+export function parseExperimentConfig(raw: unknown, where: string): ExperimentConfig {
+  const r = ExperimentConfig.safeParse(raw);
+  if (!r.success) throw new Error(`${where}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  return r.data;
+}

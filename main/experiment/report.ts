@@ -1,0 +1,229 @@
+/**
+ * The experiment's report, from the stages' outputs alone: report.json (every number with its 95%
+ * interval, the configuration, the backend, timings per stage) and report.html (./report-html.ts).
+ *
+ * Verdicts are fixed rules, decided before any number is seen and not tuned afterwards:
+ *   claim 1 (fewer steps on solved test tasks, reflection-trained vs plain-trained SFT):
+ *     reproduced when the bootstrap interval of the difference in mean steps lies below 0;
+ *   claim 2 (Salvage-DS beats SFT, on test seeds and on held-out families):
+ *     reproduced on a split when the Newcombe interval of the success-rate difference lies above 0.
+ *   A point estimate in the claimed direction with an interval that includes 0 is "inconclusive";
+ *   the other direction (or no difference) is "not reproduced"; too little data is "not measurable".
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Rng } from '../models/rng.ts';
+import { rate, tMean, type Interval, type Mean, type Rate } from '../policy/stats.ts';
+import type { EvalReport } from '../policy/eval.ts';
+import { writeAtomic, type ExperimentFolder } from './folder.ts';
+import type { ExperimentConfig, Variant } from './config.ts';
+import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
+import { experimentStages } from './stages.ts';
+import { renderReportHtml } from './report-html.ts';
+
+export type Verdict = 'reproduced' | 'inconclusive' | 'not reproduced' | 'not measurable';
+
+export interface Difference {
+  value: number | null;
+  ci95: Interval | null;
+}
+
+export interface MethodResult {
+  method: string;
+  /** Training seeds pooled into the figures. */
+  seeds: number[];
+  test: { success: Rate; successBySeed: Mean; stepsOnSolved: Mean; invalidActions: Rate };
+  heldout: { success: Rate; successBySeed: Mean; stepsOnSolved: Mean; invalidActions: Rate } | null;
+}
+
+export interface ExperimentReport {
+  experimentId: string;
+  createdAt: string;
+  config: ExperimentConfig;
+  backend: { browser: string; sft: string[]; salvage: string[] };
+  timings: Array<{ stage: string; elapsedS: number; attempts: number }>;
+  totalS: number;
+  collection: { reflect: CollectOutputs['summary']; plain: CollectOutputs['summary'] };
+  datasets: DatasetOutputs;
+  sft: Record<'reflect' | 'plain', { finalLoss: number; valLoss: number; valOn: string; steps: number; trainSamples: number; tokensPerSec: number; curve: Array<{ step: number; loss: number; valLoss: number | null }> }>;
+  claims: {
+    fewerSteps: {
+      claim: string;
+      reflect: Mean;
+      plain: Mean;
+      /** reflect - plain (negative: fewer steps), over each policy's solved test tasks. */
+      difference: Difference;
+      /** 1 - reflect / plain. */
+      relativeReduction: number | null;
+      /** The same on the test tasks both policies solved. */
+      common: { tasks: number; reflect: number | null; plain: number | null; difference: Difference };
+      verdict: Verdict;
+    };
+    salvageBeatsSft: {
+      claim: string;
+      /** Salvage-DS - SFT (reflection-trained), in points of success rate. */
+      test: { difference: Difference; verdict: Verdict };
+      heldout: { difference: Difference; verdict: Verdict };
+      verdict: Verdict;
+    };
+  };
+  methods: MethodResult[];
+  /** Every ablation against Salvage-DS and against SFT, in success points (test, held-out). */
+  ablations: Array<{ variant: Variant; test: { vsSft: Difference; vsSalvage: Difference }; heldout: { vsSft: Difference; vsSalvage: Difference } }>;
+  failureModes: Omit<MineOutputs, 'path'>;
+  salvageCurves: Array<{ variant: Variant; seed: number; states: number; critical: number; iterations: Array<Record<string, number>> }>;
+}
+
+const readJsonl = (path: string): Array<Record<string, number>> =>
+  existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } }) : [];
+
+/** Newcombe's hybrid score interval for p1 - p2 from the two Wilson intervals. */
+export function rateDifference(a: Rate, b: Rate): Difference {
+  if (a.value === null || b.value === null || !a.ci95 || !b.ci95) return { value: null, ci95: null };
+  const d = a.value - b.value;
+  return {
+    value: d,
+    ci95: { low: d - Math.hypot(a.value - a.ci95.low, b.ci95.high - b.value), high: d + Math.hypot(a.ci95.high - a.value, b.value - b.ci95.low) },
+  };
+}
+
+/** Mean of xs minus mean of ys, with a seeded percentile-bootstrap interval. */
+export function meanDifference(xs: readonly number[], ys: readonly number[], resamples = 2000, seed = 1): Difference {
+  if (!xs.length || !ys.length) return { value: null, ci95: null };
+  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const d = mean(xs) - mean(ys);
+  if (xs.length < 2 || ys.length < 2) return { value: d, ci95: null };
+  const rng = new Rng(seed);
+  const ds = new Float64Array(resamples);
+  const draw = (v: readonly number[]) => { let s = 0; for (let i = 0; i < v.length; i++) s += v[rng.int(v.length)]; return s / v.length; };
+  for (let r = 0; r < resamples; r++) ds[r] = draw(xs) - draw(ys);
+  ds.sort();
+  return { value: d, ci95: { low: ds[Math.floor(0.025 * resamples)], high: ds[Math.min(resamples - 1, Math.floor(0.975 * resamples))] } };
+}
+
+/** The verdict of a difference whose claimed direction is `sign` (+1: above 0, -1: below 0). */
+export function verdictOf(d: Difference, sign: 1 | -1): Verdict {
+  if (d.value === null) return 'not measurable';
+  if (!(d.value * sign > 0)) return 'not reproduced';
+  if (d.ci95 && (sign > 0 ? d.ci95.low > 0 : d.ci95.high < 0)) return 'reproduced';
+  return 'inconclusive';
+}
+
+function episodesOf(ev: EvalOutputs): EvalReport['episodes'] {
+  return (JSON.parse(readFileSync(ev.path, 'utf8')) as EvalReport).episodes;
+}
+
+/** Success, steps and invalid actions pooled over a method's evaluations (one per training seed). */
+function pooled(evals: EvalOutputs[]): MethodResult['test'] {
+  const eps = evals.flatMap(episodesOf);
+  const solved = eps.filter((e) => e.success).map((e) => e.steps);
+  const steps = eps.reduce((n, e) => n + e.steps, 0);
+  const mean = solved.length ? solved.reduce((a, b) => a + b, 0) / solved.length : null;
+  return {
+    success: rate(eps.filter((e) => e.success).length, eps.length),
+    successBySeed: tMean(evals.map((e) => e.overall.success.value ?? 0)),
+    stepsOnSolved: evals.length === 1 ? evals[0].overall.stepsOnSolved : { n: solved.length, value: mean, ci95: null },
+    invalidActions: rate(eps.reduce((n, e) => n + e.invalidSteps, 0), steps),
+  };
+}
+
+export async function buildReport(folder: ExperimentFolder, browserKind: string): Promise<ExperimentReport> {
+  const cfg = folder.config;
+  const out = <T>(stage: string) => folder.outputs<T>(stage);
+  const sft = { reflect: out<SftOutputs>('sft-reflect'), plain: out<SftOutputs>('sft-plain') };
+  const evRefl = out<EvalOutputs>('eval-sft-reflect-test');
+  const evPlain = out<EvalOutputs>('eval-sft-plain-test');
+
+  // Claim 1: steps on solved test tasks.
+  const solvedSteps = (ev: EvalOutputs) => episodesOf(ev).filter((e) => e.success);
+  const rs = solvedSteps(evRefl);
+  const ps = solvedSteps(evPlain);
+  const difference = meanDifference(rs.map((e) => e.steps), ps.map((e) => e.steps));
+  const key = (e: { family: string; seed: number; run: number }) => `${e.family}:${e.seed}:${e.run}`;
+  const pMap = new Map(ps.map((e) => [key(e), e.steps]));
+  const both = rs.filter((e) => pMap.has(key(e)));
+  const commonR = both.map((e) => e.steps);
+  const commonP = both.map((e) => pMap.get(key(e))!);
+  const avg = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : null);
+  const rMean = evRefl.overall.stepsOnSolved;
+  const pMean = evPlain.overall.stepsOnSolved;
+
+  // Methods: the two SFT policies (one seed: SFT is trained once) and each Salvage-DS variant over its seeds.
+  const methods: MethodResult[] = [
+    { method: 'sft-plain', seeds: [cfg.sft.seed], test: pooled([evPlain]), heldout: null },
+    { method: 'sft-reflect', seeds: [cfg.sft.seed], test: pooled([evRefl]), heldout: pooled([out<EvalOutputs>('eval-sft-reflect-heldout')]) },
+  ];
+  for (const v of cfg.salvage.variants) {
+    const seeds = cfg.salvage.seeds;
+    methods.push({
+      method: v, seeds,
+      test: pooled(seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-test`))),
+      heldout: pooled(seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-heldout`))),
+    });
+  }
+  const m = (name: string) => methods.find((x) => x.method === name)!;
+  const sftR = m('sft-reflect');
+  const salv = cfg.salvage.variants.includes('salvage') ? m('salvage') : null;
+  const testDiff = salv ? rateDifference(salv.test.success, sftR.test.success) : { value: null, ci95: null };
+  const heldDiff = salv?.heldout && sftR.heldout ? rateDifference(salv.heldout.success, sftR.heldout.success) : { value: null, ci95: null };
+  const tv = verdictOf(testDiff, 1);
+  const hv = verdictOf(heldDiff, 1);
+  const both2: Verdict = tv === hv ? tv : [tv, hv].includes('not measurable') ? 'not measurable' : [tv, hv].includes('not reproduced') ? 'not reproduced' : 'inconclusive';
+
+  const salvageOuts = cfg.salvage.seeds.flatMap((s) => cfg.salvage.variants.map((v) => out<SalvageOutputs>(`salvage-${v}-s${s}`)));
+  const timings = experimentStages(cfg).map((s) => {
+    const ev = folder.events.filter((e) => e.stage === s.name && e.elapsedS !== undefined);
+    return { stage: s.name, elapsedS: Math.round(ev.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100, attempts: folder.events.filter((e) => e.stage === s.name && e.status === 'started').length };
+  });
+  const mine = out<MineOutputs>('mine');
+  // A resumed SFT run repeats the steps after its last checkpoint: the later line of a step wins.
+  // Progress repeats the last validation loss between evaluations: keep it only where it was measured.
+  const measured = (step: number) => step % cfg.sft.evalEvery === 0 || step === cfg.sft.steps;
+  const curve = (o: SftOutputs) => [...new Map(readJsonl(o.curve).map((p) => [p.step, { step: p.step, loss: p.loss, valLoss: measured(p.step) ? ((p.valLoss as number | null) ?? null) : null }])).values()].sort((a, b) => a.step - b.step);
+  const sftSummary = (o: SftOutputs) => ({ finalLoss: o.result.finalLoss, valLoss: o.result.valLoss, valOn: o.result.valOn, steps: o.result.stepsDone, trainSamples: o.result.trainSamples, tokensPerSec: o.result.tokensPerSec, curve: curve(o) });
+
+  return {
+    experimentId: cfg.id,
+    createdAt: new Date().toISOString(),
+    config: cfg,
+    backend: { browser: browserKind, sft: [...new Set([sft.reflect.result.backend, sft.plain.result.backend])], salvage: [...new Set(salvageOuts.map((s) => s.result.backend))] },
+    timings,
+    totalS: Math.round(timings.reduce((n, t) => n + t.elapsedS, 0) * 10) / 10,
+    collection: { reflect: out<CollectOutputs>('collect-reflect').summary, plain: out<CollectOutputs>('collect-plain').summary },
+    datasets: out<DatasetOutputs>('datasets'),
+    sft: { reflect: sftSummary(sft.reflect), plain: sftSummary(sft.plain) },
+    claims: {
+      fewerSteps: {
+        claim: 'trained on reflection-collected, shortened data, the policy takes fewer steps on solved test tasks than trained on plain-collected data (paper: up to 19.7% fewer)',
+        reflect: rMean, plain: pMean, difference,
+        relativeReduction: rMean.value !== null && pMean.value ? 1 - rMean.value / pMean.value : null,
+        common: { tasks: both.length, reflect: avg(commonR), plain: avg(commonP), difference: meanDifference(commonR, commonP) },
+        verdict: verdictOf(difference, -1),
+      },
+      salvageBeatsSft: {
+        claim: 'Salvage-DS beats SFT on test seeds and on held-out families (paper: +2.4 to +7.0 points at 8B)',
+        test: { difference: testDiff, verdict: tv }, heldout: { difference: heldDiff, verdict: hv }, verdict: both2,
+      },
+    },
+    methods,
+    ablations: cfg.salvage.variants.filter((v) => v !== 'salvage').map((v) => ({
+      variant: v,
+      test: { vsSft: rateDifference(m(v).test.success, sftR.test.success), vsSalvage: salv ? rateDifference(m(v).test.success, salv.test.success) : { value: null, ci95: null } },
+      heldout: {
+        vsSft: m(v).heldout && sftR.heldout ? rateDifference(m(v).heldout!.success, sftR.heldout.success) : { value: null, ci95: null },
+        vsSalvage: salv?.heldout && m(v).heldout ? rateDifference(m(v).heldout!.success, salv.heldout.success) : { value: null, ci95: null },
+      },
+    })),
+    failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily },
+    salvageCurves: salvageOuts.map((s) => ({ variant: s.variant, seed: s.seed, states: s.states, critical: s.critical, iterations: readJsonl(s.stats) })),
+  };
+}
+
+export async function writeReport(folder: ExperimentFolder, browserKind: string): Promise<{ report: ExperimentReport; reportPath: string; htmlPath: string }> {
+  const report = await buildReport(folder, browserKind);
+  const reportPath = join(folder.dir, 'report.json');
+  const htmlPath = join(folder.dir, 'report.html');
+  writeAtomic(reportPath, JSON.stringify(report, null, 2) + '\n');
+  writeAtomic(htmlPath, await renderReportHtml(report));
+  return { report, reportPath, htmlPath };
+}

@@ -1,0 +1,256 @@
+/**
+ * The experiment's stages, each a call into the library the single commands use (collection,
+ * datasets, SFT, evaluation, mining, Salvage-DS). A stage returns its outputs (ids, paths, numbers);
+ * when the run is cancelled it throws StageStopped after leaving its own resumable state behind
+ * (a collection run's log, an SFT or Salvage-DS checkpoint).
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserEnv } from '../environment/environment.ts';
+import type { TaskServer } from '../tasks/server.ts';
+import type { LabStore } from '../store/lab.ts';
+import { RunFolder, runCollection, type CollectSummary } from '../collection/collect-run.ts';
+import type { AttemptEvent } from '../collection/retries.ts';
+import { createDataset, readManifest } from '../datasets/index.ts';
+import { defaultPromptSettings } from '../policy/prompt.ts';
+import { policySamples, writePolicyCorpus } from '../policy/sft-data.ts';
+import { defaultSftJob, type SftJob, type SftResult } from '../policy/sft.ts';
+import { startSft } from '../policy/sft-runner.ts';
+import { runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
+import { mineFailures, miningReport } from '../policy/mining.ts';
+import { applyPreset, defaultSalvageJob, parseSalvageJob, type SalvageJob } from '../policy/salvage/config.ts';
+import { criticalStates, mixStates, readMinedFailures, routineStates, writeStates } from '../policy/salvage/states.ts';
+import { startSalvage } from '../policy/salvage/runner.ts';
+import type { SalvageResult } from '../policy/salvage/train.ts';
+import { readPolicySettings } from '../policy/settings.ts';
+import type { ExperimentConfig, Variant } from './config.ts';
+import type { ExperimentFolder } from './folder.ts';
+
+export class StageStopped extends Error {
+  constructor(stage: string) {
+    super(`stage ${stage} stopped`);
+  }
+}
+
+export interface StageContext {
+  folder: ExperimentFolder;
+  config: ExperimentConfig;
+  store: LabStore;
+  server: TaskServer;
+  envs: BrowserEnv[];
+  browserKind: string;
+  signal: AbortSignal;
+  /** The stage's own progress (done of total, with a short note). */
+  progress(done: number, total: number, note?: string): void;
+  log(line: string): void;
+}
+
+export interface Stage {
+  name: string;
+  run(ctx: StageContext): Promise<unknown>;
+}
+
+export interface CollectOutputs { runId: string; dir: string; summary: CollectSummary; successIds: string[] }
+export interface DatasetOutputs { reflect: { name: string; version: number; episodes: number; steps: number }; plain: { name: string; version: number; episodes: number; steps: number } }
+export interface SftOutputs { dir: string; result: SftResult; curve: string }
+export interface EvalOutputs { evalId: string; path: string; policy: string; split: EvalSplit; overall: EvalReport['overall']; byFamily: EvalReport['byFamily']; decoding: EvalReport['decoding']; episodes: number; elapsedS: number }
+export interface MineOutputs { evalId: string; path: string; failures: number; failed: number; byMode: Record<string, number>; byFamily: Record<string, Record<string, number>> }
+export interface SalvageOutputs { dir: string; variant: Variant; seed: number; states: number; critical: number; result: SalvageResult; stats: string }
+
+const policyDir = (ctx: StageContext, name: string) => join(ctx.folder.dir, 'policies', name);
+
+/** Collection on the training families: with reflection-conditioned retries and shortening, or plain (blind retries only). */
+function collectStage(arm: 'reflect' | 'plain'): Stage {
+  const name = `collect-${arm}`;
+  return {
+    name,
+    async run(ctx) {
+      const c = ctx.config.collect;
+      // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
+      const runId = `${ctx.config.id}-${arm}`;
+      const run = existsSync(join(ctx.store.dir, 'runs', runId, 'config.json'))
+        ? RunFolder.open(ctx.store.dir, runId)
+        : RunFolder.create(ctx.store.dir, {
+            runId,
+            tasks: `${ctx.config.families.join(',')}:train`, agent: c.agent, agentSeed: c.agentSeed, retries: c.retries,
+            reflect: arm === 'reflect' ? 'rules' : 'none', shorten: arm === 'reflect', parallel: c.parallel, seeds: c.seeds,
+            ...(c.maxSteps ? { maxSteps: c.maxSteps } : {}),
+          });
+      if (!ctx.folder.lastState(name)) ctx.folder.log({ stage: name, status: 'resumable', state: { runId } });
+      const summary = await runCollection({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, run, {
+        signal: ctx.signal,
+        onTaskDone: (done, total, task) => ctx.progress(done, total, task),
+      });
+      if (ctx.signal.aborted || summary.tasksDone < summary.tasks) throw new StageStopped(name);
+      // The training episodes of this arm: each task's successful attempt, shortened where a shorter replay passed.
+      const armName = arm === 'reflect' ? 'reflect' : 'blind';
+      const shortened = new Map(run.events.flatMap((e) => (e.type === 'shortened' && e.episodeId ? [[e.from, e.episodeId] as const] : [])));
+      const wins = run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.success && e.arms.includes(armName));
+      const successIds = [...new Set(wins.map((e) => shortened.get(e.episodeId) ?? e.episodeId))];
+      return { runId: run.config.runId, dir: run.dir, summary, successIds } satisfies CollectOutputs;
+    },
+  };
+}
+
+/** Two frozen datasets: reflection-collected and shortened, and plain-collected. */
+const datasetsStage: Stage = {
+  name: 'datasets',
+  async run(ctx) {
+    const ratios = { train: 1 - ctx.config.validationShare, validation: ctx.config.validationShare, test: 0 };
+    const make = (arm: 'reflect' | 'plain') => {
+      const ids = ctx.folder.outputs<CollectOutputs>(`collect-${arm}`).successIds;
+      if (!ids.length) throw new Error(`collect-${arm}: no successful episode to train on`);
+      const { manifest } = createDataset(ctx.store, { name: `exp-${ctx.config.id}-${arm}`, description: `experiment ${ctx.config.id}: ${arm}-collected`, filter: { ids }, ratios });
+      return { name: manifest.name, version: manifest.version, episodes: manifest.episodes.length, steps: manifest.episodes.reduce((n, e) => n + e.steps, 0) };
+    };
+    return { reflect: make('reflect'), plain: make('plain') } satisfies DatasetOutputs;
+  },
+};
+
+/** SFT on one of the two datasets, in a worker; a cancelled run keeps its checkpoint and resumes. */
+function sftStage(arm: 'reflect' | 'plain'): Stage {
+  const name = `sft-${arm}`;
+  return {
+    name,
+    async run(ctx) {
+      const s = ctx.config.sft;
+      const outDir = policyDir(ctx, name);
+      const samplesFile = join(outDir, 'sft-samples.jsonl');
+      const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
+      const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars };
+      if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
+        const samples = policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version }));
+        mkdirSync(outDir, { recursive: true });
+        writeFileSync(samplesFile, samples.map((x) => JSON.stringify(x)).join('\n') + '\n');
+        writePolicyCorpus(join(outDir, 'corpus'), samples, prompt);
+      }
+      const job: SftJob = {
+        ...defaultSftJob, outDir, samplesFile, dataset: { name: ds.name, version: ds.version },
+        steps: s.steps, batch: s.batch, lr: s.lr, minLr: s.minLr, warmup: s.warmup, weightDecay: s.weightDecay, gradClip: s.gradClip, seed: s.seed,
+        evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery, targets: s.targets, reserve: s.reserve, evalSamples: s.evalSamples,
+        resume: true, backend: ctx.config.backend, vocabSize: s.vocabSize, model: s.model, prompt,
+      };
+      // The loss curve, appended as it goes so a resumed run's curve continues the stopped one.
+      const curve = join(ctx.folder.dir, 'curves', `${name}.jsonl`);
+      mkdirSync(join(ctx.folder.dir, 'curves'), { recursive: true });
+      const handle = startSft(job, {
+        progress: (p) => {
+          appendFileSync(curve, JSON.stringify({ step: p.step, loss: p.loss, valLoss: p.valLoss, lr: p.lr, tokensPerSec: p.tokensPerSec }) + '\n');
+          ctx.progress(p.step, p.steps, `loss ${p.loss.toFixed(3)}`);
+        },
+      });
+      const onAbort = () => handle.cancel();
+      ctx.signal.addEventListener('abort', onAbort);
+      try {
+        const result = await handle.result;
+        if (result.cancelled) throw new StageStopped(name);
+        return { dir: outDir, result, curve } satisfies SftOutputs;
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+/** Evaluate a policy (greedy decoding) on test seeds, held-out families or training instances. */
+function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
+  return {
+    name,
+    async run(ctx) {
+      const e = ctx.config.eval;
+      const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
+      const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
+      const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
+        policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend },
+        tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs: split === 'train' ? 1 : e.runs,
+        tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}),
+      }, {
+        signal: ctx.signal,
+        onEpisode: (done, total, ep) => ctx.progress(done, total, `${ep.family}:${ep.seed} ${ep.success ? 'solved' : 'failed'}`),
+      });
+      if (ctx.signal.aborted) throw new StageStopped(name);
+      return {
+        evalId: report.evalId, path: report.path, policy, split, overall: report.overall, byFamily: report.byFamily,
+        decoding: report.decoding, episodes: report.episodes.length, elapsedS: report.elapsedS,
+      } satisfies EvalOutputs;
+    },
+  };
+}
+
+/** Failure modes of the SFT policy's rollouts on training instances (as `lab mine` writes them). */
+const mineStage: Stage = {
+  name: 'mine',
+  async run(ctx) {
+    const rollouts = ctx.folder.outputs<EvalOutputs>('rollout-train');
+    const report = JSON.parse(readFileSync(rollouts.path, 'utf8')) as EvalReport;
+    const failed = report.episodes.filter((e) => !e.success);
+    const mined = await mineFailures({ env: ctx.envs[0], server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal }, failed, (done, total) => ctx.progress(done, total));
+    if (ctx.signal.aborted) throw new StageStopped('mine');
+    const out = { evalId: rollouts.evalId, ...miningReport(mined, 5), all: mined };
+    const path = join(ctx.store.dir, 'evals', rollouts.evalId, 'mining.json');
+    writeFileSync(path, JSON.stringify(out, null, 2) + '\n');
+    return { evalId: rollouts.evalId, path, failures: out.failures, failed: failed.length, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>> } satisfies MineOutputs;
+  },
+};
+
+/** One Salvage-DS variant (or ablation) at one training seed, from the reflection-trained SFT policy. */
+function salvageStage(variant: Variant, seed: number): Stage {
+  const name = `salvage-${variant}-s${seed}`;
+  return {
+    name,
+    async run(ctx) {
+      const sc = ctx.config.salvage;
+      const sft = ctx.folder.outputs<SftOutputs>('sft-reflect').dir;
+      const outDir = policyDir(ctx, name);
+      const statesFile = join(outDir, 'salvage-states.jsonl');
+      const base: SalvageJob = {
+        ...defaultSalvageJob, ...structuredClone(sc.rl), policy: sft, outDir, statesFile, maxNew: readPolicySettings(sft).reserve,
+        states: variant === 'states-all' ? 'all' : 'mined',
+        iterations: sc.iterations, statesPerIter: sc.statesPerIter, group: sc.group, updatesPerIter: sc.updatesPerIter,
+        seed, checkpointEvery: sc.checkpointEvery, resume: true, backend: ctx.config.backend,
+      };
+      const job = parseSalvageJob(applyPreset(base, variant === 'states-all' ? 'salvage' : variant), name);
+      const routine = routineStates(join(sft, 'sft-samples.jsonl'));
+      let critical = 0;
+      if (!existsSync(statesFile)) {
+        let states = routine;
+        if (job.states === 'mined') {
+          const crit = criticalStates(ctx.store, readMinedFailures(ctx.folder.outputs<MineOutputs>('mine').path));
+          // Nothing mined (the SFT policy failed nowhere a reference could run): say so rather than train on nothing.
+          if (!crit.length) throw new Error(`${name}: the mining report has no critical state with a reference action`);
+          states = mixStates(crit, routine, job.routineShare, seed);
+        }
+        mkdirSync(outDir, { recursive: true });
+        writeStates(statesFile, states);
+      }
+      critical = readFileSync(statesFile, 'utf8').split('\n').filter((l) => l.includes('"kind":"critical"')).length;
+      const handle = startSalvage(job, { iteration: (s, n) => ctx.progress(s.iteration + 1, n, `reward ${s.meanReward.toFixed(2)} kept ${s.kept}/${s.groups}`) });
+      const onAbort = () => handle.cancel();
+      ctx.signal.addEventListener('abort', onAbort);
+      try {
+        const result = await handle.result;
+        if (result.cancelled) throw new StageStopped(name);
+        return { dir: outDir, variant, seed, states: result.states, critical, result, stats: join(outDir, 'salvage-stats.jsonl') } satisfies SalvageOutputs;
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+/** Every stage of the experiment, in order. */
+export function experimentStages(config: ExperimentConfig): Stage[] {
+  const stages: Stage[] = [
+    collectStage('reflect'), collectStage('plain'), datasetsStage, sftStage('reflect'), sftStage('plain'),
+    evalStage('eval-sft-reflect-test', 'sft-reflect', 'test'), evalStage('eval-sft-plain-test', 'sft-plain', 'test'),
+    evalStage('eval-sft-reflect-heldout', 'sft-reflect', 'heldout'),
+    evalStage('rollout-train', 'sft-reflect', 'train'), mineStage,
+  ];
+  for (const seed of config.salvage.seeds) {
+    for (const v of config.salvage.variants) {
+      const s = `salvage-${v}-s${seed}`;
+      stages.push(salvageStage(v, seed), evalStage(`eval-${v}-s${seed}-test`, s, 'test'), evalStage(`eval-${v}-s${seed}-heldout`, s, 'heldout'));
+    }
+  }
+  return stages;
+}

@@ -1,0 +1,234 @@
+/**
+ * The decoding dashboard's side of the service: the shipped SDSAT model, loaded once; benchmark
+ * reports (the one shipped with the model and every run started from the app, saved under
+ * lab/bench/decode/); benchmark runs and live decodes with progress events and cancel.
+ *
+ * Decoding is synchronous TensorFlow.js work on the service's thread, so long runs yield to the
+ * event loop between generations (bench) or every few loops (live decode), outside what they time
+ * as far as possible, so that events reach the UI and a cancel is heard. One run at a time: two
+ * interleaved decodes would each report the other's time as their own.
+ */
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { PROJECT_ROOT, resourcePath } from '../paths.ts';
+import { selectBackend, type BackendInfo } from '../models/backend.ts';
+import { loadModel, writeFileAtomic, type LoadedModel } from '../models/checkpoint.ts';
+import { END_OF_TEXT } from '../models/tokenizer.ts';
+import { DECODE_MODES, createDecoder, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/index.ts';
+import { DEFAULT_PROMPTS, readBenchReport, readPrompts, runDecodeBench, type BenchReport } from '../decode/bench.ts';
+import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
+
+export const SHIPPED_MODEL_DIR = resourcePath('models', 'sdsat-ts');
+const YIELD_EVERY_MS = 25;
+
+type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class DecodingLab {
+  private model: Promise<{ loaded: LoadedModel; backend: BackendInfo }> | null = null;
+  private running: { id: string; kind: 'bench' | 'decode'; controller: AbortController } | null = null;
+
+  constructor(
+    private readonly labDir: string,
+    private readonly emit: Emit,
+    private readonly opts: { modelDir?: string; backend?: string } = {},
+  ) {}
+
+  private get modelDir(): string {
+    return this.opts.modelDir ?? SHIPPED_MODEL_DIR;
+  }
+
+  private get benchDir(): string {
+    return join(this.labDir, 'bench', 'decode');
+  }
+
+  private load() {
+    this.model ??= (async () => {
+      const backend = await selectBackend(this.opts.backend);
+      const loaded = loadModel(this.modelDir);
+      if (!loaded.sat) throw new Error(`${this.modelDir} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
+      return { loaded, backend };
+    })();
+    this.model.catch(() => (this.model = null));
+    return this.model;
+  }
+
+  async info(): Promise<DecodeInfo> {
+    const { loaded, backend } = await this.load();
+    return {
+      model: relative(PROJECT_ROOT, this.modelDir) || this.modelDir,
+      backend: backend.id,
+      sat: loaded.sat!,
+      ctx: loaded.model.config.ctx,
+      prompts: readPrompts(DEFAULT_PROMPTS),
+      running: this.running ? { id: this.running.id, kind: this.running.kind } : null,
+    };
+  }
+
+  /** The shipped report first, then the app's runs, newest first; unreadable files are listed as errors. */
+  listBenches(): { benches: BenchEntry[]; errors: string[] } {
+    const benches: BenchEntry[] = [];
+    const errors: string[] = [];
+    const add = (id: string, source: BenchEntry['source'], path: string) => {
+      try {
+        benches.push({ id, source, path: relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path), report: readBenchReport(path) });
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    };
+    const shipped = join(this.modelDir, 'bench-decode.json');
+    if (existsSync(shipped)) add('shipped', 'shipped', shipped);
+    if (existsSync(this.benchDir)) {
+      for (const f of readdirSync(this.benchDir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(this.benchDir, f));
+    }
+    return { benches, errors };
+  }
+
+  async startBench(req: DecodeBenchRequest): Promise<{ benchId: string }> {
+    const { loaded, backend } = await this.load();
+    const sat = loaded.sat!;
+    const ks = checkKs(req.ks, sat.k);
+    const modes = (req.modes ?? ['sdsat', 'sdsat-one-pass']).map((m: DecodeMode) => {
+      if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`bench modes are sdsat and/or sdsat-one-pass, not ${m}`);
+      return m;
+    });
+    const maxNew = checkInt(req.maxNew, 'maxNew', 1, loaded.model.config.ctx);
+    const all = readPrompts(DEFAULT_PROMPTS);
+    const prompts = all.slice(0, checkInt(req.prompts ?? all.length, 'prompts', 1, all.length));
+    const sampling = checkSampling(req.sampling);
+    const run = this.claim('bench');
+    const benchId = run.id;
+    // Start after the reply has gone out, so the caller knows the id before the first event.
+    yieldToEventLoop().then(() => runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew, seed: req.seed ?? 0 }, {
+      stopped: () => run.controller.signal.aborted,
+      onProgress: (done, total) => this.emit('decodeBenchProgress', { benchId, done, total }),
+      between: yieldToEventLoop,
+    }))
+      .then((r) => {
+        const report: BenchReport = {
+          backend: backend.id, model: relative(PROJECT_ROOT, this.modelDir), sat, sampling, maxNew,
+          promptsFile: relative(PROJECT_ROOT, DEFAULT_PROMPTS), ...r,
+        };
+        mkdirSync(this.benchDir, { recursive: true });
+        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const id = `${stamp}-${benchId}`;
+        const path = join(this.benchDir, `${id}.json`);
+        writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');
+        this.release(run);
+        this.emit('decodeBenchDone', { benchId, entry: { id, source: 'run', path, report } });
+      }, (err: Error) => {
+        this.release(run);
+        this.emit('decodeBenchDone', { benchId, entry: null, error: err.message });
+      })
+      .finally(() => this.release(run));
+    return { benchId };
+  }
+
+  /**
+   * AR, then the SDSAT mode, on the same prompt with the same sampling and seed. Tokens stream
+   * as decodeLoop events (one per loop, with each token's source); each decoder ends with a
+   * decodeDone event carrying its full result.
+   */
+  async startLive(req: LiveDecodeRequest): Promise<{ decodeId: string }> {
+    const { loaded } = await this.load();
+    const { tokenizer, model } = loaded;
+    const mode = (req.mode ?? 'sdsat') as DecodeMode; // checked here: the request crossed a process boundary
+    if (mode === 'ar' || !DECODE_MODES.includes(mode)) throw new Error(`mode must be sdsat or sdsat-one-pass, not ${mode}`);
+    const k = checkKs([req.k], loaded.sat!.k)[0];
+    const maxNew = checkInt(req.maxNew, 'maxNew', 1, model.config.ctx);
+    const sampling = checkSampling(req.sampling);
+    if (typeof req.prompt !== 'string' || !req.prompt) throw new Error('prompt: an empty prompt has nothing to continue');
+    const ids = tokenizer.encode(req.prompt);
+    if (ids.length >= model.config.ctx) throw new Error(`prompt: ${ids.length} tokens leave no room in the model's context of ${model.config.ctx}`);
+    const run = this.claim('decode');
+    const decodeId = run.id;
+    const stop = tokenizer.specialId(END_OF_TEXT);
+    const piece = (id: number) => tokenizer.decode([id]);
+
+    const decodeOne = async (m: DecodeMode, final: boolean) => {
+      const decoder = createDecoder(loaded, m, k);
+      let batch: Array<{ text: string; source: TokenSource }> = [];
+      let lastYield = performance.now();
+      const start = performance.now();
+      try {
+        const r = await decoder.generate(ids, {
+          maxNew,
+          sampling,
+          seed: req.seed ?? 0,
+          stopTokens: [stop],
+          onToken: (id, source) => batch.push({ text: piece(id), source }),
+          onLoop: (emitted) => {
+            if (run.controller.signal.aborted) throw new Error('cancelled');
+            this.emit('decodeLoop', { decodeId, mode: m, emitted, elapsedMs: performance.now() - start, tokens: batch });
+            batch = [];
+            if (performance.now() - lastYield < YIELD_EVERY_MS) return;
+            return yieldToEventLoop().then(() => void (lastYield = performance.now()));
+          },
+        });
+        if (batch.length) this.emit('decodeLoop', { decodeId, mode: m, emitted: r.tokens.length, elapsedMs: performance.now() - start, tokens: batch });
+        const result: LiveDecodeResult = {
+          mode: m,
+          k: m === 'ar' ? 0 : k,
+          text: tokenizer.decode(r.tokens),
+          tokens: r.tokens.map((id, i) => ({ text: piece(id), source: r.provenance![i] })),
+          stoppedBy: r.stoppedBy,
+          stats: r.stats,
+          summary: summarize(r.stats),
+        };
+        // Free the slot before saying so: a listener may start the next run at once.
+        if (final) this.release(run);
+        this.emit('decodeDone', { decodeId, mode: m, final, result });
+        return true;
+      } catch (err) {
+        this.release(run);
+        this.emit('decodeDone', { decodeId, mode: m, final: true, result: null, error: (err as Error).message });
+        return false;
+      }
+    };
+    (async () => {
+      await yieldToEventLoop(); // reply first, so the caller knows the id before the first event
+      if (await decodeOne('ar', false)) await decodeOne(mode, true);
+    })().finally(() => this.release(run));
+    return { decodeId };
+  }
+
+  cancel(id: string): void {
+    if (this.running?.id === String(id)) this.running.controller.abort();
+  }
+
+  private claim(kind: 'bench' | 'decode') {
+    if (this.running) throw new Error(`a ${this.running.kind === 'bench' ? 'benchmark' : 'live decode'} is running; cancel it or wait for it to end`);
+    this.running = { id: randomBytes(6).toString('hex'), kind, controller: new AbortController() };
+    return this.running;
+  }
+
+  private release(run: { id: string }): void {
+    if (this.running?.id === run.id) this.running = null;
+  }
+
+  close(): void {
+    this.running?.controller.abort();
+  }
+}
+
+function checkInt(v: unknown, field: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${field} must be an integer in ${min}..${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function checkKs(ks: unknown, trained: number): number[] {
+  if (!Array.isArray(ks) || !ks.length) throw new Error(`k: give at least one draft length in 1..${trained}`);
+  return ks.map((k) => checkInt(k, 'k', 1, trained));
+}
+
+function checkSampling(s: Sampling | undefined): Sampling {
+  if (!s || s.kind === 'greedy') return { kind: 'greedy' };
+  if (s.kind !== 'nucleus') throw new Error(`sampling must be greedy or nucleus, not ${JSON.stringify((s as { kind: unknown }).kind)}`);
+  if (!(s.topP > 0 && s.topP <= 1)) throw new Error(`sampling.topP must be in (0, 1], got ${s.topP}`);
+  if (!(s.temperature > 0)) throw new Error(`sampling.temperature must be above 0, got ${s.temperature}`);
+  const acceptance = s.acceptance ?? 'speculative';
+  if (acceptance !== 'speculative' && acceptance !== 'match') throw new Error(`sampling.acceptance must be speculative or match, not ${acceptance}`);
+  return { kind: 'nucleus', topP: s.topP, temperature: s.temperature, acceptance };
+}

@@ -1,0 +1,256 @@
+/**
+ * The training view's side of the service: which training runs and evaluations the lab knows,
+ * a run's curves, and live tails of runs that are still training (new lines arrive as
+ * trainingLines events).
+ *
+ * Runs are found in three places, since policy folders live wherever --out said: the lab's
+ * registry (lab/policies.jsonl, appended when `lab train sft|salvage` starts), folders under
+ * lab/policies/, and the policy folders evaluation reports name. A folder with salvage-config.json
+ * is a Salvage-DS run; one with train-log.jsonl or train-state.json an SFT run. Only those folders
+ * can be read or watched through the API.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { LabEvents } from '../../preload/api.ts';
+import { registeredRuns, type TrainingKind } from '../policy/registry.ts';
+import { TRAIN_LOG_FILE } from '../policy/train-log.ts';
+import { CONFIG_FILE as SALVAGE_CONFIG, STATS_FILE as SALVAGE_STATS } from '../policy/salvage/train.ts';
+import { JsonlTail, readCompleteLines } from './jsonl-tail.ts';
+import {
+  EvalReportFile, MiningFile, SalvagePoint, TrainLogLine, parseLines, readJsonFile,
+  type EvalGroupMetrics, type MiningInfo, type SalvagePoint as SalvagePointT, type SftPoint,
+} from './training-files.ts';
+
+export type { EvalGroupMetrics, MiningInfo, SalvagePointT as SalvagePoint, SftPoint };
+
+export interface TrainingRunInfo {
+  /** The folder's absolute path: the run's id in the API. */
+  dir: string;
+  kind: TrainingKind;
+  name: string;
+  /** Steps (SFT) or iterations (Salvage-DS) on disk, and how many the run was asked for (null: not known yet). */
+  done: number;
+  total: number | null;
+  /** When the curve file last changed. */
+  updatedAt: string | null;
+  /** A few settings worth showing beside the curves (preset, learning rate, ...). */
+  settings: Record<string, string | number | boolean | null>;
+}
+
+export interface TrainingRunData {
+  info: TrainingRunInfo;
+  sft: SftPoint[];
+  salvage: SalvagePointT[];
+  /** Byte offset after the last complete line: watch from here. */
+  offset: number;
+  errors: string[];
+}
+
+export interface EvaluationInfo {
+  id: string;
+  createdAt: string;
+  policyDir: string;
+  policyName: string;
+  split: string;
+  tasks: string;
+  seeds: number;
+  runs: number;
+  tier: number | null;
+  overall: EvalGroupMetrics;
+  byFamily: Record<string, EvalGroupMetrics>;
+  byTier: Record<string, EvalGroupMetrics>;
+  /** lab mine's report for this evaluation, when there is one. */
+  mining: MiningInfo | null;
+}
+
+export interface TrainingList {
+  runs: TrainingRunInfo[];
+  evaluations: EvaluationInfo[];
+  errors: string[];
+}
+
+type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
+
+/**
+ * Tails open at once. A window that reloads never says unwatch for the old page's tails; past this
+ * many the oldest is closed (a view follows one run at a time).
+ */
+export const MAX_WATCHES = 8;
+
+const curveFile = (kind: TrainingKind) => (kind === 'sft' ? TRAIN_LOG_FILE : SALVAGE_STATS);
+
+function kindOf(dir: string): TrainingKind | null {
+  if (existsSync(join(dir, SALVAGE_CONFIG))) return 'salvage';
+  if (existsSync(join(dir, TRAIN_LOG_FILE)) || existsSync(join(dir, 'train-state.json'))) return 'sft';
+  return null;
+}
+
+function readJob(path: string): Record<string, unknown> | null {
+  try {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as { job?: Record<string, unknown> } & Record<string, unknown>;
+    return raw.job ?? raw;
+  } catch {
+    return null;
+  }
+}
+
+const pick = (job: Record<string, unknown> | null, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => job && ['string', 'number', 'boolean'].includes(typeof job[k])).map((k) => [k, job![k] as string | number | boolean]));
+
+function runInfo(dir: string, kind: TrainingKind, done: number): TrainingRunInfo {
+  const file = join(dir, curveFile(kind));
+  const updatedAt = existsSync(file) ? statSync(file).mtime.toISOString() : null;
+  if (kind === 'salvage') {
+    const job = readJob(join(dir, SALVAGE_CONFIG));
+    const reward = (job?.reward as { kind?: string } | undefined)?.kind ?? null;
+    return {
+      dir, kind, name: basename(dir), done, total: typeof job?.iterations === 'number' ? job.iterations : null, updatedAt,
+      settings: { ...pick(job, ['preset', 'states', 'statesPerIter', 'group', 'lr', 'beta', 'clipEps', 'rejected', 'seed']), reward },
+    };
+  }
+  const job = readJob(join(dir, 'train-state.json'));
+  const dataset = job?.dataset as { name: string; version: number } | null | undefined;
+  return {
+    dir, kind, name: basename(dir), done, total: typeof job?.steps === 'number' ? job.steps : null, updatedAt,
+    settings: { ...pick(job, ['steps', 'batch', 'lr', 'minLr', 'targets', 'seed']), dataset: dataset ? `${dataset.name} v${dataset.version}` : null },
+  };
+}
+
+export class TrainingLab {
+  private watches = new Map<string, JsonlTail>();
+
+  constructor(
+    private readonly labDir: string,
+    private readonly emit: Emit,
+  ) {}
+
+  private get evalsDir(): string {
+    return join(this.labDir, 'evals');
+  }
+
+  /** Every known folder that holds a training run, registry first, each once. */
+  private runDirs(evaluations: EvaluationInfo[]): Array<{ dir: string; kind: TrainingKind }> {
+    const dirs: string[] = registeredRuns(this.labDir).map((r) => r.dir);
+    const policies = join(this.labDir, 'policies');
+    if (existsSync(policies)) for (const d of readdirSync(policies).sort()) dirs.push(join(policies, d));
+    for (const e of evaluations) dirs.push(e.policyDir);
+    const seen = new Set<string>();
+    const out: Array<{ dir: string; kind: TrainingKind }> = [];
+    for (const d of dirs.map((x) => resolve(x))) {
+      if (seen.has(d)) continue;
+      seen.add(d);
+      const kind = existsSync(d) ? kindOf(d) : null;
+      if (kind) out.push({ dir: d, kind });
+    }
+    return out;
+  }
+
+  private listEvaluations(errors: string[]): EvaluationInfo[] {
+    if (!existsSync(this.evalsDir)) return [];
+    const out: EvaluationInfo[] = [];
+    for (const id of readdirSync(this.evalsDir).sort()) {
+      const reportPath = join(this.evalsDir, id, 'report.json');
+      if (!existsSync(reportPath)) continue;
+      try {
+        const r = readJsonFile(reportPath, EvalReportFile);
+        const miningPath = join(this.evalsDir, id, 'mining.json');
+        let mining: MiningInfo | null = null;
+        if (existsSync(miningPath)) {
+          try {
+            mining = readJsonFile(miningPath, MiningFile);
+          } catch (err) {
+            errors.push((err as Error).message);
+          }
+        }
+        out.push({
+          id, createdAt: r.createdAt, policyDir: resolve(r.policy.dir), policyName: basename(r.policy.dir), split: r.request.split, tasks: r.request.tasks,
+          seeds: r.request.seeds, runs: r.request.runs, tier: r.request.tier ?? null, overall: r.overall, byFamily: r.byFamily, byTier: r.byTier, mining,
+        });
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    }
+    return out;
+  }
+
+  list(): TrainingList {
+    const errors: string[] = [];
+    const evaluations = this.listEvaluations(errors);
+    const runs: TrainingRunInfo[] = [];
+    for (const { dir, kind } of this.runDirs(evaluations)) {
+      try {
+        const { lines } = readCompleteLines(join(dir, curveFile(kind)), 0);
+        runs.push(runInfo(dir, kind, lines.length));
+      } catch (err) {
+        errors.push(`${dir}: ${(err as Error).message}`);
+      }
+    }
+    return { runs, evaluations, errors };
+  }
+
+  private known(dir: string): { dir: string; kind: TrainingKind } {
+    const d = resolve(String(dir));
+    const hit = this.runDirs(this.listEvaluations([])).find((r) => r.dir === d);
+    if (!hit) throw new Error(`${d} is not a training run this lab knows (lab/policies.jsonl, lab/policies/, evaluation reports)`);
+    return hit;
+  }
+
+  read(dir: string): TrainingRunData {
+    const run = this.known(dir);
+    const file = curveFile(run.kind);
+    const { lines, offset } = readCompleteLines(join(run.dir, file), 0);
+    const data: TrainingRunData = { info: runInfo(run.dir, run.kind, lines.length), sft: [], salvage: [], offset, errors: [] };
+    if (run.kind === 'sft') {
+      const r = parseLines(lines, TrainLogLine, file);
+      data.sft = r.points;
+      data.errors = r.errors;
+    } else {
+      const r = parseLines(lines, SalvagePoint, file);
+      data.salvage = r.points;
+      data.errors = r.errors;
+    }
+    return data;
+  }
+
+  /** Follow a run's curve file from `offset` (what read() returned); new lines arrive as trainingLines events. */
+  watch(dir: string, offset: number): { watchId: string } {
+    const run = this.known(dir);
+    if (!Number.isInteger(offset) || offset < 0) throw new Error(`offset must be a non-negative integer, got ${JSON.stringify(offset)}`);
+    const watchId = randomBytes(6).toString('hex');
+    const file = curveFile(run.kind);
+    const tail = new JsonlTail(join(run.dir, file), offset, (chunk) => {
+      const base = { watchId, dir: run.dir, reset: chunk.reset, offset: chunk.offset };
+      if (run.kind === 'sft') {
+        const r = parseLines(chunk.lines, TrainLogLine, file);
+        this.emit('trainingLines', { ...base, sft: r.points, salvage: [], errors: r.errors });
+      } else {
+        const r = parseLines(chunk.lines, SalvagePoint, file);
+        this.emit('trainingLines', { ...base, sft: [], salvage: r.points, errors: r.errors });
+      }
+    });
+    this.watches.set(watchId, tail);
+    for (const [id, t] of this.watches) {
+      if (this.watches.size <= MAX_WATCHES) break;
+      t.close();
+      this.watches.delete(id);
+    }
+    setImmediate(() => tail.check()); // lines written between read() and now, after the reply has gone out
+    return { watchId };
+  }
+
+  /** Ids of the open tails, oldest first. */
+  get watching(): string[] {
+    return [...this.watches.keys()];
+  }
+
+  unwatch(watchId: string): void {
+    this.watches.get(String(watchId))?.close();
+    this.watches.delete(String(watchId));
+  }
+
+  close(): void {
+    for (const t of this.watches.values()) t.close();
+    this.watches.clear();
+  }
+}

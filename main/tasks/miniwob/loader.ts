@@ -1,0 +1,194 @@
+/**
+ * MiniWoB++ from a user's local checkout, served through the task server: one family per task page
+ * (`miniwob.<task>`), the checkout's html/ folder under each instance's prefix so the pages' own
+ * relative links (../core/core.js, ../common/...) resolve.
+ *
+ * MiniWoB++'s protocol, as its harness drives it: the page loads core.js and shows a start cover;
+ * the harness seeds the page's random numbers with Math.seedrandom(seed) and calls
+ * core.startEpisodeReal(), which runs the task's genProblem() and writes the instruction into
+ * #query. The page ends the episode itself with core.endEpisode(reward, timeProportional, reason),
+ * which sets WOB_REWARD_GLOBAL, WOB_RAW_REWARD_GLOBAL, WOB_REWARD_REASON and WOB_DONE_GLOBAL.
+ *
+ * Here a small script added to the task page does the harness's part (seed, start) and tells the
+ * task server the instruction and, when the page ends the episode, the globals it set. It reports
+ * with a synchronous request, so the reward is on the server before the step that earned it
+ * returns; the checker then reads it like any site's state. Success is raw reward > 0.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
+import type { Agent } from '../../agents/types.ts';
+import type { InstanceContext, PageReward, SiteRequest, SiteResponse, TaskFamily, Tier } from '../types.ts';
+import { SEEDS } from '../families/common/rng.ts';
+import { callExpression } from '../../environment/page-scripts.ts';
+
+export interface MiniwobOptions {
+  /** core.EPISODE_MAX_TIME for every episode (MiniWoB++'s default is 10,000 ms). */
+  episodeMaxTimeMs?: number;
+}
+
+export interface MiniwobState {
+  task: string;
+  /** The checkout's html/ folder. */
+  root: string;
+  maxTimeMs: number;
+  utterance?: string;
+  reward?: PageReward;
+  /** The page could not be started (no core.js protocol on it). */
+  error?: string;
+}
+
+const REPORT_PATH = '/__lab/miniwob-report';
+export const MINIWOB_PREFIX = 'miniwob.';
+
+/**
+ * The html/ folder of a checkout: DIR itself, DIR/html or DIR/miniwob/html (the current
+ * repository layout), whichever holds miniwob/*.html and core/core.js.
+ */
+export function findMiniwobRoot(dir: string): string {
+  const base = resolve(dir);
+  const candidates = [base, join(base, 'html'), join(base, 'miniwob', 'html')];
+  for (const c of candidates) {
+    if (existsSync(join(c, 'core', 'core.js')) && existsSync(join(c, 'miniwob')) && statSync(join(c, 'miniwob')).isDirectory()) return c;
+  }
+  throw new Error(`--miniwob ${dir}: no MiniWoB++ checkout there (looked for core/core.js and miniwob/*.html in ${candidates.join(', ')})`);
+}
+
+export function miniwobTaskNames(root: string): string[] {
+  return readdirSync(join(root, 'miniwob'))
+    .filter((f) => f.endsWith('.html') && f !== 'index.html' && /^[a-z0-9][a-z0-9_-]*\.html$/i.test(f))
+    .map((f) => f.slice(0, -'.html'.length))
+    .sort();
+}
+
+export function miniwobFamilies(dir: string, options: MiniwobOptions = {}): TaskFamily<MiniwobState>[] {
+  const root = findMiniwobRoot(dir);
+  const names = miniwobTaskNames(root);
+  if (!names.length) throw new Error(`--miniwob ${dir}: ${join(root, 'miniwob')} holds no task pages (*.html)`);
+  const maxTimeMs = options.episodeMaxTimeMs ?? 10_000;
+  if (!Number.isInteger(maxTimeMs) || maxTimeMs < 1) throw new Error(`MiniWoB++ episode time must be a whole number of ms >= 1, got ${maxTimeMs}`);
+  return names.map((task) => miniwobFamily(root, task, maxTimeMs));
+}
+
+function miniwobFamily(root: string, task: string, maxTimeMs: number): TaskFamily<MiniwobState> {
+  const pagePath = `/miniwob/${task}.html`;
+  return {
+    name: MINIWOB_PREFIX + task,
+    description: `MiniWoB++ task ${task} from ${root}; the page states the task and reports its own reward`,
+    seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
+    checker: 'page',
+    generate(seed: number, tier?: Tier) {
+      return {
+        // Replaced by the page's own #query once it has started (pageInstruction).
+        instruction: `MiniWoB++ task ${task}: follow the instruction on the page.`,
+        state: { task, root, maxTimeMs },
+        // MiniWoB++ tasks are short and have no tiers of their own: tier 1's budget unless asked.
+        tier: tier ?? 1,
+        startPath: pagePath,
+      };
+    },
+    handle(req, ctx) {
+      if (req.path === REPORT_PATH) return report(req, ctx.state);
+      if (req.method !== 'GET') return { kind: 'not_found' };
+      if (req.path === '/') return { kind: 'redirect', location: pagePath };
+      const file = fileUnder(root, req.path);
+      if (!file) return { kind: 'not_found' };
+      if (req.path === pagePath) return { kind: 'html', body: withHarness(readFileSync(file, 'utf8'), ctx) };
+      return { kind: 'file', path: file };
+    },
+    check(ctx) {
+      const { reward, error } = ctx.state;
+      const keyPoints = [
+        { name: 'the page started the task', met: ctx.state.utterance !== undefined && !error, ...(error ? { detail: error } : {}) },
+        { name: 'the page ended the episode', met: !!reward, ...(reward?.reason ? { detail: reward.reason } : {}) },
+        { name: 'positive raw reward', met: !!reward && reward.raw > 0, ...(reward ? { detail: `reward ${reward.value} (raw ${reward.raw})` } : {}) },
+      ];
+      return { success: !!reward && reward.raw > 0, keyPoints, ...(reward ? { reward } : {}) };
+    },
+    pageInstruction: (ctx) => ctx.state.utterance,
+    isDone: (ctx) => !!ctx.state.reward,
+    oracle(): Agent {
+      throw new Error(`MiniWoB++ task ${task} has no oracle here (use an agent such as random, or a model)`);
+    },
+  };
+}
+
+/** A path below the checkout's html/ folder, or null for anything outside it or missing. */
+function fileUnder(root: string, urlPath: string): string | null {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(urlPath).replace(/^\/+/, '');
+  } catch {
+    return null;
+  }
+  const path = normalize(join(root, rel));
+  const back = relative(root, path);
+  if (!back || back.startsWith('..') || isAbsolute(back)) return null;
+  try {
+    return statSync(path).isFile() ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+function report(req: SiteRequest, state: MiniwobState): SiteResponse {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (req.method !== 'POST') return { kind: 'not_found' };
+  if (body.event === 'ready' && typeof body.utterance === 'string') state.utterance = body.utterance;
+  else if (body.event === 'error') state.error = String(body.message ?? 'the page could not start the task');
+  else if (body.event === 'end' && !state.reward) {
+    // The first end counts: MiniWoB++ ignores a second endEpisode too.
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v));
+    const value = num(body.reward);
+    const raw = num(body.raw);
+    if (Number.isFinite(value) && Number.isFinite(raw)) state.reward = { value, raw, reason: body.reason == null ? null : String(body.reason) };
+    else state.error = `the page reported a reward that is not a number: ${JSON.stringify(body)}`;
+  } else return { kind: 'json', status: 400, body: { error: 'unknown report' } };
+  return { kind: 'json', body: { ok: true } };
+}
+
+/** The task page with the harness script appended: seed, start, and report to the task server. */
+function withHarness(page: string, ctx: InstanceContext<MiniwobState>): string {
+  const reportUrl = new URL(ctx.baseUrl).pathname + REPORT_PATH;
+  const script = `<script>${callExpression(harness, ctx.seed, ctx.state.maxTimeMs, reportUrl).replace(/<\//g, '<\\/')};</script>`;
+  const at = page.toLowerCase().lastIndexOf('</body>');
+  return at >= 0 ? page.slice(0, at) + script + page.slice(at) : page + script;
+}
+
+/**
+ * Runs in the page. Registered after the task's own window.onload (which shows MiniWoB++'s start
+ * cover), so starting here replaces the click on the cover, as MiniWoB++'s own harness does.
+ */
+function harness(seed: number, maxTimeMs: number, reportUrl: string): void {
+  const w = window as unknown as Record<string, any>;
+  const post = (body: unknown) => {
+    const x = new XMLHttpRequest();
+    x.open('POST', reportUrl, false);
+    x.setRequestHeader('content-type', 'application/json');
+    try {
+      x.send(JSON.stringify(body));
+    } catch {
+      // The task server is gone; the episode is ending anyway.
+    }
+  };
+  const begin = () => {
+    const core = w.core;
+    if (!core || typeof core.startEpisodeReal !== 'function' || typeof core.endEpisode !== 'function' || typeof (Math as any).seedrandom !== 'function') {
+      post({ event: 'error', message: 'the page does not follow the MiniWoB++ protocol (core.startEpisodeReal, core.endEpisode, Math.seedrandom)' });
+      return;
+    }
+    if (w.WOB_TASK_READY === false) return void setTimeout(begin, 20);
+    const end = core.endEpisode;
+    core.endEpisode = function (this: unknown, ...args: unknown[]) {
+      const out = end.apply(this, args);
+      if (w.WOB_DONE_GLOBAL) post({ event: 'end', reward: w.WOB_REWARD_GLOBAL, raw: w.WOB_RAW_REWARD_GLOBAL, reason: w.WOB_REWARD_REASON ?? null });
+      return out;
+    };
+    core.EPISODE_MAX_TIME = maxTimeMs;
+    (Math as any).seedrandom(String(seed));
+    core.startEpisodeReal();
+    const query = document.getElementById('query');
+    const utterance = typeof core.getUtterance === 'function' ? core.getUtterance() : (query?.textContent ?? '');
+    post({ event: 'ready', utterance: String(utterance).replace(/\s+/g, ' ').trim() });
+  };
+  window.addEventListener('load', begin);
+}

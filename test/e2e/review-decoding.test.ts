@@ -1,0 +1,186 @@
+/**
+ * End to end: the reflection-retry review view and the decoding-speed dashboard, in web mode,
+ * driven in headless Chromium against a real lab folder: a small collection run by the noisy
+ * expert (real environment, real retries, reflections and shortening) and the shipped SDSAT model.
+ */
+import { docsScreenshot } from '../helpers/docs-screenshots.ts';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { rendererConfig } from '../../electron.config.ts';
+import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import { BrowserEnv } from '../../main/environment/environment.ts';
+import { TaskServer } from '../../main/tasks/server.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
+import { RunFolder, runCollection } from '../../main/collection/collect-run.ts';
+import { readRunInfo } from '../../main/server/review.ts';
+import { LabService } from '../../main/server/service.ts';
+import { startWebServer, type WebServer } from '../../main/server/web.ts';
+
+let store: LabStore;
+let service: LabService;
+let web: WebServer;
+let browser: Browser;
+let page: Page;
+let runId = '';
+const consoleErrors: string[] = [];
+
+before(async () => {
+  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
+  const built = build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+
+  // Two task instances; with these seeds the noisy expert fails flights:10000 at first, and the
+  // reflection retry solves it before the blind retries do (checked below, not assumed).
+  store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-e2e-review-')));
+  const server = await new TaskServer(builtinFamilies()).start();
+  const host = await ChromiumHost.start();
+  const env = new BrowserEnv(host, { screenshots: false });
+  const run = RunFolder.create(store.dir, { tasks: 'flights,shop:test', agent: 'noisy', agentSeed: 1, retries: 2, reflect: 'rules', shorten: true, parallel: 1, seeds: 1 });
+  await runCollection({ envs: [env], server, store, browserKind: host.kind }, run);
+  runId = run.config.runId;
+  await env.close();
+  await host.close();
+  await server.stop();
+  await built;
+
+  service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start(), decodeBackend: 'wasm' });
+  web = await startWebServer({ service, rendererDir });
+  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+});
+
+after(async () => {
+  await browser?.close();
+  await web?.close();
+  await service?.close();
+});
+
+test('the review view shows attempts with their reflections, the step where a retry parts, the shortened trajectory, and charts', async () => {
+  const info = readRunInfo(store.dir, runId);
+  const flights = info.tasks.find((t) => t.task === 'flights:10000')!;
+  assert.deepEqual(flights.arms.map((a) => a.solvedAt), [1, 2], 'fixture: reflection solves flights at attempt 1, blind retries at attempt 2');
+
+  await page.goto(web.openUrl); // keeps the token for this tab
+  await page.goto(`${web.url}/#/review/${runId}`);
+  await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
+  await page.getByTestId('review-yield-chart').locator('canvas').waitFor();
+  await page.getByTestId('review-steps-chart').locator('canvas').waitFor();
+
+  // Attempt 0 (shared), the reflect retry, and two blind retries, side by side.
+  const attempts = page.getByTestId('review-attempt');
+  await attempts.nth(3).waitFor();
+  assert.equal(await attempts.count(), 4);
+  const reflection = page.getByTestId('reflection-text').first();
+  const reflectionText = (await reflection.textContent())!;
+  const onDisk = JSON.parse(readFileSync(join(store.dir, 'reflections', readdirSync(join(store.dir, 'reflections'))[0]), 'utf8'));
+  assert.equal(reflectionText, onDisk.text, 'the reflection shown is the one stored in lab/reflections/');
+  assert.match(reflectionText, /Avoid:|Unmet:/);
+
+  // Each retry names the step where it parts from the attempt it retries, and marks it in its list.
+  assert.equal(await page.getByTestId('divergence').count(), 3);
+  assert.match((await page.getByTestId('divergence').first().textContent())!, /Parts from attempt 0 at step \d+/);
+  const marked = attempts.nth(1).getByTestId('divergence-step');
+  assert.equal(await marked.count(), 1);
+
+  // Shortened beside the original: cut steps are struck through, the shortened list is shorter.
+  const sh = page.getByTestId('review-shortening').filter({ has: page.locator('li[data-cut]') }).first();
+  await sh.waitFor();
+  const cut = await sh.locator('li[data-cut]').count();
+  assert.ok(cut > 0, 'the original shows the cut steps');
+  const [origSteps, shortSteps] = [await sh.locator('article').nth(0).locator('li').count(), await sh.locator('article').nth(1).locator('li').count()];
+  assert.equal(shortSteps, origSteps - cut);
+  await page.screenshot({ path: docsScreenshot('review.png') });
+});
+
+test('accepting a trajectory in the review view freezes it into the dataset; rejecting takes it out again', async () => {
+  await page.getByLabel('Review dataset').fill('reviewed-runs');
+  const shortening = page.getByTestId('review-shortening').filter({ has: page.getByTestId('accept-shortened') }).first();
+  await shortening.getByTestId('accept-shortened').click();
+  await page.getByTestId('review-message').filter({ hasText: 'reviewed-runs v1' }).waitFor();
+  const m1 = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'v1', 'manifest.json'), 'utf8'));
+  assert.equal(m1.episodes.length, 1);
+  const shortenedId = m1.episodes[0].id as string;
+  assert.equal(store.readEpisode(shortenedId).header.links.shortenedFrom !== undefined, true, 'the accepted episode is the shortened one');
+  assert.equal(readRunInfo(store.dir, runId).tasks.find((t) => t.task === 'flights:10000')!.decision, 'accept');
+
+  // By keyboard to the next task instance; accept its shortened trajectory too: v2. Back, reject the first: v3.
+  await page.keyboard.press('j');
+  await page.getByTestId('review-task').filter({ hasText: 'shop:10000' }).waitFor();
+  await page.getByTestId('accept-shortened').first().click();
+  await page.getByTestId('review-message').filter({ hasText: 'reviewed-runs v2 holds 2 episodes' }).waitFor();
+  await page.keyboard.press('k');
+  await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
+  await shortening.getByTestId('reject-shortened').click();
+  await page.getByTestId('review-message').filter({ hasText: 'reviewed-runs v3 holds 1 episodes' }).waitFor();
+  const m3 = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'v3', 'manifest.json'), 'utf8'));
+  assert.deepEqual(m3.episodes.map((e: { family: string }) => e.family), ['shop']);
+  const log = readFileSync(join(store.dir, 'runs', runId, 'review.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(log.map((d) => [d.task, d.decision, d.version]), [['flights:10000', 'accept', 1], ['shop:10000', 'accept', 2], ['flights:10000', 'reject', 3]]);
+
+  // A failed attempt cannot be accepted, and an episode of another task is refused: both say why.
+  const task = await service.readReviewTask(runId, 'flights:10000');
+  const failed = task.attempts.find((a) => !a.success)!;
+  await assert.rejects(service.reviewDecide({ runId, task: 'flights:10000', episodeId: failed.episodeId, decision: 'accept', dataset: 'reviewed-runs' }), /did not succeed/);
+  await assert.rejects(service.reviewDecide({ runId, task: 'shop:10000', episodeId: failed.episodeId, decision: 'accept', dataset: 'reviewed-runs' }), /is not an attempt or shortened trajectory of shop:10000/);
+
+  // The datasets view lists the curated dataset.
+  await page.goto(`${web.url}/#/datasets`);
+  await page.locator('[data-dataset="reviewed-runs@v3"]').waitFor();
+});
+
+test('the decoding dashboard charts the shipped benchmark and a run started from the app', async () => {
+  await page.goto(`${web.url}/#/decoding`);
+  await page.getByTestId('bench-meta').filter({ hasText: 'resources/models/sdsat-ts' }).waitFor();
+  await page.getByTestId('speedup-chart').locator('canvas').waitFor();
+  await page.getByTestId('position-chart').locator('canvas').waitFor();
+  const before = await page.getByLabel('Benchmark report').locator('option').count();
+
+  await page.getByLabel('Benchmark k list').fill('1,2');
+  await page.getByLabel('Benchmark tokens per prompt').fill('8');
+  await page.getByLabel('Benchmark prompts').fill('1');
+  await page.getByTestId('bench-start').click();
+  await page.waitForFunction((n) => document.querySelectorAll('select[aria-label="Benchmark report"] option').length === n + 1, before, { timeout: 60_000 });
+  const files = readdirSync(join(store.dir, 'bench', 'decode'));
+  assert.equal(files.length, 1);
+  const report = JSON.parse(readFileSync(join(store.dir, 'bench', 'decode', files[0]), 'utf8'));
+  assert.deepEqual([...new Set(report.results.map((r: { k: number }) => r.k))], [1, 2]);
+  assert.ok(report.results.every((r: { identicalOutputs: boolean }) => r.identicalOutputs === true), 'greedy SDSAT equals AR');
+  await page.getByTestId('bench-meta').filter({ hasText: '1 prompts × 8 tokens' }).waitFor();
+});
+
+test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {
+  await page.goto(`${web.url}/#/decoding`);
+  await page.getByTestId('bench-meta').waitFor();
+  await page.getByLabel('Prompt', { exact: true }).fill('interface ');
+  await page.getByLabel('Draft length k').fill('6');
+  await page.getByLabel('Tokens to generate').fill('256');
+  await page.getByTestId('live-start').click();
+  await page.getByTestId('sdsat-stats').waitFor({ timeout: 60_000 });
+  await page.getByTestId('live-chart').locator('canvas').waitFor();
+
+  const highlighted = await page.getByTestId('tokens-sdsat').locator('.tok.draft').count();
+  const shownCount = Number(await page.getByTestId('highlighted-count').textContent());
+  const accepted = Number(await page.getByTestId('stats-accepted').textContent());
+  assert.ok(highlighted > 0, 'some drafts were accepted and are highlighted');
+  assert.equal(shownCount, highlighted);
+  // The decode ran to the end of the context: no loop was cut short, so every accepted draft was emitted.
+  assert.equal(highlighted, accepted);
+  assert.match((await page.getByTestId('sdsat-stats').textContent())!, /same text as AR/);
+  assert.equal(await page.getByTestId('tokens-ar').locator('.tok.draft').count(), 0, 'AR has no drafts');
+  assert.equal(await page.getByTestId('tokens-ar').locator('.tok').count(), await page.getByTestId('tokens-sdsat').locator('.tok').count());
+  // The docs picture shows the benchmark shipped with the model.
+  await page.getByLabel('Benchmark report').selectOption('shipped');
+  await page.getByTestId('bench-meta').filter({ hasText: '28 prompts' }).waitFor();
+  await page.screenshot({ path: docsScreenshot('decoding.png') });
+});
+
+test('no console errors in the review and decoding views', () => {
+  assert.deepEqual(consoleErrors, []);
+});

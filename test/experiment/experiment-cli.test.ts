@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+
+interface StageLine { stage: string; status: string }
+const stageLog = (dir: string): StageLine[] =>
+  existsSync(join(dir, 'stages.jsonl')) ? readFileSync(join(dir, 'stages.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as StageLine) : [];
+const count = (log: StageLine[], stage: string, status: string) => log.filter((e) => e.stage === stage && e.status === status).length;
+
+test('lab experiment --preset tiny: stopped by SIGINT mid-way, resumed without redoing a finished stage, report holds the stages\' numbers', async () => {
+  const labDir = mkdtempSync(join(tmpdir(), 'lab-experiment-'));
+  const dir = join(labDir, 'experiments', 'tiny1');
+
+  // First run: interrupted (Ctrl-C) once both SFT policies exist, so the stop lands in the middle of the pipeline.
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--lab', labDir, 'experiment', '--preset', 'tiny', '--out', 'tiny1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let sent = false;
+  const poll = setInterval(() => {
+    if (!sent && count(stageLog(dir), 'sft-plain', 'done') === 1) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  }, 100);
+  const code = await exited;
+  clearInterval(poll);
+  assert.ok(sent, `the run ended before it could be interrupted:\n${stderr}`);
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /Continue with: npm run lab -- experiment --resume tiny1/);
+  const before = stageLog(dir);
+  const doneBefore = [...new Set(before.filter((e) => e.status === 'done').map((e) => e.stage))];
+  assert.ok(doneBefore.includes('collect-reflect') && doneBefore.includes('sft-plain'));
+  assert.equal(existsSync(join(dir, 'report.json')), false);
+
+  // Resume to the end.
+  const { stdout, stderr: err2 } = await lab('--lab', labDir, 'experiment', '--resume', 'tiny1', '--json');
+  const out = JSON.parse(stdout) as { stopped: boolean; report: string; html: string };
+  assert.equal(out.stopped, false);
+  for (const s of doneBefore) assert.match(err2, new RegExp(`${s}: done before, skipped`));
+  const log = stageLog(dir);
+  const stages = [...new Set(log.map((e) => e.stage))];
+  for (const s of stages) assert.equal(count(log, s, 'done'), 1, `stage ${s} finished ${count(log, s, 'done')} times`);
+  for (const s of doneBefore) assert.equal(count(log, s, 'started'), 1, `finished stage ${s} was started again on resume`);
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+  assert.equal(config.preset, 'tiny');
+  assert.deepEqual(config.salvage.seeds, [1]);
+  // The recorded parameters are the ones the runs used, each variant's preset on top of them.
+  const salvageCfg = (v: string) => JSON.parse(readFileSync(join(dir, 'policies', `salvage-${v}-s1`, 'salvage-config.json'), 'utf8'));
+  for (const k of ['beta', 'clipEps', 'lr', 'anchorCoef', 'routineShare']) assert.equal(salvageCfg('salvage')[k], config.salvage.rl[k], k);
+  assert.deepEqual([salvageCfg('salvage').iterations, salvageCfg('salvage').group, salvageCfg('salvage').seed], [config.salvage.iterations, config.salvage.group, 1]);
+  assert.deepEqual([salvageCfg('salvage').lossAgg, salvageCfg('plain-grpo').lossAgg, salvageCfg('plain-grpo').gates.enabled], [config.salvage.rl.lossAgg, 'sequence', false]);
+
+  // The report carries the stages' own numbers.
+  const report = JSON.parse(readFileSync(out.report, 'utf8'));
+  const outputs = (stage: string) => JSON.parse(readFileSync(join(dir, 'outputs', `${stage}.json`), 'utf8'));
+  assert.deepEqual(report.methods.map((m: { method: string }) => m.method), ['sft-plain', 'sft-reflect', 'salvage', 'plain-grpo']);
+  const method = (name: string) => report.methods.find((m: { method: string }) => m.method === name);
+  for (const [name, stage] of [['sft-reflect', 'eval-sft-reflect-test'], ['sft-plain', 'eval-sft-plain-test'], ['salvage', 'eval-salvage-s1-test'], ['plain-grpo', 'eval-plain-grpo-s1-test']]) {
+    const ev = outputs(stage);
+    assert.equal(method(name).test.success.n, ev.overall.success.n);
+    assert.equal(method(name).test.success.k, ev.overall.success.k);
+    assert.ok(ev.overall.success.n > 0);
+  }
+  assert.equal(method('salvage').heldout.success.n, outputs('eval-salvage-s1-heldout').overall.success.n);
+  assert.equal(report.failureModes.failures, outputs('mine').failures);
+  assert.equal(report.collection.reflect.runId, outputs('collect-reflect').runId);
+  assert.equal(report.sft.reflect.steps, config.sft.steps);
+  assert.equal(report.sft.reflect.curve.at(-1).step, config.sft.steps);
+  assert.equal(report.salvageCurves.length, 2);
+  assert.equal(report.salvageCurves[0].iterations.length, config.salvage.iterations);
+  assert.ok(['reproduced', 'inconclusive', 'not reproduced', 'not measurable'].includes(report.claims.fewerSteps.verdict));
+  assert.deepEqual(report.timings.map((t: { stage: string }) => t.stage), stages);
+
+  const html = readFileSync(out.html, 'utf8');
+  assert.match(html, /<svg/);
+  assert.match(html, /Claim 1 — /);
+  for (const m of ['sft-reflect', 'sft-plain', 'salvage', 'plain-grpo']) assert.ok(html.includes(m));
+  assert.doesNotMatch(html, /<script|src="http|href="http/); // self-contained: no script, nothing fetched
+});
+
+test('lab experiment: a bad preset or flag is refused with a clear error', async () => {
+  const labDir = mkdtempSync(join(tmpdir(), 'lab-experiment-bad-'));
+  await assert.rejects(lab('--lab', labDir, 'experiment', '--preset', 'huge'), /--preset must be one of tiny, demo, full, got "huge"/);
+  await assert.rejects(lab('--lab', labDir, 'experiment', '--resume', 'nope', '--seeds', '2'), /--seeds cannot be combined with --resume/);
+  await assert.rejects(lab('--lab', labDir, 'experiment', '--preset', 'full', '--seeds', '2'), /full preset runs at least 3 training seeds/);
+});
