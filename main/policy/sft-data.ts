@@ -10,13 +10,14 @@
  * `targets: 'action'` also masks the thought: the thought stays in the sequence as context but
  * only the action is learned (what SFT ablations and the Salvage-DS action-only anchor need).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildSamples } from '../datasets/samples.ts';
 import type { DatasetManifest } from '../datasets/manifest.ts';
 import type { SplitName } from '../datasets/split.ts';
 import type { LabStore } from '../store/lab.ts';
+import { readJsonlStrict } from '../store/jsonl.ts';
 import { END_OF_TEXT, type Tokenizer } from '../models/tokenizer.ts';
 import { renderPolicyPrompt, renderPolicyTarget, type PolicyPromptInput, type PromptSettings } from './prompt.ts';
 
@@ -79,20 +80,7 @@ export function policySamples(lab: LabStore, manifest: DatasetManifest, splits?:
 
 /** Read sft-samples.jsonl, naming the line and field of anything malformed. */
 export function readPolicySamples(path: string): PolicySample[] {
-  const out: PolicySample[] = [];
-  readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (err) {
-      throw new Error(`${path}:${i + 1}: not JSON (${(err as Error).message})`);
-    }
-    const r = PolicySample.safeParse(raw);
-    if (!r.success) throw new Error(`${path}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-    out.push(r.data);
-  });
-  return out;
+  return readJsonlStrict(path, PolicySample);
 }
 
 /** The texts a policy tokenizer is trained on: every prompt and target of the samples. */

@@ -77,3 +77,13 @@ export function readJsonl<S extends z.ZodType>(path: string, schema: S): ReadRes
   }
   return { records, warnings };
 }
+
+/**
+ * For files written whole (not appended), where a torn last line means a damaged file: every line
+ * must parse and validate, or the error names file, line and field.
+ */
+export function readJsonlStrict<S extends z.ZodType>(path: string, schema: S): z.infer<S>[] {
+  const { records, warnings } = readJsonl(path, schema);
+  if (warnings.length) throw new Error(warnings[0]);
+  return records;
+}

@@ -17,6 +17,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LabStore } from '../../store/lab.ts';
+import { readJsonlStrict } from '../../store/jsonl.ts';
 import { FAILURE_MODES, type MinedFailure } from '../mining.ts';
 import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
@@ -105,19 +106,7 @@ export function writeStates(path: string, states: readonly SalvageState[]): void
 
 /** Read salvage-states.jsonl, naming the line and field of anything malformed. */
 export function readStates(path: string): SalvageState[] {
-  const out: SalvageState[] = [];
-  readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (err) {
-      throw new Error(`${path}:${i + 1}: not JSON (${(err as Error).message})`);
-    }
-    const r = SalvageState.safeParse(raw);
-    if (!r.success) throw new Error(`${path}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-    out.push(r.data);
-  });
+  const out = readJsonlStrict(path, SalvageState);
   if (!out.length) throw new Error(`${path}: no states`);
   return out;
 }
