@@ -3,16 +3,15 @@
  * against a real lab folder with episodes recorded by the real environment.
  */
 import { docsScreenshot } from '../helpers/docs-screenshots.ts';
+import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import WebSocket from 'ws';
-import { rendererConfig } from '../../electron.config.ts';
-import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
@@ -20,19 +19,18 @@ import { LabStore } from '../../main/store/lab.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { randomAgent } from '../../main/agents/random.ts';
 import { LabService } from '../../main/server/service.ts';
-import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import type { WebServer } from '../../main/server/web.ts';
 
 let store: LabStore;
 let service: LabService;
 let web: WebServer;
-let browser: Browser;
+let app: WebApp | undefined;
 let page: Page;
 let shopEpisode = '';
-const consoleErrors: string[] = [];
 
 before(async () => {
-  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
-  await build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+  const renderer = buildRenderer();
+  await renderer.done;
 
   store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-e2e-')));
   const server = await new TaskServer(builtinFamilies()).start();
@@ -45,18 +43,12 @@ before(async () => {
   await host.close();
   await server.stop();
 
-  service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
-  web = await startWebServer({ service, rendererDir });
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  app = await openWebApp(new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() }), renderer.dir, { width: 1400, height: 900 });
+  ({ service, web, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await web?.close();
-  await service?.close();
+  await app?.close();
 });
 
 test('the episode browser lists, filters and opens recorded episodes', async () => {
@@ -241,5 +233,5 @@ test('web mode refuses requests without the token', async () => {
 });
 
 test('no console errors in any view', () => {
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(app!.consoleErrors, []);
 });

@@ -4,15 +4,14 @@
  * expert (real environment, real retries, reflections and shortening) and the shipped SDSAT model.
  */
 import { docsScreenshot } from '../helpers/docs-screenshots.ts';
+import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { rendererConfig } from '../../electron.config.ts';
-import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import type { Page } from 'playwright-core';
+import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
@@ -20,19 +19,17 @@ import { LabStore } from '../../main/store/lab.ts';
 import { RunFolder, runCollection } from '../../main/collection/collect-run.ts';
 import { readRunInfo } from '../../main/server/review.ts';
 import { LabService } from '../../main/server/service.ts';
-import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import type { WebServer } from '../../main/server/web.ts';
 
 let store: LabStore;
 let service: LabService;
 let web: WebServer;
-let browser: Browser;
+let app: WebApp | undefined;
 let page: Page;
 let runId = '';
-const consoleErrors: string[] = [];
 
 before(async () => {
-  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
-  const built = build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+  const renderer = buildRenderer();
 
   // Two task instances; with these seeds the noisy expert fails flights:10000 at first, and the
   // reflection retry solves it before the blind retries do (checked below, not assumed).
@@ -46,20 +43,14 @@ before(async () => {
   await env.close();
   await host.close();
   await server.stop();
-  await built;
+  await renderer.done;
 
-  service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start(), decodeBackend: 'wasm' });
-  web = await startWebServer({ service, rendererDir });
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  app = await openWebApp(new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start(), decodeBackend: 'wasm' }), renderer.dir, { width: 1400, height: 1000 });
+  ({ service, web, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await web?.close();
-  await service?.close();
+  await app?.close();
 });
 
 test('the review view shows attempts with their reflections, the step where a retry parts, the shortened trajectory, and charts', async () => {
@@ -182,5 +173,5 @@ test('a live decode streams AR and SDSAT side by side; the highlighted drafts ar
 });
 
 test('no console errors in the review and decoding views', () => {
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(app!.consoleErrors, []);
 });

@@ -5,15 +5,14 @@
  * numbers shown are the ones on disk, and that the iteration a resumed run appends to salvage-stats.jsonl shows up live.
  */
 import { docsScreenshot } from '../helpers/docs-screenshots.ts';
+import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { rendererConfig } from '../../electron.config.ts';
-import { ChromiumHost, findChromium } from '../../main/environment/chromium.ts';
+import type { Page } from 'playwright-core';
+import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
@@ -25,22 +24,20 @@ import { salvageJob } from '../policy/salvage-fixture.ts';
 import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
 import { summariseEval } from '../../main/policy/eval.ts';
 import { LabService } from '../../main/server/service.ts';
-import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import type { WebServer } from '../../main/server/web.ts';
 import { trainingFixture, type TrainingFixture } from '../server/training-fixture.ts';
 
 let f: TrainingFixture;
 let service: LabService;
 let web: WebServer;
-let browser: Browser;
+let app: WebApp | undefined;
 let page: Page;
-const consoleErrors: string[] = [];
 
 const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const pct = (x: number | null) => `${(100 * x!).toFixed(1)}%`;
 
 before(async () => {
-  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
-  const built = build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+  const renderer = buildRenderer();
   // One real failed rollout in the lab (a random agent), for a mined example to open in the viewer.
   const store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-e2e-training-')));
   const server = await new TaskServer(builtinFamilies()).start();
@@ -52,19 +49,13 @@ before(async () => {
   await server.stop();
   assert.ok(rollout.steps >= 3, `fixture: the rollout has ${rollout.steps} steps`);
   f = await trainingFixture({ labDir: store.dir, rollout: { episodeId: rollout.id, step: 2, family: 'flights', seed: 10001 } });
-  await built;
-  service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
-  web = await startWebServer({ service, rendererDir });
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  await renderer.done;
+  app = await openWebApp(new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() }), renderer.dir, { width: 1400, height: 1000 });
+  ({ service, web, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await web?.close();
-  await service?.close();
+  await app?.close();
 });
 
 test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the iterations on disk, and the iteration a resumed run appends arrives live', async () => {
@@ -144,5 +135,5 @@ test('evaluations side by side per family and tier with intervals; failure modes
   await page.waitForURL(`**#/episode/${first.episodeId}/2`);
   // The trajectory viewer opens on the critical step.
   await page.locator('button.step.current[data-step="2"]').waitFor();
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(app!.consoleErrors, []);
 });
