@@ -4,7 +4,7 @@
  * client went away.
  */
 import type { Worker } from 'node:worker_threads';
-import { createWorker } from '../models/train-runner.ts';
+import { createWorker } from '../models/worker-job.ts';
 import type { DecodeMode } from '../decode/index.ts';
 import type { SatSettings } from '../models/checkpoint.ts';
 

@@ -1,23 +1,10 @@
-/**
- * Worker-thread entry for training: runs `train` off the caller's thread and reports by message.
- * Cancellation is a shared flag (not a message) so it is seen between steps without the training
- * loop ever yielding to the event loop.
- */
-import { parentPort, workerData } from 'node:worker_threads';
-import { train, type TrainJob } from './train.ts';
-import type { TrainMessage } from './train-runner.ts';
+/** Worker-thread entry for training: runs `train` off the caller's thread (see worker-job.ts). */
+import { train, type TrainJob, type TrainResult } from './train.ts';
+import type { TrainEvent } from './train-runner.ts';
+import { serveWorkerJob } from './worker-job.ts';
 
-const { job, cancel } = workerData as { job: TrainJob; cancel: SharedArrayBuffer };
-const flag = new Int32Array(cancel);
-const post = (m: TrainMessage) => parentPort?.postMessage(m);
-
-try {
-  const result = await train(job, {
-    onProgress: (progress) => post({ type: 'progress', progress }),
-    onLog: (line) => post({ type: 'log', line }),
-    shouldStop: () => Atomics.load(flag, 0) === 1,
-  });
-  post({ type: 'done', result });
-} catch (err) {
-  post({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-}
+await serveWorkerJob<TrainJob, TrainResult, TrainEvent>((job, io) => train(job, {
+  onProgress: (progress) => io.post({ type: 'progress', progress }),
+  onLog: (line) => io.post({ type: 'log', line }),
+  shouldStop: io.shouldStop,
+}));
