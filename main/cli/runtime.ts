@@ -8,6 +8,7 @@ import { builtinFamilies } from '../tasks/registry.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { taskSetFamilies, taskSetNames } from '../tasks/imported/taskset.ts';
 import { miniwobFamilies } from '../tasks/miniwob/loader.ts';
+import type { JobHandle } from '../models/worker-job.ts';
 
 export interface BrowserFlags {
   browser?: string;
@@ -90,4 +91,20 @@ export async function withCleanup<T>(cleanups: Array<() => Promise<void> | void>
     process.off('SIGINT', onSigint);
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {});
   }
+}
+
+/**
+ * Ctrl-C for a job in a worker: the first stops it after the current `unit` (it saves a checkpoint
+ * to resume from), a second kills the worker. Returns the function that removes the handler.
+ */
+export function cancelOnSigint(handle: JobHandle<unknown>, unit: string): () => void {
+  let interrupts = 0;
+  const onSigint = () => {
+    if (++interrupts === 1) {
+      process.stderr.write(`\nstopping after this ${unit} and saving a checkpoint (Ctrl-C again to abort)\n`);
+      handle.cancel();
+    } else void handle.kill();
+  };
+  process.on('SIGINT', onSigint);
+  return () => process.off('SIGINT', onSigint);
 }

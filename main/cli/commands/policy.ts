@@ -20,7 +20,7 @@ import { registerTrainingRun } from '../../policy/registry.ts';
 import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { mineFailures, miningReport } from '../../policy/mining.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
 interface SftFlags {
@@ -231,14 +231,7 @@ export async function runSftJob(job: SftJob, json: boolean): Promise<SftResult> 
     }
   };
   const handle = startSft(job, { progress: onProgress, log: (line) => { if (!json && !bar) process.stderr.write(`${line}\n`); } });
-  let interrupts = 0;
-  const onSigint = () => {
-    if (++interrupts === 1) {
-      process.stderr.write('\nstopping after this step and saving a checkpoint (Ctrl-C again to abort)\n');
-      handle.cancel();
-    } else void handle.kill();
-  };
-  process.on('SIGINT', onSigint);
+  const stopSigint = cancelOnSigint(handle, 'step');
   try {
     const r = await handle.result;
     bar?.stop();
@@ -250,7 +243,7 @@ export async function runSftJob(job: SftJob, json: boolean): Promise<SftResult> 
     return r;
   } finally {
     bar?.stop();
-    process.off('SIGINT', onSigint);
+    stopSigint();
   }
 }
 

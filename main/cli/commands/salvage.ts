@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { cancelOnSigint } from '../runtime.ts';
 import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, PRESETS, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
@@ -211,20 +212,13 @@ export async function runSalvageJob(job: SalvageJob, json: boolean): Promise<Sal
     process.stderr.write(`salvage ${s.iteration + 1}/${n} reward ${s.meanReward.toFixed(2)} correct ${(100 * s.correctShare).toFixed(0)}% kept ${s.kept}/${s.groups} anchored ${s.anchored} pg ${s.pgLoss.toFixed(3)} kl ${s.kl.toFixed(4)} anchor ${s.anchorLoss.toFixed(3)} clip ${(100 * s.clipFraction).toFixed(0)}% ${s.elapsedS.toFixed(1)} s\n`);
   };
   const handle = startSalvage(job, { iteration: onIteration, log: (line) => { if (!json) process.stderr.write(`${line}\n`); } });
-  let interrupts = 0;
-  const onSigint = () => {
-    if (++interrupts === 1) {
-      process.stderr.write('\nstopping after this iteration and saving a checkpoint (Ctrl-C again to abort)\n');
-      handle.cancel();
-    } else void handle.kill();
-  };
-  process.on('SIGINT', onSigint);
+  const stopSigint = cancelOnSigint(handle, 'iteration');
   try {
     const r = await handle.result;
     if (json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     else process.stdout.write(`${r.cancelled ? 'cancelled (run the same command again to resume)' : 'done'}: ${r.iterationsDone} iterations on ${r.backend}, mean reward ${r.meanReward.toFixed(3)}, ${(100 * r.keptShare).toFixed(0)}% of groups kept; policy in ${r.outDir} (statistics: salvage-stats.jsonl)\n`);
     return r;
   } finally {
-    process.off('SIGINT', onSigint);
+    stopSigint();
   }
 }

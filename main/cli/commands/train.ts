@@ -1,6 +1,7 @@
 /** `lab train lm` and `lab train sdsat`: train in a worker thread with a progress bar, Ctrl-C to stop. */
 import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
+import { cancelOnSigint } from '../runtime.ts';
 import { join, resolve } from 'node:path';
 import { defaultLabDir, resourcePath } from '../../paths.ts';
 import { startTraining } from '../../models/train-runner.ts';
@@ -124,15 +125,7 @@ export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult>
     }
   };
   const handle = startTraining(job, { progress: onProgress, log: (line) => { if (!json && !bar) process.stderr.write(`${line}\n`); } });
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      process.stderr.write('\nstopping after this step and saving a checkpoint (Ctrl-C again to abort)\n');
-      handle.cancel();
-    } else void handle.kill();
-  };
-  process.on('SIGINT', onSigint);
+  const stopSigint = cancelOnSigint(handle, 'step');
   try {
     const result = await handle.result;
     bar?.stop();
@@ -146,7 +139,7 @@ export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult>
     return result;
   } finally {
     bar?.stop();
-    process.off('SIGINT', onSigint);
+    stopSigint();
   }
 }
 
