@@ -14,8 +14,9 @@
  *   wrong_action_type  another kind of action
  *   loop               from the critical step on, the rollout repeats one action three times or more
  *   timeout            no departure: the rollout followed the reference until it ran out of steps
- * Branching (re-running the reference action from the critical state) is left for the RL stage;
- * the report names each example's episode and step so the trajectory viewer opens it.
+ * A departure need not be what lost the task; `lab mine --confirm` checks each state by branching
+ * from it (./branching.ts) and records the outcome beside it in mining.json (./mining-file.ts).
+ * The report names each example's episode and step so the trajectory viewer opens it.
  */
 import { parseAction, type Action } from '../environment/actions.ts';
 import type { PageElement } from '../environment/types.ts';
@@ -46,15 +47,17 @@ export function actionMeaning(action: string, elements: readonly PageElement[]):
   let target: string | null = null;
   if ('id' in a) {
     const el = elements.find((e) => e.id === a.id);
-    if (!el) target = 'missing';
-    else {
-      const same = elements.filter((e) => e.role === el.role && normalizeText(e.name) === normalizeText(el.name));
-      target = `${el.role}|${normalizeText(el.name)}|${same.indexOf(el)}`;
-    }
+    target = el ? elementKey(el, elements) : 'missing';
   }
   const text = a.type === 'fill' ? a.text : a.type === 'select_option' ? a.options.join('|') : a.type === 'send_msg_to_user' ? a.text
     : a.type === 'report_infeasible' ? a.reason : a.type === 'press' ? a.key : a.type === 'goto' ? a.url : a.type === 'scroll' ? `${a.dx},${a.dy}` : null;
   return { type: a.type, target, text: text === null ? null : normalizeText(text) };
+}
+
+/** An element's identity across two renderings of a page: role, accessible name, and rank among equals. */
+export function elementKey(el: PageElement, elements: readonly PageElement[]): string {
+  const same = elements.filter((e) => e.role === el.role && normalizeText(e.name) === normalizeText(el.name));
+  return `${el.role}|${normalizeText(el.name)}|${same.indexOf(el)}`;
 }
 
 export function sameMeaning(a: ActionMeaning, b: ActionMeaning): boolean {

@@ -2,6 +2,7 @@
  * The compact policy from the command line:
  *   lab train sft --dataset NAME[@vN]|MANIFEST --out DIR   supervised fine-tuning in a worker thread
  *   lab eval --policy DIR --tasks SPEC --seeds N --split test|heldout   episodes + report with 95% intervals
+ *   lab mine --eval ID [--confirm [--branches N]]   critical states of failed episodes, optionally confirmed by branching
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +20,9 @@ import { startSft } from '../../policy/sft-runner.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
 import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
-import { mineFailures, miningReport } from '../../policy/mining.ts';
+import { mineFailures, miningReport, type MinedFailure } from '../../policy/mining.ts';
+import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
+import { confirmCriticalStates, confirmationReport, type ConfirmationReport } from '../../policy/branching.ts';
 import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
@@ -174,37 +177,81 @@ export function registerPolicyCommands(program: Command): void {
   });
 }
 
-/** `lab mine --eval ID`: failure modes of an evaluation's failed episodes against oracle references. */
+/**
+ * `lab mine --eval ID [--confirm [--branches N]]`: failure modes of an evaluation's failed episodes
+ * against oracle references; with --confirm, each critical state is branched (main/policy/branching.ts).
+ * --confirm keeps the states an earlier run already mined and branched, so a cancelled run resumes.
+ */
 function registerMineCommand(program: Command): void {
   withBrowserOptions(
     program
       .command('mine')
       .description('failure-mode mining: the critical state of each failed episode of an evaluation, against an oracle reference on the same instance')
       .requiredOption('--eval <id>', 'evaluation id (a folder in lab/evals/)')
+      .option('--confirm', 'confirm each critical state by branching: the reference action and the policy\'s action there, each followed by the oracle (resumes an earlier, cancelled run)')
+      .option('--branches <n>', 'with --confirm: runs per branch; a branch succeeds when most of its runs do', intOption('--branches', 1))
       .option('--examples <n>', 'examples kept per failure mode', intOption('--examples', 0), 5)
       .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { eval: string; examples: number; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & { eval: string; confirm?: boolean; branches?: number; examples: number; json?: boolean }, cmd: Command) => {
+    if (o.branches !== undefined && !o.confirm) throw new Error('--branches needs --confirm');
     const store = openLab(cmd);
     const dir = join(store.dir, 'evals', o.eval);
     if (!/^[A-Za-z0-9_-]+$/.test(o.eval) || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${join(store.dir, 'evals')}`);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as EvalReport;
+    if (!Array.isArray(report.episodes)) throw new Error(`${join(dir, 'report.json')}: field episodes: not a list`);
     const failed = report.episodes.filter((e) => !e.success);
+    const miningPath = join(dir, 'mining.json');
+    // With --confirm, states mined before are kept (with their branches): only the rest is mined.
+    const earlier = o.confirm && existsSync(miningPath) ? readMiningFile(miningPath) : [];
+    const known = new Map(earlier.map((f) => [f.episodeId, f]));
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const env = new BrowserEnv(host);
     await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
-      const mined = await mineFailures({ env, server, store, browserKind: host.kind, signal }, failed, (done, total) => {
+      const deps = { env, server, store, browserKind: host.kind, signal };
+      const toMine = failed.filter((e) => !known.has(e.episodeId));
+      const fresh = await mineFailures(deps, toMine, (done, total) => {
         if (!o.json) process.stderr.write(`mined ${done}/${total}\r`);
       });
-      const out = { evalId: o.eval, ...miningReport(mined, o.examples), all: mined };
-      writeFileSync(join(dir, 'mining.json'), JSON.stringify(out, null, 2) + '\n');
+      const byEpisode = new Map<string, MinedFailureRecord>([...known, ...fresh.map((f) => [f.episodeId, f] as const)]);
+      let mined = failed.flatMap((e) => byEpisode.get(e.episodeId) ?? []);
+      let cancelled = signal.aborted;
+      if (o.confirm && !cancelled) {
+        if (!o.json) process.stderr.write('\n');
+        const r = await confirmCriticalStates(deps, mined, {
+          branches: o.branches ?? 1,
+          onDone: (done, total, f) => {
+            if (!o.json) process.stderr.write(`confirmed ${done}/${total} (${f.family} seed ${f.seed} step ${f.step + 1}, ${f.mode}: ${f.confirmation?.status})\n`);
+          },
+        });
+        mined = r.failures;
+        cancelled = r.cancelled;
+      }
+      const confirming = mined.some((f) => f.confirmation);
+      const out = { evalId: o.eval, ...miningReport(mined as MinedFailure[], o.examples), ...(confirming ? { confirmation: confirmationReport(mined) } : {}), all: mined };
+      writeMiningFile(miningPath, out);
       if (o.json) return printJson(out);
-      process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${join(dir, 'mining.json')}\n`);
-      for (const [mode, n] of Object.entries(out.byMode)) if (n) process.stdout.write(`${mode.padEnd(20)}${n}\n`);
+      process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${miningPath}\n`);
+      if (cancelled) process.stdout.write('cancelled: the report holds what was done; run the same command with --confirm to go on\n');
+      printMiningTable(out);
     });
   });
 }
 
+/** Failures per mode (and family), with the branching outcomes once states were confirmed. */
+function printMiningTable(r: ReturnType<typeof miningReport> & { confirmation?: ConfirmationReport }): void {
+  const out = (l: string) => process.stdout.write(l + '\n');
+  const c = r.confirmation;
+  const head = (name: string) => `${name.padEnd(20)}${'failures'.padEnd(10)}${c ? CONFIRMATION_STATUSES.map((s) => s.replace('_', ' ').padEnd(16)).join('') : ''}`;
+  const line = (name: string, n: number, counts: Record<string, number> | undefined) =>
+    `${name.padEnd(20)}${String(n).padEnd(10)}${c ? CONFIRMATION_STATUSES.map((s) => String(counts?.[s] ?? 0).padEnd(16)).join('') : ''}`;
+  out(head('mode'));
+  for (const [mode, n] of Object.entries(r.byMode)) if (n) out(line(mode, n, c?.byMode[mode]));
+  if (!c) return;
+  out(head('family'));
+  for (const [family, modes] of Object.entries(r.byFamily)) out(line(family, Object.values(modes).reduce((a, b) => a + (b ?? 0), 0), c.byFamily[family]));
+  out(`${c.branched} of ${c.of} states branched`);
+}
 
 export function parseSampling(s: string): Sampling {
   if (s === 'greedy') return { kind: 'greedy' };

@@ -1,0 +1,91 @@
+/**
+ * The mining report on disk: lab/evals/<id>/mining.json, written by `lab mine` and read back by
+ * `lab mine --confirm` (to branch states mined earlier) and by Salvage-DS state selection.
+ * One schema for every reader, so a hand-edited or truncated file is refused with its field named.
+ * Writes go through a temporary file and a rename: a Ctrl-C or a crash mid-write leaves the
+ * previous report whole.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { FAILURE_MODES } from './mining.ts';
+
+/**
+ * What branching from a critical state found (see ./branching.ts):
+ *   confirmed       the reference action there leads to success, the policy's action does not
+ *   recoverable     both lead to success: the departure was a harmless detour
+ *   unreachable     the reference action does not lead to success either
+ *   unreproducible  replaying the rollout up to the state did not reach the page it recorded
+ *   not_branchable  one of the two actions is missing (the rollout or the reference ended there)
+ */
+export const CONFIRMATION_STATUSES = ['confirmed', 'recoverable', 'unreachable', 'unreproducible', 'not_branchable'] as const;
+export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
+
+export const BranchRun = z.object({
+  /** The branch episode in the lab (agent "branch", tagged "branch"): the trajectory viewer opens it. */
+  episodeId: z.string(),
+  success: z.boolean(),
+  /** Steps of the whole branch episode, the replayed prefix included. */
+  steps: z.number().int().min(0),
+  reason: z.string(),
+});
+export type BranchRun = z.infer<typeof BranchRun>;
+
+export const BranchOutcome = z.object({
+  /** The action taken at the critical state, as written on the page it was chosen on. */
+  action: z.string(),
+  /** A branch succeeds when most of its runs do (one run unless --branches says more). */
+  success: z.boolean(),
+  successes: z.number().int().min(0),
+  runs: z.array(BranchRun),
+});
+export type BranchOutcome = z.infer<typeof BranchOutcome>;
+
+export const Confirmation = z.object({
+  status: z.enum(CONFIRMATION_STATUSES),
+  /** Runs per branch. */
+  branches: z.number().int().positive(),
+  /** (a) the reference action, then the oracle; null when it was not run. */
+  reference: BranchOutcome.nullable(),
+  /** (b) the policy's recorded action, then the oracle; null when it was not run. */
+  policy: BranchOutcome.nullable(),
+  /** Why a state is unreproducible or not branchable. */
+  detail: z.string().optional(),
+});
+export type Confirmation = z.infer<typeof Confirmation>;
+
+export const MinedFailureRecord = z.object({
+  episodeId: z.string(),
+  referenceId: z.string(),
+  family: z.string(),
+  seed: z.number().int(),
+  tier: z.number().int().min(1).max(3),
+  step: z.number().int().min(0),
+  mode: z.enum(FAILURE_MODES),
+  action: z.string().nullable(),
+  referenceAction: z.string().nullable(),
+  /** Present once `lab mine --confirm` branched from the state. */
+  confirmation: Confirmation.optional(),
+});
+export type MinedFailureRecord = z.infer<typeof MinedFailureRecord>;
+
+const MiningFileSchema = z.object({ all: z.array(MinedFailureRecord) }).passthrough();
+
+/** The mined failures of a mining.json, checked field by field (the error names file and field). */
+export function readMiningFile(path: string): MinedFailureRecord[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: not a JSON mining report (${(err as Error).message})`);
+  }
+  const r = MiningFileSchema.safeParse(raw);
+  if (!r.success) throw new Error(`${path}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  return r.data.all;
+}
+
+/** Replace the report in one rename, so readers never see half of it. */
+export function writeMiningFile(path: string, report: unknown): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(report, null, 2) + '\n');
+  renameSync(tmp, path);
+}

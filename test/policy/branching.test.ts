@@ -1,0 +1,162 @@
+/**
+ * Confirmation of mined critical states by branching, in real Chromium on the built-in webmail
+ * site. The failed rollouts are oracle episodes with known mistakes put in: a premature answer at
+ * step 2 (what loses the task: confirmed) and an extra scroll at step 2 followed later by a
+ * premature answer (the scroll is harmless: recoverable).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Agent, AgentTurn } from '../../main/agents/types.ts';
+import type { Observation } from '../../main/environment/types.ts';
+import type { TaskSpec } from '../../main/tasks/types.ts';
+import { runEpisode } from '../../main/collection/episode.ts';
+import { mineFailures } from '../../main/policy/mining.ts';
+import { BRANCH_TAG, carryAction, confirmCriticalStates, stateDifference } from '../../main/policy/branching.ts';
+import { readMiningFile } from '../../main/policy/mining-file.ts';
+import { LabelStore } from '../../main/store/labels.ts';
+import type { PageElement } from '../../main/environment/types.ts';
+import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
+
+let fx: TaskEnvironmentFixture;
+useTaskEnvironment('lab-branching-', (f) => (fx = f));
+
+const deps = () => ({ env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind });
+
+/** The oracle, except at the steps given, where it does what the script says (a policy's mistakes). */
+class MistakenOracle implements Agent {
+  readonly name = 'policy';
+  constructor(private readonly oracle: Agent, private readonly mistakes: Record<number, string>) {}
+  reset(task: TaskSpec) {
+    return this.oracle.reset(task);
+  }
+  async act(o: Observation, history: readonly AgentTurn[]): Promise<AgentTurn> {
+    const own = this.mistakes[history.length];
+    return own ? { action: own } : this.oracle.act(o, history);
+  }
+}
+
+// webmail seed 1, tier 1: "Star the email from Elena Haddad about the newsletter." The oracle
+// opens the message, stars it, and says it is done (3 steps).
+const TASK = { family: 'webmail', seed: 1, tier: 1 as const };
+const rollout = (mistakes: Record<number, string>) =>
+  runEpisode(deps(), { ...TASK, agent: (i) => new MistakenOracle(i.family.oracle(i.ctx), mistakes), agentConfig: { test: 'rollout' } });
+
+const rollouts: Record<'premature' | 'detour', string> = { premature: '', detour: '' };
+
+test('a premature answer is confirmed critical, a harmless scroll is recoverable, a page that does not replay is unreproducible', async () => {
+  const premature = await rollout({ 1: "send_msg_to_user('Done.')" });
+  const detour = await rollout({ 1: 'scroll(0, 300)', 2: "send_msg_to_user('Done.')" });
+  assert.deepEqual([premature.success, detour.success], [false, false]);
+  rollouts.premature = premature.id;
+  rollouts.detour = detour.id;
+
+  const mined = await mineFailures(deps(), [{ episodeId: premature.id }, { episodeId: detour.id }]);
+  assert.deepEqual(mined.map((m) => [m.step, m.mode]), [[1, 'premature_answer'], [1, 'wrong_action_type']]);
+
+  // A copy of the premature rollout whose recorded first page lists one element under another name.
+  const orig = fx.store.readEpisode(premature.id);
+  const w = fx.store.createEpisode({ task: orig.header.task, agent: orig.header.agent, env: orig.header.env, links: {} });
+  orig.steps.forEach((s, i) => {
+    const elements = i === 0 ? s.observation.elements.map((e, j) => (j === 2 ? { ...e, name: 'Renamed' } : e)) : s.observation.elements;
+    w.step({ observation: { ...s.observation, elements }, action: s.action, error: s.error, timing: s.timing });
+  });
+  w.end({ ...orig.end!, keyPoints: orig.end!.keyPoints, messages: orig.end!.messages });
+  const tampered = { ...mined[0], episodeId: w.id };
+
+  const progress: string[] = [];
+  const r = await confirmCriticalStates(deps(), [...mined, tampered], { onDone: (d, n, f) => progress.push(`${d}/${n} ${f.confirmation?.status}`) });
+  assert.equal(r.cancelled, false);
+  assert.deepEqual(progress, ['1/3 confirmed', '2/3 recoverable', '3/3 unreproducible']);
+  const [c, rec, un] = r.failures.map((f) => f.confirmation!);
+
+  // Confirmed: open + star + done with the reference action; open + answer with the policy's.
+  assert.equal(c.reference?.action, mined[0].referenceAction);
+  assert.equal(c.policy?.action, "send_msg_to_user('Done.')");
+  assert.deepEqual(c.reference?.runs.map((x) => [x.success, x.steps]), [[true, 3]]);
+  assert.deepEqual(c.policy?.runs.map((x) => [x.success, x.steps]), [[false, 2]]);
+  // Recoverable: after the scroll the oracle still stars the message (one step more).
+  assert.deepEqual(rec.policy?.runs.map((x) => [x.success, x.steps]), [[true, 4]]);
+  assert.equal(rec.reference?.success, true);
+  assert.equal(un.status, 'unreproducible');
+  assert.match(un.detail ?? '', /step 1: element 3 of \d+ is .* where the rollout recorded \S+ "Renamed"/);
+
+  // Branch episodes are in the lab, named as branches of the rollout and tagged for the viewer.
+  const labels = new LabelStore(fx.store.dir);
+  for (const run of [...c.reference!.runs, ...c.policy!.runs]) {
+    const e = fx.store.readEpisode(run.episodeId);
+    assert.equal(e.header.agent.name, 'branch');
+    assert.equal(e.header.agent.config?.of, premature.id);
+    assert.equal(e.header.agent.config?.step, 1);
+    assert.deepEqual(labels.read(run.episodeId).tags, [BRANCH_TAG]);
+    // The replayed prefix is the rollout's own first step.
+    assert.equal(e.steps[0].action, orig.steps[0].action);
+  }
+  assert.equal(fx.store.readEpisode(c.policy!.runs[0].episodeId).steps[1].action, "send_msg_to_user('Done.')");
+});
+
+test('lab mine --confirm writes counts per mode and family; Ctrl-C keeps a whole mining.json and the same command goes on', async () => {
+  assert.ok(rollouts.premature && rollouts.detour, 'needs the rollouts of the test above');
+  const dir = join(fx.store.dir, 'evals', 'E1');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'report.json'), JSON.stringify({ request: { split: 'train' }, episodes: [
+    { episodeId: rollouts.premature, success: false }, { episodeId: 'solved-one', success: true }, { episodeId: rollouts.detour, success: false },
+  ] }));
+  const cli = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+  const mine = (extra: string[], onStderr?: (text: string, kill: () => void) => void) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', cli, '--lab', fx.store.dir, 'mine', '--eval', 'E1', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => {
+      stderr += d;
+      onStderr?.(stderr, () => p.kill('SIGINT'));
+    });
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+  let sent = false;
+  const first = await mine(['--confirm'], (text, kill) => {
+    if (!sent && text.includes('confirmed 1/2')) {
+      sent = true;
+      kill();
+    }
+  });
+  assert.ok(sent, first.stderr);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /cancelled/);
+  const partial = readMiningFile(join(dir, 'mining.json'));
+  assert.deepEqual(partial.map((f) => f.confirmation?.status ?? null), ['confirmed', null]);
+
+  const second = await mine(['--confirm']);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /confirmed 2\/2 \(webmail seed 1 step 2, wrong_action_type: recoverable\)/);
+  assert.doesNotMatch(second.stderr, /mined \d/); // the states mined before were kept, not mined again
+  const report = JSON.parse(readFileSync(join(dir, 'mining.json'), 'utf8'));
+  assert.deepEqual(report.all.map((f: { referenceId: string }) => f.referenceId), partial.map((f) => f.referenceId));
+  assert.deepEqual(report.confirmation.byStatus, { confirmed: 1, recoverable: 1, unreachable: 0, unreproducible: 0, not_branchable: 0 });
+  assert.deepEqual(report.confirmation.byMode.premature_answer.confirmed, 1);
+  assert.deepEqual(report.confirmation.byFamily.webmail, { confirmed: 1, recoverable: 1, unreachable: 0, unreproducible: 0, not_branchable: 0 });
+  assert.match(second.stdout, /premature_answer\s+1\s+1\s+0\s+0\s+0\s+0/);
+  assert.match(second.stdout, /webmail\s+2\s+1\s+1\s+0/);
+
+  const refused = await mine(['--branches', '2']);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /--branches needs --confirm/);
+});
+
+test('pages are compared by meaning and actions carried over by meaning, not by id', () => {
+  const el = (id: string, role: string, name: string, value?: string): PageElement => ({ id, role, name, tag: 'a', ...(value !== undefined ? { value } : {}), box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
+  const a = [el('1', 'link', 'Inbox'), el('2', 'button', 'Star'), el('3', 'button', 'Star')];
+  const b = [el('11', 'link', 'Inbox'), el('12', 'button', 'Star'), el('13', 'button', 'Star')];
+  assert.equal(stateDifference({ url: 'http://h:1/i/abc123/m/5', elements: a }, { url: 'http://h:2/i/def456/m/5', elements: b }), null);
+  assert.match(stateDifference({ url: 'http://h/i/ab/m/5', elements: a }, { url: 'http://h/i/cd/m/6', elements: b }) ?? '', /URL \{task\}\/m\/6 where the rollout recorded \{task\}\/m\/5/);
+  assert.match(stateDifference({ url: 'u', elements: a }, { url: 'u', elements: b.slice(0, 2) }) ?? '', /element 3 of 2 is nothing/);
+  assert.match(stateDifference({ url: 'u', elements: [el('7', 'textbox', 'To')] }, { url: 'u', elements: [el('7', 'textbox', 'To', 'x')] }) ?? '', /= "x"/);
+  assert.equal(carryAction("click('3')", a, b), "click('13')"); // the second "Star", by rank
+  assert.equal(carryAction("fill('1', 'it\\'s')", a, b), "fill('11', 'it\\'s')");
+  assert.equal(carryAction('scroll(0, 300)', a, b), 'scroll(0, 300)');
+  assert.equal(carryAction("click('99')", a, b), "click('99')");
+});
