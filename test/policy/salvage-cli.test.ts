@@ -20,7 +20,7 @@ const el = (id: string, role: string, name: string) => ({ id, role, name, tag: '
 const timing = { agentMs: 1, actionMs: 1, settleMs: 1, observeMs: 1, totalMs: 4 };
 
 /** A lab holding one oracle reference episode (three steps) and a mining report naming its step 1 as critical. */
-function labWithMining(dir: string): void {
+function labWithMining(dir: string): string {
   const store = new LabStore(dir);
   const page = (title: string) => ({ url: 'http://x/i/a/cart', title, elements: [el('4', 'link', 'Boots'), el('7', 'link', 'Tent'), el('9', 'button', 'Checkout')], screenshot: null, lastActionError: null });
   const w = store.createEpisode({
@@ -36,6 +36,7 @@ function labWithMining(dir: string): void {
   writeFileSync(join(dir, 'evals', 'E1', 'mining.json'), JSON.stringify({
     all: [{ episodeId: 'rollout-1', referenceId: w.id, family: 'shop', seed: 3, tier: 1, step: 1, mode: 'wrong_element', action: "click('4')", referenceAction: "click('9')" }],
   }));
+  return w.id;
 }
 
 test('lab train salvage freezes the critical states of a mining report, applies the ablation flags and records the configuration', async () => {
@@ -64,6 +65,7 @@ test('lab train salvage freezes the critical states of a mining report, applies 
   assert.equal(config.rejected, 'drop');
   assert.equal(config.gates.enabled, true);
   assert.equal(config.beta, 0.1);
+  assert.equal(config.confirmedOnly, false);
   assert.equal(readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').length, 2);
 
   const grpo = join(dir, 'grpo');
@@ -76,4 +78,28 @@ test('lab train salvage freezes the critical states of a mining report, applies 
   await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--mined', 'E1', '--out', join(dir, 'y'), '--competence-lo', '0.9', '--competence-hi', '0.1'), /competence band/);
   // Both runs that started are in the lab's registry (for the app's training view); the refused ones are not.
   assert.deepEqual(registeredRuns(labDir).map((r) => [r.kind, r.dir]), [['salvage', out], ['salvage', grpo]]);
+});
+
+test('lab train salvage --confirmed-only trains on the states branching confirmed, records it, and refuses a report never confirmed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-confirmed-'));
+  const policy = await tinyPolicy(dir, 4);
+  const labDir = join(dir, 'lab');
+  const ref = labWithMining(labDir);
+  const branched = (step: number, status: string) => ({
+    episodeId: `rollout-${step}`, referenceId: ref, family: 'shop', seed: 3, tier: 1, step, mode: 'wrong_element', action: "click('4')", referenceAction: 'x',
+    confirmation: { status, branches: 1, reference: null, policy: null },
+  });
+  mkdirSync(join(labDir, 'evals', 'E2'), { recursive: true });
+  writeFileSync(join(labDir, 'evals', 'E2', 'mining.json'), JSON.stringify({ all: [branched(0, 'recoverable'), branched(1, 'confirmed'), branched(2, 'unreachable')] }));
+  const out = join(dir, 'run');
+  const args = ['--lab', labDir, 'train', 'salvage', '--policy', policy, '--routine-share', '0', '--iterations', '1', '--group', '2', '--states-per-iter', '1', '--backend', 'wasm', '--json'];
+  await lab(...args, '--mined', 'E2', '--confirmed-only', '--out', out);
+  const states = readStates(join(out, 'salvage-states.jsonl'));
+  assert.deepEqual(states.map((s) => [s.kind, s.step, s.target.action]), [['critical', 1, "click('9')"]]);
+  assert.equal(parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE).confirmedOnly, true);
+
+  await assert.rejects(lab(...args, '--mined', 'E1', '--confirmed-only', '--out', join(dir, 'x')), /1 of 1 mined states were not confirmed by branching; run `lab mine --eval ID --confirm` first/);
+  await assert.rejects(lab(...args, '--states', 'all', '--confirmed-only', '--out', join(dir, 'y')), /--confirmed-only selects among mined states/);
+  writeFileSync(join(labDir, 'evals', 'E2', 'mining.json'), JSON.stringify({ all: [{ ...branched(1, 'maybe') }] }));
+  await assert.rejects(lab(...args, '--mined', 'E2', '--confirmed-only', '--out', join(dir, 'z')), /mining\.json: field all\.0\.confirmation\.status/);
 });

@@ -1,6 +1,6 @@
 /**
  * Salvage-DS from the command line:
- *   lab train salvage --policy SFT_DIR --mined EVAL_ID|mining.json --out DIR [--preset ...] [ablation flags]
+ *   lab train salvage --policy SFT_DIR --mined EVAL_ID|mining.json --out DIR [--confirmed-only] [--preset ...] [ablation flags]
  * The states are frozen into DIR before training; the run goes in a worker thread; the first
  * Ctrl-C stops after the current iteration with a checkpoint, and the same command resumes it.
  */
@@ -12,7 +12,7 @@ import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, PRESETS, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
 import { LOSS_AGGREGATIONS } from '../../policy/salvage/loss.ts';
-import { STATE_SOURCES, criticalStates, mixStates, readMinedFailures, routineStates, writeStates, type StateSource } from '../../policy/salvage/states.ts';
+import { STATE_SOURCES, criticalStates, mixStates, readMinedFailures, routineStates, selectFailures, writeStates, type StateSource } from '../../policy/salvage/states.ts';
 import { startSalvage } from '../../policy/salvage/runner.ts';
 import { STATE_FILE, type IterationStats, type SalvageResult } from '../../policy/salvage/train.ts';
 import { readPolicySettings } from '../../policy/settings.ts';
@@ -24,6 +24,7 @@ interface SalvageFlags {
   out: string;
   mined?: string;
   states: string;
+  confirmedOnly?: boolean;
   routineShare: string;
   preset: string;
   reward?: string;
@@ -87,6 +88,7 @@ export function registerSalvageCommand(program: Command): void {
     .requiredOption('--out <dir>', 'run folder: a policy folder lab eval reads, plus salvage-config.json, salvage-stats.jsonl, salvage-states.jsonl; an existing run there resumes')
     .option('--mined <ref>', 'evaluation id whose failures `lab mine` mined, or the path of a mining.json (needed with --states mined)')
     .option('--states <s>', `mined (critical states + a share of routine ones) | all (every training state of the SFT policy: the ablation)`, d.states)
+    .option('--confirmed-only', 'mined states: only those `lab mine --confirm` confirmed by branching (the policy\'s action there loses the task)')
     .option('--routine-share <x>', 'share of routine states (reference steps of successful trajectories) among mined states', String(d.routineShare))
     .option('--preset <p>', `${PRESETS.join(' | ')}`, d.preset)
     .option('--reward <kind>', `${REWARD_KINDS.join(' | ')} (ablation: graded partial credit)`)
@@ -147,8 +149,8 @@ export function registerSalvageCommand(program: Command): void {
           const lab = labDir(cmd);
           const mining = miningFile(o.mined, lab);
           warnIfTestSeeds(mining);
-          const critical = criticalStates(new LabStore(lab), readMinedFailures(mining));
-          if (!critical.length) throw new Error(`--mined ${o.mined}: no critical states with a reference action`);
+          const critical = criticalStates(new LabStore(lab), selectFailures(readMinedFailures(mining), job.confirmedOnly, mining));
+          if (!critical.length) throw new Error(`--mined ${o.mined}: no ${job.confirmedOnly ? 'confirmed ' : ''}critical states with a reference action`);
           states = mixStates(critical, job.routineShare > 0 ? routine() : [], job.routineShare, job.seed);
         }
         mkdirSync(outDir, { recursive: true });
@@ -174,6 +176,7 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
   let job: SalvageJob = {
     ...d, policy, outDir, statesFile,
     states: oneOf<StateSource>('--states', o.states, STATE_SOURCES),
+    confirmedOnly: !!o.confirmedOnly,
     routineShare: num('--routine-share', o.routineShare),
     iterations: num('--iterations', o.iterations), statesPerIter: num('--states-per-iter', o.statesPerIter), group: num('--group', o.group),
     updatesPerIter: num('--updates-per-iter', o.updatesPerIter), topP: num('--top-p', o.topP), temperature: num('--temperature', o.temperature),
@@ -193,6 +196,7 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
   let preset = oneOf<Preset>('--preset', o.preset, PRESETS);
   if (o.plainGrpo) preset = 'plain-grpo';
   job = applyPreset(job, preset);
+  if (job.confirmedOnly && job.states !== 'mined') throw new Error('--confirmed-only selects among mined states; it does not combine with --states all');
   if (o.reward) job.reward.kind = oneOf('--reward', o.reward, REWARD_KINDS);
   if (!o.gates) job.gates.enabled = false;
   if (o.dropRejected) job.rejected = 'drop';

@@ -11,7 +11,8 @@
  *   plain-grpo     GRPO as DeepSeekMath defines it with a rule-based verifier: reward 1 when the
  *                  action means the reference, 0 otherwise (invalid too), no gates, no anchor,
  *                  loss averaged per completion then over completions; same clip and KL
- * `states: 'all'` (RL on every training state instead of mined ones) combines with any preset.
+ * `states: 'all'` (RL on every training state instead of mined ones) combines with any preset;
+ * `confirmedOnly` keeps only mined states that branching confirmed.
  */
 import { z } from 'zod';
 import { COMPETENCE_KINDS, REWARD_KINDS, defaultGateSettings, defaultRewardSettings } from './reward.ts';
@@ -30,6 +31,8 @@ export const SalvageJob = z.object({
   preset: z.enum(PRESETS),
   /** Where the states came from (recorded; the states file holds them). */
   states: z.enum(STATE_SOURCES),
+  /** Mined states: only those confirmed by branching (`lab mine --confirm`). Absent in runs recorded before it existed. */
+  confirmedOnly: z.boolean().default(false),
   routineShare: z.number().min(0).lt(1),
   iterations: z.number().int().positive(),
   /** States per iteration; each gets a group of `group` samples. */
@@ -73,7 +76,7 @@ export type SalvageJob = z.infer<typeof SalvageJob>;
  * policy that already works and the KL keeps it near, as GRPO's beta 0.04 does.
  */
 export const defaultSalvageJob: Omit<SalvageJob, 'policy' | 'outDir' | 'statesFile' | 'maxNew'> = {
-  preset: 'salvage', states: 'mined', routineShare: 0.2,
+  preset: 'salvage', states: 'mined', confirmedOnly: false, routineShare: 0.2,
   iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1,
   reward: defaultRewardSettings, gates: defaultGateSettings, rejected: 'anchor', anchorCoef: 0.5,
   clipEps: 0.2, beta: 0.04, advEps: 1e-4, lossAgg: 'token',

@@ -4,7 +4,8 @@
  * reward reads to compare meanings.
  *
  * Mined states (the default) are the critical states of `lab mine`: the first step where a failed
- * rollout departed in meaning from the oracle's successful reference. Up to that step both
+ * rollout departed in meaning from the oracle's successful reference; with `confirmedOnly`, only
+ * those that branching confirmed lost the task (`lab mine --confirm`). Up to that step both
  * trajectories meant the same, so the page state is the same; the state is taken from the
  * reference episode's step, whose action ids are valid on its own page (the rollout's page may
  * number elements differently). Routine states, a configurable share, are reference steps of
@@ -14,11 +15,12 @@
  * The states are frozen into the run's folder (salvage-states.jsonl) before training, so a
  * resumed run trains on exactly the same ones.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LabStore } from '../../store/lab.ts';
 import { readJsonlStrict } from '../../store/jsonl.ts';
-import { FAILURE_MODES, type MinedFailure } from '../mining.ts';
+import { FAILURE_MODES } from '../mining.ts';
+import { readMiningFile, type MinedFailureRecord } from '../mining-file.ts';
 import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
 import { Rng } from '../../models/rng.ts';
@@ -41,22 +43,20 @@ export const SalvageState = z.object({
 export type SalvageState = z.infer<typeof SalvageState>;
 
 /** A mining report's failures (mining.json, written by `lab mine`), checked field by field. */
-const MiningFile = z.object({
-  all: z.array(z.object({
-    episodeId: z.string(), referenceId: z.string(), family: z.string(), step: z.number().int().min(0), mode: z.enum(FAILURE_MODES),
-  }).passthrough()),
-});
+export function readMinedFailures(path: string): Pick<MinedFailureRecord, 'episodeId' | 'referenceId' | 'family' | 'step' | 'mode' | 'confirmation'>[] {
+  return readMiningFile(path);
+}
 
-export function readMinedFailures(path: string): Pick<MinedFailure, 'episodeId' | 'referenceId' | 'family' | 'step' | 'mode'>[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: not a JSON mining report (${(err as Error).message})`);
-  }
-  const r = MiningFile.safeParse(raw);
-  if (!r.success) throw new Error(`${path}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-  return r.data.all;
+/**
+ * With `confirmedOnly`, only the states that branching confirmed (`lab mine --confirm`): the ones
+ * where the reference action leads to success and the policy's action does not. A report that was
+ * never confirmed, or only in part, is refused rather than silently giving fewer states.
+ */
+export function selectFailures<F extends Pick<MinedFailureRecord, 'confirmation'>>(failures: readonly F[], confirmedOnly: boolean, path: string): F[] {
+  if (!confirmedOnly) return [...failures];
+  const unbranched = failures.filter((f) => !f.confirmation).length;
+  if (unbranched) throw new Error(`${path}: ${unbranched} of ${failures.length} mined states were not confirmed by branching; run \`lab mine --eval ID --confirm\` first`);
+  return failures.filter((f) => f.confirmation!.status === 'confirmed');
 }
 
 /** The critical states of mined failures, read from their reference episodes in the lab. */
