@@ -120,7 +120,7 @@ export class BranchAgent implements Agent {
   }
 }
 
-export interface BranchDeps extends EpisodeDeps {}
+export type BranchDeps = EpisodeDeps;
 
 /** Run one branch from a critical state once; null when the run was cancelled. */
 async function runBranch(deps: BranchDeps, f: MinedFailure, rollout: EpisodeData, kind: BranchKind, forced: { action: string; elements: readonly PageElement[] }, run: number): Promise<{ run: BranchRun; diverged: string | null } | null> {

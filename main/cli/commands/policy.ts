@@ -240,7 +240,7 @@ function registerMineCommand(program: Command): void {
 
 /** Failures per mode (and family), with the branching outcomes once states were confirmed. */
 function printMiningTable(r: ReturnType<typeof miningReport> & { confirmation?: ConfirmationReport }): void {
-  const out = (l: string) => process.stdout.write(l + '\n');
+  const out = (l: string) => process.stdout.write(l.trimEnd() + '\n');
   const c = r.confirmation;
   const head = (name: string) => `${name.padEnd(20)}${'failures'.padEnd(10)}${c ? CONFIRMATION_STATUSES.map((s) => s.replace('_', ' ').padEnd(16)).join('') : ''}`;
   const line = (name: string, n: number, counts: Record<string, number> | undefined) =>
