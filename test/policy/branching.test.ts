@@ -41,20 +41,21 @@ class MistakenOracle implements Agent {
 // webmail seed 1, tier 1: "Star the email from Elena Haddad about the newsletter." The oracle
 // opens the message, stars it, and says it is done (3 steps).
 const TASK = { family: 'webmail', seed: 1, tier: 1 as const };
-const rollout = (mistakes: Record<number, string>) =>
-  runEpisode(deps(), { ...TASK, agent: (i) => new MistakenOracle(i.family.oracle(i.ctx), mistakes), agentConfig: { test: 'rollout' } });
+const rollout = (mistakes: Record<number, string>, maxSteps?: number) =>
+  runEpisode(deps(), { ...TASK, maxSteps, agent: (i) => new MistakenOracle(i.family.oracle(i.ctx), mistakes), agentConfig: { test: 'rollout' } });
 
 const rollouts: Record<'premature' | 'detour', string> = { premature: '', detour: '' };
 
-test('a premature answer is confirmed critical, a harmless scroll is recoverable, a page that does not replay is unreproducible', async () => {
+test('a premature answer is confirmed critical, a harmless scroll recoverable; a page that does not replay, a reference that fails and a cut-off rollout are told apart', async () => {
   const premature = await rollout({ 1: "send_msg_to_user('Done.')" });
   const detour = await rollout({ 1: 'scroll(0, 300)', 2: "send_msg_to_user('Done.')" });
-  assert.deepEqual([premature.success, detour.success], [false, false]);
+  const cut = await rollout({}, 1); // the oracle's first step, then out of steps before starring
+  assert.deepEqual([premature.success, detour.success, cut.success], [false, false, false]);
   rollouts.premature = premature.id;
   rollouts.detour = detour.id;
 
-  const mined = await mineFailures(deps(), [{ episodeId: premature.id }, { episodeId: detour.id }]);
-  assert.deepEqual(mined.map((m) => [m.step, m.mode]), [[1, 'premature_answer'], [1, 'wrong_action_type']]);
+  const mined = await mineFailures(deps(), [{ episodeId: premature.id }, { episodeId: detour.id }, { episodeId: cut.id }]);
+  assert.deepEqual(mined.map((m) => [m.step, m.mode]), [[1, 'premature_answer'], [1, 'wrong_action_type'], [1, 'timeout']]);
 
   // A copy of the premature rollout whose recorded first page lists one element under another name.
   const orig = fx.store.readEpisode(premature.id);
@@ -65,12 +66,16 @@ test('a premature answer is confirmed critical, a harmless scroll is recoverable
   });
   w.end({ ...orig.end!, keyPoints: orig.end!.keyPoints, messages: orig.end!.messages });
   const tampered = { ...mined[0], episodeId: w.id };
+  // The failed rollout standing in as its own reference: its action at the state does not lead to success.
+  const failingReference = { ...mined[0], referenceId: premature.id, referenceAction: "send_msg_to_user('Done.')" };
 
   const progress: string[] = [];
-  const r = await confirmCriticalStates(deps(), [...mined, tampered], { onDone: (d, n, f) => progress.push(`${d}/${n} ${f.confirmation?.status}`) });
+  const r = await confirmCriticalStates(deps(), [mined[0], mined[1], tampered, failingReference, mined[2]], { onDone: (d, n, f) => progress.push(`${d}/${n} ${f.confirmation?.status}`) });
   assert.equal(r.cancelled, false);
-  assert.deepEqual(progress, ['1/3 confirmed', '2/3 recoverable', '3/3 unreproducible']);
-  const [c, rec, un] = r.failures.map((f) => f.confirmation!);
+  assert.deepEqual(progress, ['1/5 confirmed', '2/5 recoverable', '3/5 unreproducible', '4/5 unreachable', '5/5 not_branchable']);
+  const [c, rec, un, unreachable, notBranchable] = r.failures.map((f) => f.confirmation!);
+  assert.deepEqual([unreachable.reference?.success, unreachable.policy?.success], [false, false]);
+  assert.deepEqual([notBranchable.reference, notBranchable.policy, notBranchable.detail], [null, null, 'no action to branch on: the rollout ended before this step']);
 
   // Confirmed: open + star + done with the reference action; open + answer with the policy's.
   assert.equal(c.reference?.action, mined[0].referenceAction);
