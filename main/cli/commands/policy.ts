@@ -189,7 +189,7 @@ function registerMineCommand(program: Command): void {
       .description('failure-mode mining: the critical state of each failed episode of an evaluation, against an oracle reference on the same instance')
       .requiredOption('--eval <id>', 'evaluation id (a folder in lab/evals/)')
       .option('--confirm', 'confirm each critical state by branching: the reference action and the policy\'s action there, each followed by the oracle (resumes an earlier, cancelled run)')
-      .option('--branches <n>', 'with --confirm: runs per branch; a branch succeeds when most of its runs do', intOption('--branches', 1))
+      .option('--branches <n>', 'with --confirm: runs per branch (default 1); a branch succeeds when most of its runs do', intOption('--branches', 1))
       .option('--examples <n>', 'examples kept per failure mode', intOption('--examples', 0), 5)
       .option('--json', 'print the report as JSON'),
   ).action(async (o: BrowserFlags & { eval: string; confirm?: boolean; branches?: number; examples: number; json?: boolean }, cmd: Command) => {
@@ -227,8 +227,8 @@ function registerMineCommand(program: Command): void {
         mined = r.failures;
         cancelled = r.cancelled;
       }
-      const confirming = mined.some((f) => f.confirmation);
-      const out = { evalId: o.eval, ...miningReport(mined as MinedFailure[], o.examples), ...(confirming ? { confirmation: confirmationReport(mined) } : {}), all: mined };
+      const anyBranched = mined.some((f) => f.confirmation);
+      const out = { evalId: o.eval, ...miningReport(mined as MinedFailure[], o.examples), ...(anyBranched ? { confirmation: confirmationReport(mined) } : {}), all: mined };
       writeMiningFile(miningPath, out);
       if (o.json) return printJson(out);
       process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${miningPath}\n`);
