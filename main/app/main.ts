@@ -5,9 +5,10 @@
  */
 import { app, BaseWindow, BrowserWindow, ipcMain, protocol, session, shell } from 'electron';
 import * as electron from 'electron';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { APP_CSP, appWindowPreferences, isTrustedSender } from './policy.ts';
+import { APP_CSP, REPORT_CSP, appWindowPreferences, isTrustedSender } from './policy.ts';
 import { ElectronHost } from './electron-host.ts';
 import { LabStore } from '../store/lab.ts';
 import { defaultLabDir } from '../paths.ts';
@@ -21,6 +22,8 @@ const rendererUrl = pathToFileURL(join(outDir, 'renderer', 'index.html')).href;
 app.enableSandbox();
 // Screenshots are served to the renderer by hash through a scheme of our own, read-only.
 protocol.registerSchemesAsPrivileged([{ scheme: 'lab-blob', privileges: { standard: true, secure: true } }]);
+// Experiment reports likewise, each opened in a window of its own (see the window-open handler).
+protocol.registerSchemesAsPrivileged([{ scheme: 'lab-report', privileges: { standard: true, secure: true } }]);
 
 app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -32,6 +35,12 @@ app.whenReady().then(() => {
   protocol.handle('lab-blob', (request) => {
     const hash = new URL(request.url).hostname;
     return new Response(new Uint8Array(store.blobs.get(hash)), { headers: { 'content-type': 'image/png' } });
+  });
+
+  protocol.handle('lab-report', (request) => {
+    const path = service.experiments.reportHtmlPath(new URL(request.url).hostname);
+    if (!path) return new Response('no such report', { status: 404 });
+    return new Response(new Uint8Array(readFileSync(path)), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_CSP } });
   });
 
   const win = new BrowserWindow({
@@ -62,6 +71,10 @@ app.whenReady().then(() => {
     if (url !== rendererUrl) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
+    // A report (no script, strict CSP) opens in a sandboxed window without preload or Node.
+    if (url.startsWith('lab-report://')) {
+      return { action: 'allow', overrideBrowserWindowOptions: { width: 1100, height: 900, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } } };
+    }
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
   });
