@@ -20,10 +20,13 @@ const outDir = join(import.meta.dirname, '..');
 const rendererUrl = pathToFileURL(join(outDir, 'renderer', 'index.html')).href;
 
 app.enableSandbox();
-// Screenshots are served to the renderer by hash through a scheme of our own, read-only.
-protocol.registerSchemesAsPrivileged([{ scheme: 'lab-blob', privileges: { standard: true, secure: true } }]);
-// Experiment reports likewise, each opened in a window of its own (see the window-open handler).
-protocol.registerSchemesAsPrivileged([{ scheme: 'lab-report', privileges: { standard: true, secure: true } }]);
+// Screenshots are served to the renderer by hash through a scheme of our own, read-only; experiment
+// reports likewise, each opened in a window of its own (see the window-open handler). One call:
+// Electron takes the scheme list once.
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'lab-blob', privileges: { standard: true, secure: true } },
+  { scheme: 'lab-report', privileges: { standard: true, secure: true } },
+]);
 
 app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -35,12 +38,6 @@ app.whenReady().then(() => {
   protocol.handle('lab-blob', (request) => {
     const hash = new URL(request.url).hostname;
     return new Response(new Uint8Array(store.blobs.get(hash)), { headers: { 'content-type': 'image/png' } });
-  });
-
-  protocol.handle('lab-report', (request) => {
-    const path = service.experiments.reportHtmlPath(new URL(request.url).hostname);
-    if (!path) return new Response('no such report', { status: 404 });
-    return new Response(new Uint8Array(readFileSync(path)), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_CSP } });
   });
 
   const win = new BrowserWindow({
@@ -56,6 +53,14 @@ app.whenReady().then(() => {
     families: builtinFamilies(),
     mode: 'electron',
     startBrowser: async () => new ElectronHost(electron, envWindow, () => service.taskOrigins()),
+  });
+
+  protocol.handle('lab-report', (request) => {
+    // lab-report://experiments/<id>/report.html: the id in the path, which keeps its case (a host is lowercased).
+    const m = new URL(request.url).pathname.match(/^\/([A-Za-z0-9_-]+)\/report\.html$/);
+    const path = m ? service.experiments.reportHtmlPath(m[1]) : null;
+    if (!path) return new Response('no such report', { status: 404 });
+    return new Response(new Uint8Array(readFileSync(path)), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_CSP } });
   });
 
   for (const method of METHODS) {

@@ -60,6 +60,15 @@ test('the experiments view lists the experiment with its stages and report, and 
   const res = await page.request.get(`${web.url}${href}`);
   assert.equal(res.status(), 200);
   assert.match(await res.text(), /<svg/);
+  // Opened as a page, it renders under the report CSP (its charts are inline SVG) without a violation.
+  const reportPage = await app!.browser.newPage();
+  const reportErrors: string[] = [];
+  reportPage.on('console', (m) => m.type() === 'error' && reportErrors.push(m.text()));
+  await reportPage.goto(`${web.url}${href}`);
+  assert.ok(await reportPage.locator('svg').first().isVisible());
+  assert.match((await reportPage.locator('body').textContent())!, /Claim 1 — /);
+  assert.deepEqual(reportErrors, []);
+  await reportPage.close();
 
   // Replay: the new experiment is selected and followed stage by stage; cancel it once SFT runs.
   const t0 = performance.now();

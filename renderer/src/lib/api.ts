@@ -18,7 +18,7 @@ declare global {
 }
 
 function electronApi(bridge: NonNullable<Window['lab']>): Api {
-  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://${encodeURIComponent(id)}/report.html` }) as Api;
+  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html` }) as Api;
 }
 
 function webApi(token: string): Api {
