@@ -11,7 +11,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Interval } from '../policy/stats.ts';
 import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
-import type { ExperimentReport } from './report.ts';
 
 export interface ComparisonRow {
   /** Section of the report: collection, datasets, sft, claims, methods, ablations, failure modes, time. */
@@ -136,8 +135,11 @@ class ReportReader {
 
 const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
 
-/** Compare an original's report with a replay's. `files` name them in errors. */
-export function compareReports(original: ExperimentReport | unknown, replay: ExperimentReport | unknown, files = { original: 'original report', replay: 'replay report' }): Comparison {
+/**
+ * Compare an original's report with a replay's: parsed report.json files, typed unknown since each
+ * figure is checked where it is read. `files` name them in errors.
+ */
+export function compareReports(original: unknown, replay: unknown, files = { original: 'original report', replay: 'replay report' }): Comparison {
   const a = new ReportReader(files.original, original);
   const b = new ReportReader(files.replay, replay);
   const configA = parseExperimentConfig((original as { config?: unknown })?.config, `${files.original}: config`);
