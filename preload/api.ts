@@ -18,6 +18,8 @@ import type { DecideRequest, DecideResult } from '../main/server/review-decision
 import type { BenchReport } from '../main/decode/bench.ts';
 import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
 import type { SalvagePoint, SftPoint, TrainingList, TrainingRunData } from '../main/server/training.ts';
+import type { ExperimentInfo } from '../main/server/experiments.ts';
+import type { Comparison } from '../main/experiment/compare.ts';
 
 export interface DatasetVersionInfo {
   version: number;
@@ -162,6 +164,17 @@ export interface LabApi {
   /** Follow a run from the offset readTrainingRun returned; new lines arrive as trainingLines events. */
   watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }>;
   unwatchTraining(watchId: string): Promise<void>;
+  /** Experiments in lab/experiments/, newest first, and the one this service runs now (if any). */
+  listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null }>;
+  readExperiment(id: string): Promise<ExperimentInfo>;
+  /** Every figure of two reports side by side (original, replay), and their configurations. */
+  compareExperiments(originalId: string, replayId: string): Promise<Comparison>;
+  /** Replay a finished experiment from its recorded config.json, in the background; events experimentStage, experimentProgress, experimentDone. */
+  replayExperiment(id: string): Promise<{ experimentId: string }>;
+  /** Continue a stopped experiment (a cancelled replay, say) in the background, with the same events. */
+  resumeExperiment(id: string): Promise<{ experimentId: string }>;
+  /** Stop the running experiment; its stage keeps what it needs to continue. */
+  cancelExperiment(id: string): Promise<void>;
 }
 
 export interface LabEvents {
@@ -180,6 +193,11 @@ export interface LabEvents {
   decodeDone: { decodeId: string; mode: DecodeMode; final: boolean; result: LiveDecodeResult | null; error?: string };
   /** New complete lines of a watched run (reset: the file was rewritten, these start it over). */
   trainingLines: { watchId: string; dir: string; reset: boolean; offset: number; sft: SftPoint[]; salvage: SalvagePoint[]; errors: string[] };
+  /** A stage of a running experiment began (or was skipped: finished before) or finished (index and total -1). */
+  experimentStage: { experimentId: string; stage: string; index: number; total: number; status: 'started' | 'skipped' | 'done'; elapsedS: number | null };
+  experimentProgress: { experimentId: string; stage: string; done: number; total: number; note: string | null };
+  /** The run ended: finished (with the comparison, for a replay), stopped (cancelled, in `stage`) or failed. */
+  experimentDone: { experimentId: string; status: 'finished' | 'stopped' | 'failed'; stage: string | null; comparison: Comparison | null; error?: string };
 }
 
 export type LabMethod = keyof LabApi;
@@ -191,10 +209,12 @@ export const METHODS: readonly LabMethod[] = [
   'listCollectionRuns', 'readReviewTask', 'reviewDecide',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
+  'listExperiments', 'readExperiment', 'compareExperiments', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',
 ];
 export const EVENTS: readonly LabEventName[] = [
   'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone',
   'decodeBenchProgress', 'decodeBenchDone', 'decodeLoop', 'decodeDone', 'trainingLines',
+  'experimentStage', 'experimentProgress', 'experimentDone',
 ];
 
 /** IPC channel of each method and event; nothing else crosses. */

@@ -5,9 +5,10 @@
  */
 import { app, BaseWindow, BrowserWindow, ipcMain, protocol, session, shell } from 'electron';
 import * as electron from 'electron';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { APP_CSP, appWindowPreferences, isTrustedSender } from './policy.ts';
+import { APP_CSP, REPORT_CSP, appWindowPreferences, isTrustedSender } from './policy.ts';
 import { ElectronHost } from './electron-host.ts';
 import { LabStore } from '../store/lab.ts';
 import { defaultLabDir } from '../paths.ts';
@@ -19,8 +20,13 @@ const outDir = join(import.meta.dirname, '..');
 const rendererUrl = pathToFileURL(join(outDir, 'renderer', 'index.html')).href;
 
 app.enableSandbox();
-// Screenshots are served to the renderer by hash through a scheme of our own, read-only.
-protocol.registerSchemesAsPrivileged([{ scheme: 'lab-blob', privileges: { standard: true, secure: true } }]);
+// Screenshots are served to the renderer by hash through a scheme of our own, read-only; experiment
+// reports likewise, each opened in a window of its own (see the window-open handler). One call:
+// Electron takes the scheme list once.
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'lab-blob', privileges: { standard: true, secure: true } },
+  { scheme: 'lab-report', privileges: { standard: true, secure: true } },
+]);
 
 app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -49,6 +55,14 @@ app.whenReady().then(() => {
     startBrowser: async () => new ElectronHost(electron, envWindow, () => service.taskOrigins()),
   });
 
+  protocol.handle('lab-report', (request) => {
+    // lab-report://experiments/<id>/report.html: the id in the path, which keeps its case (a host is lowercased).
+    const m = new URL(request.url).pathname.match(/^\/([A-Za-z0-9_-]+)\/report\.html$/);
+    const path = m ? service.experiments.reportHtmlPath(m[1]) : null;
+    if (!path) return new Response('no such report', { status: 404 });
+    return new Response(new Uint8Array(readFileSync(path)), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_CSP } });
+  });
+
   for (const method of METHODS) {
     ipcMain.handle(channelOf(method), (event, ...args: unknown[]) => {
       if (!event.senderFrame || !isTrustedSender(event.senderFrame.url, rendererUrl)) throw new Error('untrusted sender');
@@ -62,6 +76,10 @@ app.whenReady().then(() => {
     if (url !== rendererUrl) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
+    // A report (no script, strict CSP) opens in a sandboxed window without preload or Node.
+    if (url.startsWith('lab-report://')) {
+      return { action: 'allow', overrideBrowserWindowOptions: { width: 1100, height: 900, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } } };
+    }
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
   });

@@ -48,6 +48,17 @@ export const APP_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+/** An experiment's report.html: its own inline styles and SVG, nothing fetched, no script, no forms, sandboxed. */
+export const REPORT_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  'img-src data:',
+  'sandbox',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** May an environment page navigate to this URL? Only http(s) within the task's origins. */
 export function isAllowedEnvironmentNavigation(url: string, allowedOrigins: readonly string[]): boolean {
   let parsed: URL;

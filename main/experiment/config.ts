@@ -22,6 +22,8 @@ export const ExperimentConfig = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]+$/),
   preset: z.enum(EXPERIMENT_PRESETS),
   createdAt: z.string(),
+  /** The experiment this one replays (lab experiment --replay): its config.json, with this id and createdAt. */
+  replayOf: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   /** Training families (collection, SFT, mining); test seeds of these and the held-out families are evaluated. */
   families: z.array(z.string().min(1)).min(1),
   collect: z.object({
@@ -86,7 +88,7 @@ export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
 type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples';
 /** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
-type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
+type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'replayOf' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
   sft: Omit<ExperimentConfig['sft'], Recorded>;
   salvage: Omit<ExperimentConfig['salvage'], 'rl'>;
 };

@@ -33,6 +33,8 @@ import { decide, type DecideRequest } from './review-decisions.ts';
 import { DecodingLab } from './decoding.ts';
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest } from '../../preload/api.ts';
 import { TrainingLab, type TrainingList, type TrainingRunData } from './training.ts';
+import { ExperimentsLab, type ExperimentInfo } from './experiments.ts';
+import type { Comparison } from '../experiment/compare.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -60,11 +62,20 @@ export class LabService implements LabApi {
   private exports = new Map<string, AbortController>();
   private decoding: DecodingLab;
   private training: TrainingLab;
+  readonly experiments: ExperimentsLab;
 
   constructor(private deps: ServiceDeps) {
     this.labels = new LabelStore(deps.store.dir);
     this.decoding = new DecodingLab(deps.store.dir, (event, data) => this.emit(event, data), { backend: deps.decodeBackend });
     this.training = new TrainingLab(deps.store.dir, (event, data) => this.emit(event, data));
+    this.experiments = new ExperimentsLab({
+      store: deps.store,
+      runtime: async () => {
+        const [host, server] = await Promise.all([this.host(), this.tasks()]);
+        return { host, server };
+      },
+      emit: (event, data) => this.emit(event, data),
+    });
   }
 
   get blobs() {
@@ -318,6 +329,30 @@ export class LabService implements LabApi {
     this.training.unwatch(String(watchId));
   }
 
+  async listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null }> {
+    return { ...this.experiments.list(), running: this.experiments.runningId };
+  }
+
+  async readExperiment(id: string): Promise<ExperimentInfo> {
+    return this.experiments.read(String(id));
+  }
+
+  async compareExperiments(originalId: string, replayId: string): Promise<Comparison> {
+    return this.experiments.compare(String(originalId), String(replayId));
+  }
+
+  async replayExperiment(id: string): Promise<{ experimentId: string }> {
+    return this.experiments.startReplay(String(id));
+  }
+
+  async resumeExperiment(id: string): Promise<{ experimentId: string }> {
+    return this.experiments.resume(String(id));
+  }
+
+  async cancelExperiment(id: string): Promise<void> {
+    this.experiments.cancel(String(id));
+  }
+
   /** Origins environment pages may navigate within: the task server's, once it runs. */
   taskOrigins(): string[] {
     return this.startedTaskServer ? [this.startedTaskServer.url] : [];
@@ -338,6 +373,7 @@ export class LabService implements LabApi {
     for (const id of this.demos.keys()) await this.cancelDemo(id);
     this.decoding.close();
     this.training.close();
+    await this.experiments.close(); // before the browser: its stage stops cleanly first
     if (this.browser) await (await this.browser).close().catch(() => {});
     if (this.taskServer) await (await this.taskServer).stop().catch(() => {});
   }

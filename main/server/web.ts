@@ -9,7 +9,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
-import { APP_CSP } from '../app/policy.ts';
+import { APP_CSP, REPORT_CSP } from '../app/policy.ts';
 import type { LabService } from './service.ts';
 
 const MIME: Record<string, string> = {
@@ -58,6 +58,21 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
       } catch {
         res.writeHead(404, security).end('no such screenshot');
       }
+      return;
+    }
+    // An experiment's report.html: self-contained (inline SVG and styles, no script), so it is served
+    // under a CSP that allows nothing else, sandboxed, and only with the token, like screenshots.
+    const report = url.pathname.match(/^\/experiments\/([A-Za-z0-9_-]+)\/report\.html$/);
+    if (report) {
+      if (!tokenOk(url.searchParams.get('token'))) return void res.writeHead(403, security).end('bad token');
+      const path = opts.service.experiments.reportHtmlPath(report[1]);
+      if (!path) return void res.writeHead(404, security).end('no such report');
+      res.writeHead(200, {
+        ...security,
+        'content-security-policy': REPORT_CSP,
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      }).end(await readFile(path));
       return;
     }
     const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   APP_CSP,
+  REPORT_CSP,
   appWindowPreferences,
   environmentPermission,
   environmentViewPreferences,
@@ -62,4 +63,14 @@ test('the app window is sandboxed and its CSP allows only its own code', () => {
   assert.match(APP_CSP, /script-src 'self'(;|$)/);
   assert.doesNotMatch(APP_CSP, /unsafe-eval/);
   assert.match(APP_CSP, /object-src 'none'/);
+});
+
+test('an experiment report is served under a CSP that runs no script and fetches nothing', () => {
+  const directives = new Map(REPORT_CSP.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+  assert.equal(directives.get('default-src'), "'none'");
+  assert.equal(directives.get('style-src'), "'unsafe-inline'"); // the report's own <style>
+  assert.equal(directives.get('img-src'), 'data:');
+  assert.equal(directives.get('sandbox'), ''); // no allow-scripts, no allow-same-origin
+  assert.ok(!directives.has('script-src') && !directives.has('connect-src'));
+  assert.equal(directives.get('frame-ancestors'), "'none'");
 });

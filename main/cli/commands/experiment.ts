@@ -10,32 +10,44 @@ import { EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts
 import { ExperimentFolder } from '../../experiment/folder.ts';
 import { runExperiment } from '../../experiment/pipeline.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
+import { createReplay } from '../../experiment/replay.ts';
+import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 interface ExperimentFlags extends BrowserFlags {
   preset?: string;
   out?: string;
   resume?: string;
+  replay?: string;
   seeds?: number;
   backend?: string;
   json?: boolean;
 }
 
 export function registerExperimentCommand(program: Command): void {
-  withBrowserOptions(
+  const experiment = withBrowserOptions(
     program
       .command('experiment')
       .description('the RMSWeb experiment in one command: collect (reflection and plain), shorten, SFT, evaluate, mine, Salvage-DS and ablations, report (resumable)')
       .option('--preset <p>', `${EXPERIMENT_PRESETS.join(' | ')} (tiny: a test; demo: under 20 minutes on two cores; full: the real run)`)
       .option('--out <name>', 'experiment id, the folder name in lab/experiments/ (default: a timestamp)')
       .option('--resume <id>', 'continue the experiment in lab/experiments/<id> with its recorded configuration')
+      .option('--replay <id>', 'run experiment <id> again from its recorded config.json (a new experiment, id <id>-replayN or --out; compare with `experiment compare`)')
       .option('--seeds <n>', 'Salvage-DS training seeds (default: 1 for tiny and demo, 3 for full)', intOption('--seeds', 1))
       .option('--backend <id>', 'TensorFlow.js backend for SFT, Salvage-DS and the policy (default: best available)')
       .option('--json', 'print the result as JSON'),
   ).action(async (o: ExperimentFlags, cmd: Command) => {
     const store = openLab(cmd);
     let folder: ExperimentFolder;
-    if (o.resume) {
+    if (o.resume && o.replay) throw new Error('--replay cannot be combined with --resume: continue a stopped replay with --resume <its id>');
+    if (o.replay) {
+      // The replay's configuration is the recorded one: nothing that would change it is accepted.
+      for (const [flag, v] of [['--preset', o.preset], ['--seeds', o.seeds], ['--backend', o.backend]] as const) {
+        if (v !== undefined) throw new Error(`${flag} cannot be combined with --replay: a replay runs with the original's recorded configuration`);
+      }
+      if (o.out !== undefined && !/^[A-Za-z0-9_-]+$/.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
+      folder = createReplay(store.dir, o.replay, o.out);
+    } else if (o.resume) {
       for (const [flag, v] of [['--preset', o.preset], ['--out', o.out], ['--seeds', o.seeds], ['--backend', o.backend]] as const) {
         if (v !== undefined) throw new Error(`${flag} cannot be combined with --resume: a resumed experiment runs with its recorded configuration`);
       }
@@ -50,7 +62,7 @@ export function registerExperimentCommand(program: Command): void {
     const id = folder.config.id;
     const resumeCmd = `npm run lab -- experiment --resume ${id}${cmd.optsWithGlobals().lab ? ` --lab ${cmd.optsWithGlobals().lab as string}` : ''}`;
     const say = (line: string) => process.stderr.write(line + '\n');
-    say(`experiment ${id} (preset ${folder.config.preset}) in ${folder.dir}`);
+    say(`experiment ${id} (preset ${folder.config.preset}${folder.config.replayOf ? `, a replay of ${folder.config.replayOf}` : ''}) in ${folder.dir}`);
 
     const server = await startTaskServer();
     const host = await startBrowser(o);
@@ -89,10 +101,47 @@ export function registerExperimentCommand(program: Command): void {
         process.exitCode = 130;
         return;
       }
-      if (o.json) return printJson({ experimentId: id, dir: folder.dir, stopped: false, report: result.reportPath, html: result.htmlPath, claims: result.report.claims, methods: result.report.methods, totalS: result.report.totalS });
+      if (o.json) return printJson({ experimentId: id, ...(folder.config.replayOf ? { replayOf: folder.config.replayOf } : {}), dir: folder.dir, stopped: false, report: result.reportPath, html: result.htmlPath, claims: result.report.claims, methods: result.report.methods, totalS: result.report.totalS });
       printSummary(result.report, result.reportPath, result.htmlPath);
+      if (folder.config.replayOf) say(`compare with the original: npm run lab -- experiment compare ${folder.config.replayOf} ${id}`);
     });
   });
+
+  experiment
+    .command('compare <original> <replay>')
+    .description('compare two experiments\' reports (an original and its replay): every figure, the difference, whether the replay lies inside the original\'s 95% interval; and their configurations')
+    .option('--json', 'print the comparison as JSON')
+    .action((a: string, b: string, _o: unknown, cmd: Command) => {
+      const store = openLab(cmd);
+      const c = compareExperiments(store.dir, a, b);
+      // `experiment` has a --json of its own, which commander fills first wherever the flag stands.
+      if (cmd.optsWithGlobals().json) return printJson(c);
+      printComparison(c);
+    });
+}
+
+function printComparison(c: Comparison): void {
+  const out = (l: string) => process.stdout.write(l + '\n');
+  const num = (x: number | null) => (x === null ? '-' : Number.isInteger(x) ? String(x) : x.toFixed(4));
+  const signed = (x: number | null) => (x === null ? '-' : x === 0 ? '0' : `${x > 0 ? '+' : ''}${num(x)}`);
+  out(`${c.original} (original) vs ${c.replay} (replay)`);
+  out(c.configsIdentical ? 'configurations: identical (apart from id, createdAt, replayOf)' : `configurations differ in ${c.configDifferences.length} field(s):`);
+  for (const d of c.configDifferences) out(`  ${d.field}: ${JSON.stringify(d.original)} vs ${JSON.stringify(d.replay)}`);
+  const width = Math.max(...c.rows.map((r) => r.label.length), 10) + 2;
+  let group = '';
+  for (const r of c.rows) {
+    if (r.group !== group) {
+      group = r.group;
+      out(`\n${group}\n${''.padEnd(width)}${'original'.padStart(12)}${'replay'.padStart(12)}${'difference'.padStart(12)}  replay in original's 95% interval`);
+    }
+    const inside = r.inside === null ? '' : `${r.inside ? 'yes' : 'NO'} [${num(r.interval!.low)}, ${num(r.interval!.high)}]`;
+    out(`${r.label.padEnd(width)}${num(r.original).padStart(12)}${num(r.replay).padStart(12)}${signed(r.difference).padStart(12)}  ${inside}`);
+  }
+  out('\nverdicts');
+  for (const v of c.verdicts) out(`${v.claim.padEnd(width)}${v.original ?? '-'} -> ${v.replay ?? '-'}${v.original === v.replay ? '' : '  (changed)'}`);
+  const differing = c.rows.filter((r) => r.difference !== null && r.difference !== 0 && r.group !== 'time').length;
+  const outside = c.rows.filter((r) => r.inside === false).length;
+  out(`\n${differing} figure(s) differ (time aside), ${outside} outside the original's interval`);
 }
 
 function printSummary(r: ExperimentReport, json: string, html: string): void {

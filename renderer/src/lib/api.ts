@@ -7,6 +7,8 @@ import type { LabApi, LabEventName, LabEvents } from '../../../preload/api.ts';
 export type Api = LabApi & {
   on<E extends LabEventName>(event: E, listener: (data: LabEvents[E]) => void): () => void;
   blobUrl(hash: string): string;
+  /** An experiment's report.html, served read-only by the main process (web: with the token). */
+  reportUrl(experimentId: string): string;
 };
 
 declare global {
@@ -16,7 +18,7 @@ declare global {
 }
 
 function electronApi(bridge: NonNullable<Window['lab']>): Api {
-  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}` }) as Api;
+  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html` }) as Api;
 }
 
 function webApi(token: string): Api {
@@ -69,6 +71,7 @@ function webApi(token: string): Api {
         return () => set!.delete(listener);
       },
       blobUrl: (hash: string) => `/blob/${hash}.png?token=${encodeURIComponent(token)}`,
+      reportUrl: (id: string) => `/experiments/${encodeURIComponent(id)}/report.html?token=${encodeURIComponent(token)}`,
     } as Record<string, unknown>,
     {
       get: (target, prop: string) => (prop in target ? target[prop] : (...params: unknown[]) => call(prop, params)),

@@ -1,0 +1,46 @@
+/**
+ * Replaying an experiment (`lab experiment --replay ID`, the app's Replay button): a new experiment
+ * whose configuration is the original's config.json verbatim — every parameter and seed as it was
+ * recorded, not today's presets or library defaults — except its own id and creation time and
+ * `replayOf`, the experiment it replays. Running it is running any experiment (resumable the same
+ * way); comparing the two reports (./compare.ts) shows whether the recorded configuration
+ * reproduces its numbers.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { ExperimentFolder } from './folder.ts';
+
+const ID = /^[A-Za-z0-9_-]+$/;
+
+/** The original's config.json, parsed; errors name the file and the field. */
+export function readRecordedConfig(labDir: string, id: string): ExperimentConfig {
+  if (!ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
+  const path = join(labDir, 'experiments', id, 'config.json');
+  if (!existsSync(path)) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')} (no ${path})`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: not JSON: ${(err as Error).message}`);
+  }
+  return parseExperimentConfig(raw, path);
+}
+
+/** The replay's configuration: the original's, with a new id, a new createdAt and replayOf. */
+export function replayConfig(labDir: string, originalId: string, newId: string): ExperimentConfig {
+  const original = readRecordedConfig(labDir, originalId);
+  if (!ID.test(newId)) throw new Error(`invalid experiment id "${newId}" (letters, digits, '_' and '-')`);
+  return parseExperimentConfig({ ...original, id: newId, createdAt: new Date().toISOString(), replayOf: originalId }, `replay of ${originalId}`);
+}
+
+/** `<id>-replay<N>` with the first N whose folder does not exist: readable, and sorted beside the original. */
+export function nextReplayId(labDir: string, originalId: string): string {
+  for (let n = 1; ; n++) if (!existsSync(join(labDir, 'experiments', `${originalId}-replay${n}`))) return `${originalId}-replay${n}`;
+}
+
+/** Create the replay's folder (config.json written); run it with runExperiment like any other. */
+export function createReplay(labDir: string, originalId: string, newId?: string): ExperimentFolder {
+  const config = replayConfig(labDir, originalId, newId ?? nextReplayId(labDir, originalId));
+  return ExperimentFolder.create(labDir, config);
+}

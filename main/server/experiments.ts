@@ -1,0 +1,262 @@
+/**
+ * The experiments view's side of the service: the experiments in lab/experiments/ (configuration,
+ * stage status from stages.jsonl, headline numbers from report.json), their report.html, replays
+ * and resumes run in the background with progress events and cancel, and the comparison of a
+ * replay with its original.
+ *
+ * A replay runs in this process through runExperiment, the same function `lab experiment` calls:
+ * cancel is its AbortSignal (the running stage stops and keeps its resumable state, as on Ctrl-C),
+ * and its hooks become experimentStage / experimentProgress / experimentDone events. One run at a
+ * time: stages already use every core, and they share the service's browser.
+ *
+ * Folders are read without ExperimentFolder.open, which trims a torn last line of stages.jsonl:
+ * here another process (a `lab experiment` in a terminal) may be writing that line right now.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LabEvents } from '../../preload/api.ts';
+import type { BrowserHost } from '../environment/cdp.ts';
+import { BrowserEnv } from '../environment/environment.ts';
+import type { TaskServer } from '../tasks/server.ts';
+import type { LabStore } from '../store/lab.ts';
+import { ExperimentFolder, StageEvent } from '../experiment/folder.ts';
+import { experimentStages } from '../experiment/stages.ts';
+import { runExperiment } from '../experiment/pipeline.ts';
+import { createReplay, readRecordedConfig } from '../experiment/replay.ts';
+import { compareExperiments, type Comparison } from '../experiment/compare.ts';
+import { readCompleteLines } from './jsonl-tail.ts';
+
+/**
+ * started: its last line says started but this service is not running it: another process (a
+ * `lab experiment` in a terminal) runs it now, or one was killed mid-stage; either way it is unfinished.
+ */
+export type StageStatus = 'pending' | 'running' | 'started' | 'done' | 'stopped' | 'failed';
+
+export interface ExperimentStageInfo {
+  name: string;
+  status: StageStatus;
+  /** Seconds over every attempt at the stage (null: never ran to an end). */
+  elapsedS: number | null;
+  attempts: number;
+  error: string | null;
+}
+
+/** The report's headline figures (null where the report has none, or no report yet). */
+export interface ExperimentHeadline {
+  reflectYield: number | null;
+  plainYield: number | null;
+  sftReflectTestSuccess: number | null;
+  salvageTestSuccess: number | null;
+  fewerStepsVerdict: string | null;
+  salvageVerdict: string | null;
+}
+
+export interface ExperimentInfo {
+  id: string;
+  preset: string;
+  createdAt: string;
+  replayOf: string | null;
+  stages: ExperimentStageInfo[];
+  stagesDone: number;
+  /** finished: report.json written; running: this service runs it now; else stopped or failed where it ended. */
+  state: 'finished' | 'running' | 'stopped' | 'failed' | 'not started';
+  hasReport: boolean;
+  headline: ExperimentHeadline | null;
+}
+
+type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
+
+export interface ExperimentsDeps {
+  store: LabStore;
+  /** The service's browser and task server (started on first use). */
+  runtime: () => Promise<{ host: BrowserHost; server: TaskServer }>;
+  emit: Emit;
+}
+
+/** Progress events at most this often per stage (an SFT stage reports every step). */
+const PROGRESS_EVERY_MS = 100;
+
+const num = (x: unknown): number | null => (typeof x === 'number' ? x : null);
+const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+
+function headlineOf(report: Record<string, any>): ExperimentHeadline {
+  const armYield = (run: string, arm: string) => num(report.collection?.[run]?.arms?.find?.((a: { arm?: string }) => a?.arm === arm)?.yield);
+  const success = (method: string) => num(report.methods?.find?.((m: { method?: string }) => m?.method === method)?.test?.success?.value);
+  return {
+    reflectYield: armYield('reflect', 'reflect'),
+    plainYield: armYield('plain', 'blind'),
+    sftReflectTestSuccess: success('sft-reflect'),
+    salvageTestSuccess: success('salvage'),
+    fewerStepsVerdict: str(report.claims?.fewerSteps?.verdict),
+    salvageVerdict: str(report.claims?.salvageBeatsSft?.verdict),
+  };
+}
+
+export class ExperimentsLab {
+  private running: { id: string; controller: AbortController; done: Promise<void> } | null = null;
+
+  constructor(private readonly deps: ExperimentsDeps) {}
+
+  private get dir(): string {
+    return join(this.deps.store.dir, 'experiments');
+  }
+
+  /** Every experiment folder with a config.json, newest first; unreadable ones are listed as errors. */
+  list(): { experiments: ExperimentInfo[]; errors: string[] } {
+    const experiments: ExperimentInfo[] = [];
+    const errors: string[] = [];
+    if (!existsSync(this.dir)) return { experiments, errors };
+    for (const id of readdirSync(this.dir)) {
+      if (!existsSync(join(this.dir, id, 'config.json'))) continue;
+      try {
+        experiments.push(this.read(id));
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    }
+    experiments.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    return { experiments, errors };
+  }
+
+  /** One experiment's configuration summary, stage status and headline figures. */
+  read(id: string): ExperimentInfo {
+    const config = readRecordedConfig(this.deps.store.dir, String(id));
+    const log = join(this.dir, config.id, 'stages.jsonl');
+    const events: StageEvent[] = readCompleteLines(log, 0).lines.map((line, i) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        throw new Error(`${log}:${i + 1}: not JSON`);
+      }
+      const r = StageEvent.safeParse(raw);
+      if (!r.success) throw new Error(`${log}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+      return r.data;
+    });
+    const isRunning = this.running?.id === config.id;
+    const stages = experimentStages(config).map((s): ExperimentStageInfo => {
+      const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
+      const last = mine.at(-1);
+      const ended = mine.filter((e) => e.elapsedS !== undefined);
+      const status: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
+      return {
+        name: s.name, status,
+        elapsedS: ended.length ? Math.round(ended.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100 : null,
+        attempts: mine.filter((e) => e.status === 'started').length,
+        error: last?.status === 'failed' ? (last.error ?? null) : null,
+      };
+    });
+    const reportPath = join(this.dir, config.id, 'report.json');
+    let headline: ExperimentHeadline | null = null;
+    if (existsSync(reportPath)) {
+      try {
+        headline = headlineOf(JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>);
+      } catch (err) {
+        throw new Error(`${reportPath}: not JSON: ${(err as Error).message}`);
+      }
+    }
+    const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
+    return {
+      id: config.id, preset: config.preset, createdAt: config.createdAt, replayOf: config.replayOf ?? null,
+      stages, stagesDone: stages.filter((s) => s.status === 'done').length, state, hasReport: headline !== null, headline,
+    };
+  }
+
+  /** report.html of an experiment (for the web server's report route), or null where there is none. */
+  reportHtmlPath(id: string): string | null {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) return null;
+    const path = join(this.dir, id, 'report.html');
+    return existsSync(path) ? path : null;
+  }
+
+  compare(originalId: string, replayId: string): Comparison {
+    return compareExperiments(this.deps.store.dir, String(originalId), String(replayId));
+  }
+
+  /** Create a replay of a finished experiment and run it in the background. */
+  async startReplay(id: string): Promise<{ experimentId: string }> {
+    this.refuseWhileRunning();
+    const folder = createReplay(this.deps.store.dir, String(id));
+    this.run(folder);
+    return { experimentId: folder.config.id };
+  }
+
+  /** Continue a stopped (or failed) experiment: finished stages are skipped, the stopped one continues. */
+  async resume(id: string): Promise<{ experimentId: string }> {
+    this.refuseWhileRunning();
+    readRecordedConfig(this.deps.store.dir, String(id)); // errors name the file and field
+    if (existsSync(join(this.dir, String(id), 'report.json'))) throw new Error(`experiment ${id} has finished; there is nothing to resume`);
+    const folder = ExperimentFolder.open(this.deps.store.dir, String(id));
+    this.run(folder);
+    return { experimentId: folder.config.id };
+  }
+
+  /** Stop the running experiment (its stage keeps what it needs to continue). */
+  cancel(id: string): void {
+    if (this.running?.id === String(id)) this.running.controller.abort();
+  }
+
+  get runningId(): string | null {
+    return this.running?.id ?? null;
+  }
+
+  private refuseWhileRunning(): void {
+    if (this.running) throw new Error(`experiment ${this.running.id} is running; cancel it or wait for it to finish`);
+  }
+
+  private run(folder: ExperimentFolder): void {
+    const experimentId = folder.config.id;
+    const controller = new AbortController();
+    const { emit } = this.deps;
+    const lastProgress = new Map<string, number>();
+    const work = async (): Promise<void> => {
+      const { host, server } = await this.deps.runtime();
+      const cfg = folder.config;
+      const envs = Array.from({ length: Math.max(cfg.collect.parallel, cfg.eval.parallel) }, () => new BrowserEnv(host));
+      try {
+        const result = await runExperiment({ folder, store: this.deps.store, server, envs, browserKind: host.kind }, {
+          signal: controller.signal,
+          onStage: (stage, index, total, skipped) => emit('experimentStage', { experimentId, stage, index, total, status: skipped ? 'skipped' : 'started', elapsedS: null }),
+          onStageEnd: (stage, elapsedS) => emit('experimentStage', { experimentId, stage, index: -1, total: -1, status: 'done', elapsedS }),
+          onProgress: (stage, done, total, note) => {
+            const now = Date.now();
+            if (done < total && now - (lastProgress.get(stage) ?? 0) < PROGRESS_EVERY_MS) return;
+            lastProgress.set(stage, now);
+            emit('experimentProgress', { experimentId, stage, done, total, note: note ?? null });
+          },
+        });
+        this.running = null;
+        if (result.stopped) return emit('experimentDone', { experimentId, status: 'stopped', stage: result.stage, comparison: null });
+        // The replay finished either way; a comparison that cannot be made (the original's report
+        // gone or damaged) is said beside it, not as the run's failure.
+        let comparison: Comparison | null = null;
+        let error: string | undefined;
+        try {
+          comparison = cfg.replayOf ? this.compare(cfg.replayOf, experimentId) : null;
+        } catch (err) {
+          error = `comparison with ${cfg.replayOf}: ${(err as Error).message}`;
+        }
+        emit('experimentDone', { experimentId, status: 'finished', stage: null, comparison, ...(error ? { error } : {}) });
+      } finally {
+        await Promise.all(envs.map((e) => e.close().catch(() => {})));
+      }
+    };
+    const done = work()
+      .catch((err: unknown) => {
+        this.running = null;
+        emit('experimentDone', { experimentId, status: 'failed', stage: null, comparison: null, error: err instanceof Error ? err.message : String(err) });
+      })
+      .finally(() => {
+        if (this.running?.id === experimentId) this.running = null;
+      });
+    this.running = { id: experimentId, controller, done };
+  }
+
+  /** Cancel a running experiment and wait until its stage has stopped (on service close). */
+  async close(): Promise<void> {
+    const r = this.running;
+    if (!r) return;
+    r.controller.abort();
+    await r.done;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * End to end: the experiments view in web mode, driven in headless Chromium against a lab holding a
+ * real tiny-preset experiment. Replay is clicked, the stages are followed live, the replay is
+ * cancelled and resumed from the view, and the comparison with the original appears with the
+ * report's own numbers. The report link opens the report under its token.
+ */
+import { docsScreenshot } from '../helpers/docs-screenshots.ts';
+import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { ChromiumHost } from '../../main/environment/chromium.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { LabStore } from '../../main/store/lab.ts';
+import { LabService } from '../../main/server/service.ts';
+import type { WebServer } from '../../main/server/web.ts';
+import { tinyExperiment } from '../helpers/tiny-experiment.ts';
+
+let labDir: string;
+let web: WebServer;
+let app: WebApp | undefined;
+let page: Page;
+
+before(async () => {
+  const renderer = buildRenderer();
+  labDir = mkdtempSync(join(tmpdir(), 'lab-e2e-experiments-'));
+  await tinyExperiment(labDir, 'tiny1');
+  await renderer.done;
+  app = await openWebApp(new LabService({ store: new LabStore(labDir), families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() }), renderer.dir, { width: 1400, height: 1000 });
+  ({ web, page } = app);
+});
+
+after(async () => {
+  await app?.close();
+});
+
+test('the experiments view lists the experiment with its stages and report, and Replay runs it again live (cancelled, resumed) into a comparison with the original', async () => {
+  await page.goto(web.openUrl);
+  await page.getByRole('link', { name: 'Experiments' }).click();
+  await page.waitForURL('**#/experiments');
+  const row = page.locator('[data-testid="experiment-row"][data-id="tiny1"]');
+  await row.waitFor();
+  const report = JSON.parse(readFileSync(join(labDir, 'experiments', 'tiny1', 'report.json'), 'utf8'));
+  const cells = await row.locator('td').allTextContents();
+  assert.deepEqual(cells.slice(0, 2), ['tiny1', 'tiny']);
+  assert.equal(cells[3], `${report.timings.length} / ${report.timings.length}`);
+  assert.equal(cells[4], 'finished');
+  assert.equal(cells[9], report.claims.fewerSteps.verdict);
+  // Stages with their elapsed times, as report.json sums them.
+  const stages = page.getByTestId('experiment-stages').locator('tbody tr');
+  assert.equal(await stages.count(), report.timings.length);
+  const sft = page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"] td');
+  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1']);
+  // The report link: the report itself, served with the token.
+  const href = await page.getByTestId('report-link').getAttribute('href');
+  assert.match(href!, /^\/experiments\/tiny1\/report\.html\?token=/);
+  const res = await page.request.get(`${web.url}${href}`);
+  assert.equal(res.status(), 200);
+  assert.match(await res.text(), /<svg/);
+  // Opened as a page, it renders under the report CSP (its charts are inline SVG) without a violation.
+  const reportPage = await app!.browser.newPage();
+  const reportErrors: string[] = [];
+  reportPage.on('console', (m) => m.type() === 'error' && reportErrors.push(m.text()));
+  await reportPage.goto(`${web.url}${href}`);
+  assert.ok(await reportPage.locator('svg').first().isVisible());
+  assert.match((await reportPage.locator('body').textContent())!, /Claim 1 — /);
+  assert.deepEqual(reportErrors, []);
+  await reportPage.close();
+
+  // Replay: the new experiment is selected and followed stage by stage; cancel it once SFT runs.
+  const t0 = performance.now();
+  await page.getByTestId('replay-experiment').click();
+  await page.waitForURL('**#/experiments/tiny1-replay1');
+  await page.locator('[data-testid="experiment-row"][data-id="tiny1-replay1"] td.state.running').waitFor();
+  await page.locator('[data-testid="experiment-stages"] tr[data-stage="collect-reflect"][data-status="done"]').waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"][data-status="running"]').waitFor({ timeout: 60_000 });
+  await page.getByTestId('experiment-progress').waitFor();
+  await page.getByTestId('cancel-experiment').click();
+  await page.getByTestId('experiment-end').filter({ hasText: /^Stopped in stage sft-/ }).waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="tiny1-replay1"] td.state').textContent(), 'stopped');
+
+  // Resume it from the view; it finishes and the comparison appears.
+  await page.getByTestId('resume-experiment').click();
+  await page.getByTestId('comparison-table').waitFor({ timeout: 120_000 });
+  process.stderr.write(`tiny replay from the app, with a cancel and a resume: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  assert.equal(await page.getByTestId('experiment-end').textContent(), 'Finished.');
+  assert.match((await page.getByTestId('config-identical').textContent())!, /Configurations identical/);
+  assert.match((await page.getByTestId('comparison-summary').textContent())!, /^\s*0 figure\(s\) differ \(time aside\);\s+0 outside the original's 95% interval\.\s*$/);
+  const salvage = report.methods.findIndex((m: { method: string }) => m.method === 'salvage');
+  const success = report.methods[salvage].test.success;
+  const cellsOf = (field: string) => page.locator(`[data-testid="comparison-table"] tr[data-field="${field}"] td`).allTextContents();
+  const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(4));
+  assert.deepEqual(await cellsOf(`methods.${salvage}.test.success`), ['salvage, test: success rate', fmt(success.value), fmt(success.value), '0', `[${fmt(success.ci95.low)}, ${fmt(success.ci95.high)}]`, 'yes']);
+  assert.deepEqual((await cellsOf('sft.reflect.valLoss')).slice(1, 4), [fmt(report.sft.reflect.valLoss), fmt(report.sft.reflect.valLoss), '0']);
+  assert.equal(await page.locator('[data-testid="comparison-table"] tr.differs:not(.time)').count(), 0);
+  assert.equal(await page.locator('[data-testid="comparison-verdicts"] tr.changed').count(), 0);
+  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="tiny1-replay1"] td').nth(5).textContent(), 'tiny1');
+  await page.screenshot({ path: docsScreenshot('experiments.png'), fullPage: false });
+
+  // A figure that differs is highlighted, and one outside the original's interval flagged: the
+  // replay's report.json altered by hand (a run that did not reproduce), the view reloaded.
+  const replayPath = join(labDir, 'experiments', 'tiny1-replay1', 'report.json');
+  const altered = JSON.parse(readFileSync(replayPath, 'utf8'));
+  altered.sft.reflect.valLoss += 0.25;
+  altered.methods[salvage].test.success.value = success.ci95.high < 1 ? 1 : 0;
+  writeFileSync(replayPath, JSON.stringify(altered));
+  await page.reload();
+  await page.getByTestId('comparison-table').waitFor();
+  assert.match((await page.getByTestId('comparison-summary').textContent())!, /^\s*2 figure\(s\) differ \(time aside\);\s+1 outside the original's 95% interval\.\s*$/);
+  assert.deepEqual(await page.locator('[data-testid="comparison-table"] tr.differs:not(.time)').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-field'))), [`sft.reflect.valLoss`, `methods.${salvage}.test.success`]);
+  assert.equal(await page.locator(`[data-testid="comparison-table"] tr.outside[data-field="methods.${salvage}.test.success"] td.inside`).textContent(), 'no');
+  assert.equal((await cellsOf('sft.reflect.valLoss'))[3], '+0.2500');
+  assert.deepEqual(app!.consoleErrors, []);
+});

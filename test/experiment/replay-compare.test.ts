@@ -1,0 +1,152 @@
+/**
+ * Replay and comparison on real files: a tiny-preset experiment run by the pipeline's own code,
+ * its config.json replayed (the configuration verbatim but id, createdAt and replayOf), its
+ * report.json compared with itself, with altered copies, and with a real replay run by the CLI.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createReplay, replayConfig } from '../../main/experiment/replay.ts';
+import { compareExperiments, compareReports, type Comparison } from '../../main/experiment/compare.ts';
+import { tinyExperiment } from '../helpers/tiny-experiment.ts';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+
+let labDir: string;
+const readJson = (...p: string[]) => JSON.parse(readFileSync(join(labDir, 'experiments', ...p), 'utf8'));
+const rowOf = (c: Comparison, field: string) => {
+  const r = c.rows.find((x) => x.field === field);
+  assert.ok(r, `no row for ${field}`);
+  return r;
+};
+
+before(async () => {
+  labDir = mkdtempSync(join(tmpdir(), 'lab-replay-'));
+  await tinyExperiment(labDir, 'orig');
+});
+
+test('a replay\'s configuration is the original config.json verbatim but for a new id, a new createdAt and replayOf', () => {
+  const original = readJson('orig', 'config.json');
+  const replay = replayConfig(labDir, 'orig', 'orig-again');
+  assert.equal(replay.id, 'orig-again');
+  assert.equal(replay.replayOf, 'orig');
+  assert.notEqual(replay.createdAt, original.createdAt);
+  const strip = ({ id: _i, createdAt: _c, replayOf: _r, ...rest }: Record<string, unknown>) => rest;
+  assert.deepEqual(strip(replay as unknown as Record<string, unknown>), strip(original));
+  // The folder: config.json written as that, named <id>-replayN by default, N counting up.
+  const folder = createReplay(labDir, 'orig');
+  assert.equal(folder.config.id, 'orig-replay1');
+  assert.deepEqual(readJson('orig-replay1', 'config.json'), JSON.parse(JSON.stringify(folder.config)));
+  assert.equal(createReplay(labDir, 'orig').config.id, 'orig-replay2');
+});
+
+test('a replay of a missing experiment, or of a config.json that does not parse, is refused with the file and field named', () => {
+  assert.throws(() => replayConfig(labDir, 'nope', 'x'), /no experiment nope in .*experiments \(no .*nope\/config\.json\)/);
+  assert.throws(() => replayConfig(labDir, '../orig', 'x'), /invalid experiment id "\.\.\/orig"/);
+  const broken = join(labDir, 'experiments', 'broken');
+  cpSync(join(labDir, 'experiments', 'orig'), broken, { recursive: true });
+  const cfg = readJson('broken', 'config.json');
+  cfg.sft.steps = 'four';
+  writeFileSync(join(broken, 'config.json'), JSON.stringify(cfg));
+  assert.throws(() => replayConfig(labDir, 'broken', 'x'), (err: Error) => err.message.includes(join(broken, 'config.json')) && /field sft\.steps: .*expected number/i.test(err.message));
+  writeFileSync(join(broken, 'config.json'), '{"id": ');
+  assert.throws(() => replayConfig(labDir, 'broken', 'x'), new RegExp(`${join(broken, 'config.json').replace(/[.]/g, '\\.')}: not JSON`));
+});
+
+test('a report compared with itself: every figure it presents, each with no difference and inside its own interval', () => {
+  const report = readJson('orig', 'report.json');
+  const c = compareReports(report, report);
+  assert.equal(c.configsIdentical, true);
+  assert.deepEqual(c.configDifferences, []);
+  const groups = new Set(c.rows.map((r) => r.group));
+  for (const g of ['collection', 'datasets', 'sft', 'claims', 'methods', 'ablations', 'failure modes']) assert.ok(groups.has(g), `no ${g} rows`);
+  for (const r of c.rows) {
+    assert.equal(r.original, r.replay, r.field);
+    if (r.original !== null) assert.equal(r.difference, 0, r.field);
+    if (r.interval && r.original !== null) assert.equal(r.inside, true, r.field);
+  }
+  // The rows carry the report's own numbers, by variant and split.
+  const m = (name: string) => report.methods.findIndex((x: { method: string }) => x.method === name);
+  assert.equal(rowOf(c, 'collection.reflect.arms.0.yield').original, report.collection.reflect.arms[0].yield);
+  assert.equal(rowOf(c, 'sft.reflect.valLoss').original, report.sft.reflect.valLoss);
+  for (const method of ['sft-plain', 'sft-reflect', 'salvage', 'plain-grpo']) {
+    const success = rowOf(c, `methods.${m(method)}.test.success`);
+    assert.equal(success.original, report.methods[m(method)].test.success.value);
+    assert.deepEqual(success.interval, report.methods[m(method)].test.success.ci95);
+    assert.equal(rowOf(c, `methods.${m(method)}.test.invalidActions`).original, report.methods[m(method)].test.invalidActions.value);
+    assert.equal(rowOf(c, `methods.${m(method)}.test.stepsOnSolved`).original, report.methods[m(method)].test.stepsOnSolved.value);
+  }
+  assert.equal(rowOf(c, `methods.${m('salvage')}.heldout.invalidActions`).original, report.methods[m('salvage')].heldout.invalidActions.value);
+  assert.equal(rowOf(c, 'ablations.0.test.vsSft').original, report.ablations[0].test.vsSft.value);
+  assert.equal(rowOf(c, 'failureModes.failures').original, report.failureModes.failures);
+  assert.deepEqual(c.verdicts.map((v) => v.original), [report.claims.fewerSteps.verdict, report.claims.salvageBeatsSft.test.verdict, report.claims.salvageBeatsSft.heldout.verdict, report.claims.salvageBeatsSft.verdict]);
+});
+
+test('differences are reported with their sign, a value outside the original\'s interval is flagged, and differing configuration fields are listed', () => {
+  const original = readJson('orig', 'report.json');
+  const replay = structuredClone(original);
+  const salvage = replay.methods.findIndex((x: { method: string }) => x.method === 'salvage');
+  replay.sft.reflect.valLoss = original.sft.reflect.valLoss + 0.5;
+  const ci = original.methods[salvage].test.success.ci95;
+  replay.methods[salvage].test.success.value = ci.high + 0.01 > 1 ? ci.low - 0.01 : ci.high + 0.01;
+  replay.claims.fewerSteps.verdict = 'reproduced';
+  replay.config.sft.steps = original.config.sft.steps + 1;
+  replay.config.id = 'other';
+  replay.config.replayOf = 'orig';
+  replay.methods = replay.methods.filter((x: { method: string }) => x.method !== 'plain-grpo');
+  const c = compareReports(original, replay);
+  const val = rowOf(c, 'sft.reflect.valLoss');
+  assert.ok(Math.abs(val.difference! - 0.5) < 1e-9);
+  const s = rowOf(c, `methods.${salvage}.test.success`);
+  assert.equal(s.inside, false);
+  assert.ok(Math.abs(s.difference! - (replay.methods[salvage].test.success.value - original.methods[salvage].test.success.value)) < 1e-12);
+  // A method the replay lacks: its figures are there with no replay value.
+  const grpo = original.methods.findIndex((x: { method: string }) => x.method === 'plain-grpo');
+  assert.deepEqual([rowOf(c, `methods.${grpo}.test.success`).replay, rowOf(c, `methods.${grpo}.test.success`).difference], [null, null]);
+  assert.equal(c.verdicts[0].replay, 'reproduced');
+  assert.equal(c.configsIdentical, false);
+  assert.deepEqual(c.configDifferences, [{ field: 'sft.steps', original: original.config.sft.steps, replay: original.config.sft.steps + 1 }]);
+});
+
+test('a damaged report is refused with its file and field named', () => {
+  const report = readJson('orig', 'report.json');
+  const bad = structuredClone(report);
+  bad.sft.plain.valLoss = 'low';
+  assert.throws(() => compareReports(report, bad, { original: 'a/report.json', replay: 'b/report.json' }), /b\/report\.json: field sft\.plain\.valLoss: expected a number, null or a figure/);
+  bad.sft.plain.valLoss = report.sft.plain.valLoss;
+  bad.methods[0].test.success.ci95 = { low: 0 };
+  assert.throws(() => compareReports(report, bad, { original: 'a/report.json', replay: 'b/report.json' }), /b\/report\.json: field methods\.0\.test\.success\.ci95: expected \{ low, high \}/);
+  assert.throws(() => compareExperiments(labDir, 'orig', 'nope'), /no experiment nope/);
+  assert.throws(() => compareExperiments(labDir, 'orig', 'orig-replay1'), /experiment orig-replay1 has no report\.json yet/);
+});
+
+test('lab experiment --replay runs the recorded configuration again, and lab experiment compare finds the seeded replay equal to its original', async () => {
+  await assert.rejects(lab('--lab', labDir, 'experiment', '--replay', 'nope'), /no experiment nope/);
+  await assert.rejects(lab('--lab', labDir, 'experiment', '--replay', 'orig', '--preset', 'tiny'), /--preset cannot be combined with --replay/);
+  await assert.rejects(lab('--lab', labDir, 'experiment', '--replay', 'orig', '--resume', 'orig'), /--replay cannot be combined with --resume/);
+  const t0 = performance.now();
+  const { stdout, stderr } = await lab('--lab', labDir, 'experiment', '--replay', 'orig', '--out', 'cli-replay', '--json');
+  const seconds = (performance.now() - t0) / 1000;
+  const out = JSON.parse(stdout);
+  assert.deepEqual([out.experimentId, out.replayOf, out.stopped], ['cli-replay', 'orig', false]);
+  assert.match(stderr, /experiment cli-replay \(preset tiny, a replay of orig\)/);
+  assert.equal(readJson('cli-replay', 'config.json').replayOf, 'orig');
+  process.stderr.write(`tiny replay through the CLI: ${seconds.toFixed(1)} s\n`);
+
+  const c = JSON.parse((await lab('--lab', labDir, 'experiment', 'compare', 'orig', 'cli-replay', '--json')).stdout) as Comparison;
+  assert.deepEqual([c.original, c.replay, c.configsIdentical], ['orig', 'cli-replay', true]);
+  // Everything is seeded: collection, SFT, evaluation and Salvage-DS give the same figures again.
+  const differing = c.rows.filter((r) => r.group !== 'time' && r.difference !== 0 && !(r.original === null && r.replay === null));
+  assert.deepEqual(differing, []);
+  const text = (await lab('--lab', labDir, 'experiment', 'compare', 'orig', 'cli-replay')).stdout;
+  assert.match(text, /^orig \(original\) vs cli-replay \(replay\)\nconfigurations: identical \(apart from id, createdAt, replayOf\)/);
+  assert.match(text, /SFT on reflect data: validation loss +\d/);
+  assert.match(text, /sft-reflect, test: success rate .* yes \[/);
+  assert.match(text, /0 figure\(s\) differ \(time aside\), 0 outside the original's interval/);
+});
