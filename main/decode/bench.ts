@@ -26,6 +26,12 @@ export const benchRowSchema = z.object({
   forwardPassesPerToken: z.object({ ar: z.number(), sdsat: z.number() }),
   msPerLoop: z.object({ ar: z.number(), sdsat: z.number() }),
   identicalOutputs: z.boolean().nullable(),
+  /**
+   * The speedup these loops would give if every draft were accepted: the most tokens a loop can
+   * emit over its measured time, against AR's time per token. It separates what better drafts
+   * could still win from what the cost of a wider forward pass already takes. Older reports lack it.
+   */
+  ceilingSpeedup: z.number().optional(),
   mismatchedPrompts: z.array(z.string()).nullable(),
 });
 export type BenchRow = z.infer<typeof benchRowSchema>;
@@ -62,6 +68,11 @@ export function readBenchReport(path: string): BenchReport {
     throw new Error(`${path}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   return r.data;
+}
+
+/** Most tokens one loop can emit: two-pass SDSAT the exact token, k drafts and a bonus; one-pass k drafts and a bonus. */
+export function maxTokensPerLoop(mode: string, k: number): number {
+  return mode === 'sdsat-one-pass' ? k + 1 : k + 2;
 }
 
 export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
@@ -166,6 +177,7 @@ export async function runDecodeBench(loaded: Pick<LoadedModel, 'model' | 'tokeni
         tokensPerLoop: s.tokensPerLoop, forwardPassesPerToken: { ar: a.forwardPassesPerToken, sdsat: s.forwardPassesPerToken },
         msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
         identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
+        ceilingSpeedup: (maxTokensPerLoop(mode, k) * a.msPerLoop) / s.msPerLoop,
       });
     });
   }

@@ -32,6 +32,11 @@ async function importOptional(specifier: string): Promise<unknown> {
   return import(specifier);
 }
 
+// The cpu backend (which the native one builds on) greets Node users on its first tensor with
+// advice to install tfjs-node; the workbench picks and prints its backend itself, so that banner
+// only misleads. PROD silences tfjs's warn(); it changes nothing that is computed.
+tf.env().set('PROD', true);
+
 const candidates: BackendCandidate[] = [
   {
     id: 'tfjs-node-gpu',

@@ -18,6 +18,9 @@ test('bench decode --backends runs the shipped model on each backend: one report
       assert.equal(r.identicalOutputs, true);
       assert.equal(r.newTokens, 8);
       assert.ok(r.tokensPerSec > 0 && r.arTokensPerSec > 0);
+      // At full acceptance a loop emits the most tokens it can, so the ceiling bounds the speedup.
+      assert.ok(r.ceilingSpeedup >= r.speedup * (1 - 1e-9), JSON.stringify(r));
+      assert.ok(r.ceilingSpeedup <= r.speedup * (r.mode === 'sdsat' ? 4 : 3) / r.tokensPerLoop + 1e-9, JSON.stringify(r));
     }
   }
   await assert.rejects(lab('bench', 'decode', '--backends', 'tpu', '--limit', '1'), /tpu/);

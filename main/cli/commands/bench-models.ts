@@ -161,9 +161,9 @@ export function trainingFlopsPerToken(c: Pick<ModelConfig, 'vocabSize' | 'satTok
 
 function printDecodeReport(report: { backend: string; sampling: { kind: string }; maxNew: number; results: BenchRow[] }, prompts: number): void {
   process.stdout.write(`backend ${report.backend}, ${report.sampling.kind}, ${prompts} prompts x ${report.maxNew} tokens\n`);
-  process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical\n');
+  process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical  ceiling\n');
   for (const r of report.results) {
     process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
-      + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${r.identicalOutputs ?? '-'}\n`);
+      + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${String(r.identicalOutputs ?? '-').padEnd(9)}${r.ceilingSpeedup?.toFixed(2) ?? '-'}\n`);
   }
 }
