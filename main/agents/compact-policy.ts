@@ -73,13 +73,15 @@ export interface PolicyStepStats {
   steps: number;
   invalidOutputs: number;
   newTokens: number;
+  /** Generating the new tokens; the prompt's prefill is counted apart, so tokens/s means decoding speed. */
   decodeMs: number;
+  prefillMs: number;
   forwardPasses: number;
 }
 
 export class CompactPolicyAgent implements Agent {
   readonly name = 'policy';
-  readonly totals: PolicyStepStats = { steps: 0, invalidOutputs: 0, newTokens: 0, decodeMs: 0, forwardPasses: 0 };
+  readonly totals: PolicyStepStats = { steps: 0, invalidOutputs: 0, newTokens: 0, decodeMs: 0, prefillMs: 0, forwardPasses: 0 };
   private policy: LoadedPolicy | null = null;
   private decoder: Decoder | null = null;
   private taskSeed = 0;
@@ -130,7 +132,8 @@ export class CompactPolicyAgent implements Agent {
     const parsed = parsePolicyOutput(text);
     this.totals.steps++;
     this.totals.newTokens += out.stats.newTokens;
-    this.totals.decodeMs += out.stats.decodeMs + out.stats.prefillMs;
+    this.totals.decodeMs += out.stats.decodeMs;
+    this.totals.prefillMs += out.stats.prefillMs;
     this.totals.forwardPasses += out.stats.forwardPasses;
     if (!parsed.valid) this.totals.invalidOutputs++;
     return parsed.thought ? { thought: parsed.thought, action: parsed.action } : { action: parsed.action };

@@ -76,6 +76,7 @@ export interface EvalReport {
   overall: GroupMetrics;
   byFamily: Record<string, GroupMetrics>;
   byTier: Record<string, GroupMetrics>;
+  /** tokensPerSec: generated tokens over generation time (prompt prefill excluded); msPerStep: prefill and generation together. */
   decoding: { steps: number; invalidOutputs: number; tokensPerSec: number; msPerStep: number };
   episodes: EvalEpisode[];
   elapsedS: number;
@@ -179,11 +180,14 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
   await Promise.all(deps.envs.slice(0, Math.max(1, req.parallel)).map(work));
   episodes.sort((a, b) => a.run - b.run || a.family.localeCompare(b.family) || a.seed - b.seed);
 
-  const dec = agents.reduce((t, a) => ({ steps: t.steps + a.totals.steps, invalid: t.invalid + a.totals.invalidOutputs, tokens: t.tokens + a.totals.newTokens, ms: t.ms + a.totals.decodeMs }), { steps: 0, invalid: 0, tokens: 0, ms: 0 });
+  const dec = agents.reduce((t, a) => ({
+    steps: t.steps + a.totals.steps, invalid: t.invalid + a.totals.invalidOutputs, tokens: t.tokens + a.totals.newTokens,
+    decodeMs: t.decodeMs + a.totals.decodeMs, prefillMs: t.prefillMs + a.totals.prefillMs,
+  }), { steps: 0, invalid: 0, tokens: 0, decodeMs: 0, prefillMs: 0 });
   const report: EvalReport = {
     evalId, createdAt: new Date().toISOString(), request: req, policy: policyConfig,
     ...summariseEval(episodes, req.runs),
-    decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.ms > 0 ? (dec.tokens / dec.ms) * 1000 : 0, msPerStep: dec.steps ? dec.ms / dec.steps : 0 },
+    decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.decodeMs > 0 ? (dec.tokens / dec.decodeMs) * 1000 : 0, msPerStep: dec.steps ? (dec.decodeMs + dec.prefillMs) / dec.steps : 0 },
     episodes,
     elapsedS: (performance.now() - t0) / 1000,
   };
