@@ -20,6 +20,7 @@ import { RunFolder, runCollection } from '../../main/collection/collect-run.ts';
 import { readRunInfo } from '../../main/server/review.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
+import { resourcePath } from '../../main/paths.ts';
 
 let store: LabStore;
 let service: LabService;
@@ -150,7 +151,9 @@ test('a live decode streams AR and SDSAT side by side; the highlighted drafts ar
   await page.goto(`${web.url}/#/decoding`);
   await page.getByTestId('bench-meta').waitFor();
   await page.getByLabel('Prompt', { exact: true }).fill('interface ');
-  await page.getByLabel('Draft length k').fill('6');
+  // The shipped model's own k (the most drafts it was trained for).
+  const shippedK = JSON.parse(readFileSync(resourcePath('models', 'sdsat-ts', 'model.json'), 'utf8')).sat.k as number;
+  await page.getByLabel('Draft length k').fill(String(shippedK));
   await page.getByLabel('Tokens to generate').fill('256');
   await page.getByTestId('live-start').click();
   await page.getByTestId('sdsat-stats').waitFor({ timeout: 60_000 });
