@@ -11,7 +11,9 @@ let host: ChromiumHost;
 let server: FixtureServer;
 let env: BrowserEnv;
 
-useEnvironment({ stepTimeoutMs: STEP_TIMEOUT }, (f) => ({ host, server, env } = f));
+// The unreachable host fails to resolve at once, as it would on a machine with working DNS; left
+// to the system resolver, a loaded machine without one can take longer than the step timeout.
+useEnvironment({ stepTimeoutMs: STEP_TIMEOUT }, (f) => ({ host, server, env } = f), ['--host-resolver-rules=MAP unreachable.invalid ~NOTFOUND']);
 
 const open = () => env.reset({ instruction: '', startUrl: `${server.url}/faults.html` });
 const id = (obs: Observation, name: string) => {

@@ -18,11 +18,11 @@ export interface EnvironmentFixture {
 }
 
 /** Registers before/after hooks for the current test file and hands the fixture to `ready`. */
-export function useEnvironment(options: Partial<EnvOptions>, ready: (f: EnvironmentFixture) => void): void {
+export function useEnvironment(options: Partial<EnvOptions>, ready: (f: EnvironmentFixture) => void, chromiumArgs: string[] = []): void {
   let fixture: EnvironmentFixture | null = null;
   before(async () => {
     const server = await startFixtureServer();
-    const host = await ChromiumHost.start();
+    const host = await ChromiumHost.start({ args: chromiumArgs });
     fixture = { server, host, env: new BrowserEnv(host, options) };
     ready(fixture);
   });
