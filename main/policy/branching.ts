@@ -25,9 +25,9 @@
  * Branch episodes are recorded in the lab like any other (agent "branch", config naming the
  * rollout, the step and the branch, tag "branch"), so the trajectory viewer opens them.
  */
-import { parseAction, formatAction } from '../environment/actions.ts';
 import type { Observation, PageElement } from '../environment/types.ts';
 import type { Agent, AgentTurn } from '../agents/types.ts';
+import { resolveAction } from '../collection/shorten.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import type { ObservationRecord } from '../store/schema.ts';
 import type { EpisodeData } from '../store/lab.ts';
@@ -35,7 +35,7 @@ import { LabelStore } from '../store/labels.ts';
 import { normalizeText } from '../tasks/families/common/normalize.ts';
 import { runEpisode, type EpisodeDeps } from '../collection/episode.ts';
 import { normaliseUrl } from '../collection/replay.ts';
-import { elementKey, type MinedFailure } from './mining.ts';
+import type { MinedFailure } from './mining.ts';
 import { CONFIRMATION_STATUSES, type BranchOutcome, type BranchRun, type Confirmation, type ConfirmationStatus, type MinedFailureRecord } from './mining-file.ts';
 
 export const BRANCH_TAG = 'branch';
@@ -62,22 +62,11 @@ export function stateDifference(recorded: Pick<ObservationRecord, 'url' | 'eleme
 
 /**
  * An action written for one rendering of a page, rewritten for another: its element is looked up
- * by meaning. Actions without an element, or whose element is not on the first page, stay as written.
+ * by meaning (role, name and rank, as trajectory shortening replays steps). Actions without an
+ * element, or whose element is not on the first page, stay as written.
  */
 export function carryAction(action: string, from: readonly PageElement[], to: readonly PageElement[]): string {
-  let a;
-  try {
-    a = parseAction(action);
-  } catch {
-    return action;
-  }
-  if (!('id' in a)) return action;
-  const el = from.find((e) => e.id === a.id);
-  if (!el) return action;
-  const key = elementKey(el, from);
-  const target = to.find((e) => elementKey(e, to) === key);
-  if (!target || target.id === a.id) return action;
-  return formatAction({ ...a, id: target.id });
+  return resolveAction(action, { elements: [...from] }, { elements: [...to] });
 }
 
 class StateNotReproduced extends Error {}
