@@ -215,6 +215,7 @@ export function compareReports(original: unknown, replay: unknown, files = { ori
   row('failure modes', 'failures mined', 'failureModes.failures');
   row('failure modes', 'failed rollouts', 'failureModes.failed');
   for (const mode of union(a.keys('failureModes.byMode'), b.keys('failureModes.byMode'))) row('failure modes', `mode ${mode}`, `failureModes.byMode.${mode}`);
+  for (const s of union(a.keys('failureModes.confirmation'), b.keys('failureModes.confirmation'))) row('failure modes', `branching ${s}`, `failureModes.confirmation.${s}`);
   row('time', 'seconds in stages', 'totalS');
 
   const verdicts: VerdictRow[] = [

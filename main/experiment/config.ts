@@ -66,7 +66,11 @@ export const ExperimentConfig = z.object({
     maxSteps: z.number().int().min(1).optional(),
   }),
   /** Rollouts of the SFT policy on training instances, for mining. */
-  mine: z.object({ seeds: z.number().int().min(1) }),
+  mine: z.object({
+    seeds: z.number().int().min(1),
+    /** Confirm each critical state by branching (`lab mine --confirm`); absent in configs written before it existed. */
+    confirm: z.boolean().optional(),
+  }),
   salvage: z.object({
     variants: z.array(z.enum(VARIANTS)).min(1),
     /** Training seeds: each variant is trained once per seed (state draws and sampling). */
@@ -102,7 +106,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     validationShare: 0,
     sft: { steps: 4, batch: 4, lr: 3e-3, warmup: 1, seed: 1, vocabSize: 300, model: small, maxPageChars: 300, evalEvery: 4, checkpointEvery: 2 },
     eval: { testSeeds: 1, heldoutSeeds: 1, runs: 1, tier: 1, parallel: 1, maxSteps: 3 },
-    mine: { seeds: 1 },
+    mine: { seeds: 1, confirm: true },
     salvage: { variants: ['salvage', 'plain-grpo'], seeds: [1], iterations: 1, statesPerIter: 1, group: 2, updatesPerIter: 1, checkpointEvery: 1 },
   },
   demo: {
@@ -111,7 +115,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     validationShare: 0.1,
     sft: { steps: 120, batch: 8, lr: 3e-3, warmup: 12, seed: 1, vocabSize: 768, model: { dModel: 48, nLayer: 2, nHead: 4, dFF: 192, ctx: 320 }, maxPageChars: 500, evalEvery: 40, checkpointEvery: 40 },
     eval: { testSeeds: 3, heldoutSeeds: 3, runs: 1, tier: 1, parallel: 2, maxSteps: 10 },
-    mine: { seeds: 3 },
+    mine: { seeds: 3, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1], iterations: 6, statesPerIter: 4, group: 6, updatesPerIter: 2, checkpointEvery: 3 },
   },
   full: {
@@ -120,7 +124,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     validationShare: 0.1,
     sft: { steps: 300, batch: 8, lr: 3e-3, warmup: 30, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 }, maxPageChars: 700, evalEvery: 50, checkpointEvery: 50 },
     eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2 },
-    mine: { seeds: 8 },
+    mine: { seeds: 8, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
   },
 };

@@ -114,6 +114,11 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
     series: [{ type: 'bar', data: modes.map((k) => r.failureModes.byMode[k]) }],
   }));
   parts.push(table(['family', ...modes], Object.entries(r.failureModes.byFamily).map(([f, c]) => [f, ...modes.map((k) => c[k] ?? 0)])));
+  const conf = r.failureModes.confirmation;
+  if (conf) {
+    // Branching: the reference action and the policy's, each followed by the oracle, from the critical state.
+    parts.push(table(['confirmed by branching', ...Object.keys(conf)], [['states', ...Object.values(conf)]]));
+  }
 
   h('Training curves');
   parts.push(lines(ec, 'SFT loss (loss tokens only)', [

@@ -214,7 +214,7 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
         vsSalvage: salv?.heldout && m(v).heldout ? rateDifference(m(v).heldout!.success, salv.heldout.success) : { value: null, ci95: null },
       },
     })),
-    failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily },
+    failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily, ...(mine.confirmation ? { confirmation: mine.confirmation } : {}) },
     salvageCurves: salvageOuts.map((s) => ({ variant: s.variant, seed: s.seed, states: s.states, critical: s.critical, iterations: readJsonl(s.stats) })),
   };
 }

@@ -18,6 +18,8 @@ import { defaultSftJob, type SftJob, type SftResult } from '../policy/sft.ts';
 import { startSft } from '../policy/sft-runner.ts';
 import { runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
 import { mineFailures, miningReport } from '../policy/mining.ts';
+import { confirmCriticalStates, confirmationReport, type ConfirmationReport } from '../policy/branching.ts';
+import { writeMiningFile, type MinedFailureRecord } from '../policy/mining-file.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, type SalvageJob } from '../policy/salvage/config.ts';
 import { criticalStates, mixStates, readMinedFailures, routineStates, writeStates } from '../policy/salvage/states.ts';
 import { startSalvage } from '../policy/salvage/runner.ts';
@@ -54,7 +56,11 @@ export interface CollectOutputs { runId: string; dir: string; summary: CollectSu
 export interface DatasetOutputs { reflect: { name: string; version: number; episodes: number; steps: number }; plain: { name: string; version: number; episodes: number; steps: number } }
 export interface SftOutputs { dir: string; result: SftResult; curve: string }
 export interface EvalOutputs { evalId: string; path: string; policy: string; split: EvalSplit; overall: EvalReport['overall']; byFamily: EvalReport['byFamily']; decoding: EvalReport['decoding']; episodes: number; elapsedS: number }
-export interface MineOutputs { evalId: string; path: string; failures: number; failed: number; byMode: Record<string, number>; byFamily: Record<string, Record<string, number>> }
+export interface MineOutputs {
+  evalId: string; path: string; failures: number; failed: number; byMode: Record<string, number>; byFamily: Record<string, Record<string, number>>;
+  /** With mine.confirm: branching outcomes (confirmed, recoverable, ...) over all mined states. */
+  confirmation?: Record<string, number>;
+}
 export interface SalvageOutputs { dir: string; variant: Variant; seed: number; states: number; critical: number; result: SalvageResult; stats: string }
 
 const policyDir = (ctx: StageContext, name: string) => join(ctx.folder.dir, 'policies', name);
@@ -184,12 +190,25 @@ const mineStage: Stage = {
     const rollouts = ctx.folder.outputs<EvalOutputs>('rollout-train');
     const report = JSON.parse(readFileSync(rollouts.path, 'utf8')) as EvalReport;
     const failed = report.episodes.filter((e) => !e.success);
-    const mined = await mineFailures({ env: ctx.envs[0], server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal }, failed, (done, total) => ctx.progress(done, total));
+    const deps = { env: ctx.envs[0], server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal };
+    const mined = await mineFailures(deps, failed, (done, total) => ctx.progress(done, total, 'mining'));
     if (ctx.signal.aborted) throw new StageStopped('mine');
-    const out = { evalId: rollouts.evalId, ...miningReport(mined, 5), all: mined };
+    let all: MinedFailureRecord[] = mined;
+    let confirmation: ConfirmationReport | undefined;
+    if (ctx.config.mine.confirm && mined.length) {
+      // Branching replays each rollout to its critical state; a stop here redoes the stage (mining is cheap beside it).
+      const r = await confirmCriticalStates(deps, mined, { onDone: (done, total) => ctx.progress(done, total, 'branching') });
+      if (r.cancelled) throw new StageStopped('mine');
+      all = r.failures;
+      confirmation = confirmationReport(all);
+    }
+    const out = { evalId: rollouts.evalId, ...miningReport(mined, 5), ...(confirmation ? { confirmation } : {}), all };
     const path = join(ctx.store.dir, 'evals', rollouts.evalId, 'mining.json');
-    writeFileSync(path, JSON.stringify(out, null, 2) + '\n');
-    return { evalId: rollouts.evalId, path, failures: out.failures, failed: failed.length, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>> } satisfies MineOutputs;
+    writeMiningFile(path, out);
+    return {
+      evalId: rollouts.evalId, path, failures: out.failures, failed: failed.length, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,
+      ...(confirmation ? { confirmation: confirmation.byStatus } : {}),
+    } satisfies MineOutputs;
   },
 };
 

@@ -73,6 +73,13 @@ test('lab experiment --preset tiny: stopped by SIGINT mid-way, resumed without r
   }
   assert.equal(method('salvage').heldout.success.n, outputs('eval-salvage-s1-heldout').overall.success.n);
   assert.equal(report.failureModes.failures, outputs('mine').failures);
+  // Every mined state was branched (mine.confirm), and the report counts the outcomes.
+  const mining = JSON.parse(readFileSync(outputs('mine').path, 'utf8'));
+  assert.ok(mining.all.every((f: { confirmation?: unknown }) => f.confirmation), 'every mined state has a confirmation');
+  if (report.failureModes.failures > 0) {
+    const counts = Object.values(report.failureModes.confirmation as Record<string, number>).reduce((a, b) => a + b, 0);
+    assert.equal(counts, report.failureModes.failures);
+  }
   assert.equal(report.collection.reflect.runId, outputs('collect-reflect').runId);
   assert.equal(report.sft.reflect.steps, config.sft.steps);
   assert.equal(report.sft.reflect.curve.at(-1).step, config.sft.steps);
