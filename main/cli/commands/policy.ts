@@ -311,6 +311,6 @@ function printReport(r: EvalReport & { path: string }): void {
   for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g));
   for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g));
   if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
-  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prompt prefill included), ${r.decoding.msPerStep.toFixed(0)} ms per step, ${r.decoding.invalidOutputs} outputs with no parsable action`);
+  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prefill apart), ${r.decoding.msPerStep.toFixed(0)} ms per step (prefill and generation), ${r.decoding.invalidOutputs} outputs with no parsable action`);
   out(`report: ${r.path}`);
 }
