@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
+import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { AGENT_NAMES } from '../agents/registry.ts';
 import { readJsonl } from '../store/jsonl.ts';
@@ -53,6 +54,8 @@ export const collectConfigSchema = z.object({
   /** Noisy-expert rates, when overridden. */
   rates: z.record(z.string(), z.number().min(0).max(1)).optional(),
   maxSteps: z.number().int().min(1).optional(),
+  /** Force this tier on every instance (default: each seed's own tier). */
+  tier: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
   endpoint: endpointConfigSchema.optional(),
   /** The compact policy's model folder (agent 'policy'). */
   policy: z.object({ dir: z.string() }).optional(),
@@ -81,15 +84,15 @@ export const progressEventSchema = z.discriminatedUnion('type', [attemptEventSch
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 export type ShortenedEvent = z.infer<typeof shortenedEventSchema>;
 
-/** `shop,flights:train`, `all:test`, `webmail` (test split by default). */
-export function parseTaskSpec(spec: string, server: TaskServer, seedsPerFamily: number): TaskRef[] {
+/** `shop,flights:train`, `all:test`, `webmail` (test split by default); `tier` forces a tier on every instance. */
+export function parseTaskSpec(spec: string, server: TaskServer, seedsPerFamily: number, tier?: Tier): TaskRef[] {
   const [names, split = 'test'] = spec.split(':');
   if (split !== 'train' && split !== 'test') throw new Error(`--tasks split must be train or test, got "${split}"`);
   const families = names === 'all' || names === '' ? server.familyNames : names.split(',').map((s) => s.trim()).filter(Boolean);
   const out: TaskRef[] = [];
   for (let k = 0; k < seedsPerFamily; k++) {
     // Interleave families so a partial run still covers all of them.
-    for (const f of families) out.push({ family: f, seed: server.familySeeds(f)[split].from + k });
+    for (const f of families) out.push({ family: f, seed: server.familySeeds(f)[split].from + k, ...(tier ? { tier } : {}) });
   }
   return out;
 }
@@ -169,7 +172,7 @@ export async function runCollection(
   hooks: CollectHooks = {},
 ): Promise<CollectSummary> {
   const cfg = run.config;
-  const tasks = parseTaskSpec(cfg.tasks, deps.server, cfg.seeds);
+  const tasks = parseTaskSpec(cfg.tasks, deps.server, cfg.seeds, cfg.tier);
   const reflector = makeReflector(cfg, hooks);
   const endpoint = cfg.endpoint ? { ...cfg.endpoint, ...hooks.endpoint } : undefined;
   const reflections = new ReflectionStore(deps.store.dir);

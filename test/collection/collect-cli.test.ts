@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { tierFromSeed } from '../../main/tasks/families/common/rng.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
@@ -32,4 +33,21 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'collect', '--reflect', 'llm'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
   await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'collect', '--agent', 'endpoint'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
+});
+
+test('`lab collect --tier 1` forces tier 1 on every instance and records it in the run config; other tiers are refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-collect-tier-'));
+  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:train', '--seeds', '4', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--tier', '1', '--json');
+  const s = JSON.parse(stdout);
+  assert.equal(s.tasksDone, 8);
+  assert.equal(JSON.parse(readFileSync(join(s.run, 'config.json'), 'utf8')).tier, 1);
+  // Without --tier these seeds would not all be tier 1 (each seed has its own).
+  assert.ok([0, 1, 2, 3].some((seed) => tierFromSeed(seed, 'shop') !== 1 || tierFromSeed(seed, 'webmail') !== 1));
+  const eps = JSON.parse((await lab('--lab', dir, 'episodes', 'list', '--json')).stdout).episodes as { tier: number; seed: number; status: string }[];
+  assert.equal(eps.length, 8);
+  for (const e of eps) {
+    assert.equal(e.tier, 1, `seed ${e.seed}`);
+    assert.equal(e.status, 'success');
+  }
+  await assert.rejects(lab('--lab', dir, 'collect', '--tier', '4'), /--tier must be 1, 2 or 3/);
 });
