@@ -191,7 +191,13 @@ export class DecodingLab {
       await yieldToEventLoop(); // reply first, so the caller knows the id before the first event
       // Untimed warm-up of both decoders (first calls compile kernels and grow buffers), as the
       // benchmark does: otherwise AR, which runs first, pays for it and SDSAT looks faster than it is.
-      for (const m of ['ar', mode] as const) await createDecoder(loaded, m, k).generate(ids, { maxNew: Math.min(8, maxNew), sampling, seed: req.seed ?? 0 });
+      try {
+        for (const m of ['ar', mode] as const) await createDecoder(loaded, m, k).generate(ids, { maxNew: Math.min(8, maxNew), sampling, seed: req.seed ?? 0 });
+      } catch (err) {
+        this.release(run);
+        this.emit('decodeDone', { decodeId, mode: 'ar', final: true, result: null, error: (err as Error).message });
+        return;
+      }
       if (await decodeOne('ar', false)) await decodeOne(mode, true);
     })().finally(() => this.release(run));
     return { decodeId };
