@@ -5,6 +5,7 @@
  * is what the dashboard validates files against.
  */
 import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../store/json-file.ts';
 import { z } from 'zod';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { resourcePath } from '../paths.ts';
@@ -56,18 +57,7 @@ export type BenchReport = z.infer<typeof benchReportSchema>;
 
 /** Read a `bench decode --json` report; a bad file is an error naming the file and the field. */
 export function readBenchReport(path: string): BenchReport {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: not a JSON bench report (${(err as Error).message})`);
-  }
-  const r = benchReportSchema.safeParse(json);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new Error(`${path}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return r.data;
+  return readJsonFile(path, benchReportSchema, 'a JSON bench report');
 }
 
 /** Most tokens one loop can emit: two-pass SDSAT the exact token, k drafts and a bonus; one-pass k drafts and a bonus. */

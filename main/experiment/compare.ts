@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Interval } from '../policy/stats.ts';
-import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';
 
 export interface ComparisonRow {
   /** Section of the report: collection, datasets, sft, claims, methods, ablations, failure modes, time. */
@@ -231,7 +231,7 @@ export function compareReports(original: unknown, replay: unknown, files = { ori
 
 /** An experiment's report.json, read as JSON (compareReports checks each figure it uses). */
 export function readExperimentReport(labDir: string, id: string): { report: unknown; path: string } {
-  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
+  if (!EXPERIMENT_ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
   const dir = join(labDir, 'experiments', id);
   if (!existsSync(join(dir, 'config.json'))) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')}`);
   const path = join(dir, 'report.json');

@@ -18,12 +18,15 @@ export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];
 export const VARIANTS = [...SALVAGE_PRESETS, 'states-all'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
+/** An experiment id: also its folder name under lab/experiments/. */
+export const EXPERIMENT_ID = /^[A-Za-z0-9_-]+$/;
+
 export const ExperimentConfig = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  id: z.string().regex(EXPERIMENT_ID),
   preset: z.enum(EXPERIMENT_PRESETS),
   createdAt: z.string(),
   /** The experiment this one replays (lab experiment --replay): its config.json, with this id and createdAt. */
-  replayOf: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
+  replayOf: z.string().regex(EXPERIMENT_ID).optional(),
   /** Training families (collection, SFT, mining); test seeds of these and the held-out families are evaluated. */
   families: z.array(z.string().min(1)).min(1),
   collect: z.object({

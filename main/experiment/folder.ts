@@ -8,11 +8,13 @@
  * A stage counts as finished only when its outputs file exists and a "done" line follows it, so a
  * process killed between the two simply redoes that stage.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { readJsonl } from '../store/jsonl.ts';
+import { writeFileAtomic } from '../store/json-file.ts';
 
 export const StageEvent = z.object({
   stage: z.string(),
@@ -27,11 +29,26 @@ export const StageEvent = z.object({
 });
 export type StageEvent = z.infer<typeof StageEvent>;
 
-/** Write a file so that a reader sees the old content or the whole new one, never a torn one. */
-export function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+/** An experiment's config.json, parsed; errors name the id, the file and the field. */
+export function readRecordedConfig(labDir: string, id: string): ExperimentConfig {
+  if (!EXPERIMENT_ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
+  const path = join(labDir, 'experiments', id, 'config.json');
+  if (!existsSync(path)) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')} (no ${path})`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: not JSON: ${(err as Error).message}`);
+  }
+  return parseExperimentConfig(raw, path);
+}
+
+/**
+ * The events of a stages.jsonl, each validated (errors name file, line and field); a torn last
+ * line (a write cut short by a kill) is left out. Reads only: a running experiment may be writing.
+ */
+export function readStageEvents(log: string): StageEvent[] {
+  return existsSync(log) ? readJsonl(log, StageEvent).records : [];
 }
 
 export class ExperimentFolder {
@@ -49,34 +66,22 @@ export class ExperimentFolder {
     const dir = join(labDir, 'experiments', config.id);
     if (existsSync(join(dir, 'config.json'))) throw new Error(`experiment ${config.id} exists; continue it with --resume ${config.id}`);
     mkdirSync(join(dir, 'outputs'), { recursive: true });
-    writeAtomic(join(dir, 'config.json'), JSON.stringify(config, null, 2) + '\n');
+    writeFileAtomic(join(dir, 'config.json'), JSON.stringify(config, null, 2) + '\n');
     return new ExperimentFolder(dir, config, []);
   }
 
   static open(labDir: string, id: string): ExperimentFolder {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`--resume: invalid experiment id "${id}"`);
+    let config: ExperimentConfig;
+    try {
+      config = readRecordedConfig(labDir, id);
+    } catch (err) {
+      throw new Error(`--resume: ${(err as Error).message}`);
+    }
     const dir = join(labDir, 'experiments', id);
-    const cfgPath = join(dir, 'config.json');
-    if (!existsSync(cfgPath)) throw new Error(`--resume: no experiment ${id} in ${join(labDir, 'experiments')}`);
-    const config = parseExperimentConfig(JSON.parse(readFileSync(cfgPath, 'utf8')), cfgPath);
     const log = join(dir, 'stages.jsonl');
-    const events: StageEvent[] = [];
+    const events = readStageEvents(log);
+    // A kill can tear only the last line: cut it, so the next event starts a line of its own.
     if (existsSync(log)) {
-      const lines = readFileSync(log, 'utf8').split('\n');
-      lines.forEach((line, i) => {
-        if (!line.trim()) return;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(line);
-        } catch {
-          // A kill can tear only the last line; anything else is damage worth naming.
-          if (i >= lines.length - 2) return;
-          throw new Error(`${log}:${i + 1}: not JSON`);
-        }
-        const r = StageEvent.safeParse(raw);
-        if (!r.success) throw new Error(`${log}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-        events.push(r.data);
-      });
       const text = readFileSync(log, 'utf8');
       if (text && !text.endsWith('\n')) writeFileSync(log, text.slice(0, text.lastIndexOf('\n') + 1));
     }
@@ -108,7 +113,7 @@ export class ExperimentFolder {
   }
 
   finish(stage: string, outputs: unknown, elapsedS: number): void {
-    writeAtomic(this.outputsPath(stage), JSON.stringify(outputs, null, 2) + '\n');
+    writeFileAtomic(this.outputsPath(stage), JSON.stringify(outputs, null, 2) + '\n');
     this.log({ stage, status: 'done', elapsedS });
   }
 }

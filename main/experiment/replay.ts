@@ -6,31 +6,15 @@
  * way); comparing the two reports (./compare.ts) shows whether the recorded configuration
  * reproduces its numbers.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
-import { ExperimentFolder } from './folder.ts';
-
-const ID = /^[A-Za-z0-9_-]+$/;
-
-/** The original's config.json, parsed; errors name the file and the field. */
-export function readRecordedConfig(labDir: string, id: string): ExperimentConfig {
-  if (!ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
-  const path = join(labDir, 'experiments', id, 'config.json');
-  if (!existsSync(path)) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')} (no ${path})`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: not JSON: ${(err as Error).message}`);
-  }
-  return parseExperimentConfig(raw, path);
-}
+import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { ExperimentFolder, readRecordedConfig } from './folder.ts';
 
 /** The replay's configuration: the original's, with a new id, a new createdAt and replayOf. */
 export function replayConfig(labDir: string, originalId: string, newId: string): ExperimentConfig {
   const original = readRecordedConfig(labDir, originalId);
-  if (!ID.test(newId)) throw new Error(`invalid experiment id "${newId}" (letters, digits, '_' and '-')`);
+  if (!EXPERIMENT_ID.test(newId)) throw new Error(`invalid experiment id "${newId}" (letters, digits, '_' and '-')`);
   return parseExperimentConfig({ ...original, id: newId, createdAt: new Date().toISOString(), replayOf: originalId }, `replay of ${originalId}`);
 }
 

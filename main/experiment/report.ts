@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { Rng } from '../models/rng.ts';
 import { rate, tMean, type Interval, type Mean, type Rate } from '../policy/stats.ts';
 import type { EvalReport } from '../policy/eval.ts';
-import { writeAtomic, type ExperimentFolder } from './folder.ts';
+import type { ExperimentFolder } from './folder.ts';
+import { writeFileAtomic } from '../store/json-file.ts';
 import type { ExperimentConfig, Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
 import { experimentStages } from './stages.ts';
@@ -223,7 +224,7 @@ export async function writeReport(folder: ExperimentFolder, browserKind: string)
   const report = await buildReport(folder, browserKind);
   const reportPath = join(folder.dir, 'report.json');
   const htmlPath = join(folder.dir, 'report.html');
-  writeAtomic(reportPath, JSON.stringify(report, null, 2) + '\n');
-  writeAtomic(htmlPath, await renderReportHtml(report));
+  writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + '\n');
+  writeFileAtomic(htmlPath, await renderReportHtml(report));
   return { report, reportPath, htmlPath };
 }

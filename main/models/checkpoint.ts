@@ -8,11 +8,12 @@
  * Files are written to a temporary name and renamed, so a crash never leaves half a checkpoint.
  */
 import * as tf from '@tensorflow/tfjs';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TransformerLM, parameterShapes, type ModelConfig } from './model.ts';
 import { Tokenizer, TokenizerJson } from './tokenizer.ts';
+import { writeFileAtomic } from '../store/json-file.ts';
 
 export const SatSettings = z.object({
   /** 'shared': one SAT id repeated k times; 'distinct': k different ids. */
@@ -39,12 +40,6 @@ export interface LoadedModel {
   tokenizer: Tokenizer;
   sat: SatSettings | null;
   meta: Record<string, unknown>;
-}
-
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
 }
 
 export function isCheckpoint(dir: string): boolean {

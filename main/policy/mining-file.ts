@@ -5,9 +5,9 @@
  * Writes go through a temporary file and a rename: a Ctrl-C or a crash mid-write leaves the
  * previous report whole.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { FAILURE_MODES } from './mining.ts';
+import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 
 /**
  * What branching from a critical state found (see ./branching.ts):
@@ -72,20 +72,10 @@ const MiningFileSchema = z.object({ all: z.array(MinedFailureRecord) }).passthro
 
 /** The mined failures of a mining.json, checked field by field (the error names file and field). */
 export function readMiningFile(path: string): MinedFailureRecord[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: not a JSON mining report (${(err as Error).message})`);
-  }
-  const r = MiningFileSchema.safeParse(raw);
-  if (!r.success) throw new Error(`${path}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-  return r.data.all;
+  return readJsonFile(path, MiningFileSchema, 'a JSON mining report').all;
 }
 
 /** Replace the report in one rename, so readers never see half of it. */
 export function writeMiningFile(path: string, report: unknown): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(report, null, 2) + '\n');
-  renameSync(tmp, path);
+  writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');
 }

@@ -19,12 +19,12 @@ import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
-import { ExperimentFolder, StageEvent } from '../experiment/folder.ts';
+import { ExperimentFolder, readRecordedConfig, readStageEvents } from '../experiment/folder.ts';
 import { experimentStages } from '../experiment/stages.ts';
+import { EXPERIMENT_ID } from '../experiment/config.ts';
 import { runExperiment } from '../experiment/pipeline.ts';
-import { createReplay, readRecordedConfig } from '../experiment/replay.ts';
+import { createReplay } from '../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../experiment/compare.ts';
-import { readCompleteLines } from './jsonl-tail.ts';
 
 /**
  * started: its last line says started but this service is not running it: another process (a
@@ -122,17 +122,7 @@ export class ExperimentsLab {
   read(id: string): ExperimentInfo {
     const config = readRecordedConfig(this.deps.store.dir, String(id));
     const log = join(this.dir, config.id, 'stages.jsonl');
-    const events: StageEvent[] = readCompleteLines(log, 0).lines.map((line, i) => {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch {
-        throw new Error(`${log}:${i + 1}: not JSON`);
-      }
-      const r = StageEvent.safeParse(raw);
-      if (!r.success) throw new Error(`${log}:${i + 1}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-      return r.data;
-    });
+    const events = readStageEvents(log);
     const isRunning = this.running?.id === config.id;
     const stages = experimentStages(config).map((s): ExperimentStageInfo => {
       const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
@@ -164,7 +154,7 @@ export class ExperimentsLab {
 
   /** report.html of an experiment (for the web server's report route), or null where there is none. */
   reportHtmlPath(id: string): string | null {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) return null;
+    if (!EXPERIMENT_ID.test(id)) return null;
     const path = join(this.dir, id, 'report.html');
     return existsSync(path) ? path : null;
   }

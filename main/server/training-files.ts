@@ -3,7 +3,6 @@
  * salvage-stats.jsonl and salvage-config.json, evaluation reports and their mining reports. Only
  * the fields the view shows are checked; the rest passes through untouched.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { TrainLogLine } from '../policy/train-log.ts';
 import { FAILURE_MODES } from '../policy/mining.ts';
@@ -72,19 +71,6 @@ export const MiningFile = z.object({
 export type MiningInfo = z.infer<typeof MiningFile>;
 
 /** A JSON file parsed and checked, with the file and field named when it is wrong. */
-export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.infer<S> {
-  if (!existsSync(path)) throw new Error(`${path}: missing`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${path}: field ${parsed.error.issues[0].path.join('.') || '(root)'}: ${parsed.error.issues[0].message}`);
-  return parsed.data;
-}
-
 /** Parse complete JSONL lines against a schema; a bad line is reported, not fatal (the run goes on). */
 export function parseLines<S extends z.ZodType>(lines: readonly string[], schema: S, file: string): { points: z.infer<S>[]; errors: string[] } {
   const points: z.infer<S>[] = [];

@@ -17,8 +17,9 @@ import { registeredRuns, type TrainingKind } from '../policy/registry.ts';
 import { TRAIN_LOG_FILE } from '../policy/train-log.ts';
 import { CONFIG_FILE as SALVAGE_CONFIG, STATS_FILE as SALVAGE_STATS } from '../policy/salvage/train.ts';
 import { JsonlTail, readCompleteLines } from './jsonl-tail.ts';
+import { readJsonFile } from '../store/json-file.ts';
 import {
-  EvalReportFile, MiningFile, SalvagePoint, TrainLogLine, parseLines, readJsonFile,
+  EvalReportFile, MiningFile, SalvagePoint, TrainLogLine, parseLines,
   type EvalGroupMetrics, type MiningInfo, type SalvagePoint as SalvagePointT, type SftPoint,
 } from './training-files.ts';
 

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { BrowserEnv } from '../../environment/environment.ts';
-import { EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts';
+import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
 import { runExperiment } from '../../experiment/pipeline.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
@@ -45,7 +45,7 @@ export function registerExperimentCommand(program: Command): void {
       for (const [flag, v] of [['--preset', o.preset], ['--seeds', o.seeds], ['--backend', o.backend]] as const) {
         if (v !== undefined) throw new Error(`${flag} cannot be combined with --replay: a replay runs with the original's recorded configuration`);
       }
-      if (o.out !== undefined && !/^[A-Za-z0-9_-]+$/.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
+      if (o.out !== undefined && !EXPERIMENT_ID.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
       folder = createReplay(store.dir, o.replay, o.out);
     } else if (o.resume) {
       for (const [flag, v] of [['--preset', o.preset], ['--out', o.out], ['--seeds', o.seeds], ['--backend', o.backend]] as const) {
@@ -55,7 +55,7 @@ export function registerExperimentCommand(program: Command): void {
     } else {
       if (!o.preset) throw new Error(`--preset is required (${EXPERIMENT_PRESETS.join(', ')}), or --resume ID`);
       if (o.preset === 'full' && o.seeds !== undefined && o.seeds < 3) throw new Error('--seeds: the full preset runs at least 3 training seeds');
-      if (o.out !== undefined && !/^[A-Za-z0-9_-]+$/.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
+      if (o.out !== undefined && !EXPERIMENT_ID.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
       const config = experimentConfig(o.preset, o.out ?? ExperimentFolder.newId(), { seeds: o.seeds, backend: o.backend });
       folder = ExperimentFolder.create(store.dir, config);
     }

@@ -16,7 +16,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../../models/backend.ts';
-import { isCheckpoint, loadModel, saveModel, writeFileAtomic } from '../../models/checkpoint.ts';
+import { isCheckpoint, loadModel, saveModel } from '../../models/checkpoint.ts';
+import { writeFileAtomic } from '../../store/json-file.ts';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
 import { Rng } from '../../models/rng.ts';
 import { END_OF_TEXT, type Tokenizer } from '../../models/tokenizer.ts';
