@@ -17,8 +17,8 @@ import { policySamples, writePolicyCorpus } from '../policy/sft-data.ts';
 import { defaultSftJob, type SftJob, type SftResult } from '../policy/sft.ts';
 import { startSft } from '../policy/sft-runner.ts';
 import { runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
-import { mineFailures, miningReport } from '../policy/mining.ts';
-import { confirmCriticalStates, confirmationReport, type ConfirmationReport } from '../policy/branching.ts';
+import { mineFailures } from '../policy/mining.ts';
+import { confirmCriticalStates, miningFileReport } from '../policy/branching.ts';
 import { writeMiningFile, type MinedFailureRecord } from '../policy/mining-file.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, type SalvageJob } from '../policy/salvage/config.ts';
 import { criticalStates, mixStates, readMinedFailures, routineStates, writeStates } from '../policy/salvage/states.ts';
@@ -194,20 +194,18 @@ const mineStage: Stage = {
     const mined = await mineFailures(deps, failed, (done, total) => ctx.progress(done, total, 'mining'));
     if (ctx.signal.aborted) throw new StageStopped('mine');
     let all: MinedFailureRecord[] = mined;
-    let confirmation: ConfirmationReport | undefined;
     if (ctx.config.mine.confirm && mined.length) {
       // Branching replays each rollout to its critical state; a stop here redoes the stage (mining is cheap beside it).
       const r = await confirmCriticalStates(deps, mined, { onDone: (done, total) => ctx.progress(done, total, 'branching') });
       if (r.cancelled) throw new StageStopped('mine');
       all = r.failures;
-      confirmation = confirmationReport(all);
     }
-    const out = { evalId: rollouts.evalId, ...miningReport(mined, 5), ...(confirmation ? { confirmation } : {}), all };
+    const out = miningFileReport(rollouts.evalId, all, 5);
     const path = join(ctx.store.dir, 'evals', rollouts.evalId, 'mining.json');
     writeMiningFile(path, out);
     return {
       evalId: rollouts.evalId, path, failures: out.failures, failed: failed.length, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,
-      ...(confirmation ? { confirmation: confirmation.byStatus } : {}),
+      ...(out.confirmation ? { confirmation: out.confirmation.byStatus } : {}),
     } satisfies MineOutputs;
   },
 };

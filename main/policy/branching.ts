@@ -35,7 +35,7 @@ import { LabelStore } from '../store/labels.ts';
 import { normalizeText } from '../tasks/families/common/normalize.ts';
 import { runEpisode, type EpisodeDeps } from '../collection/episode.ts';
 import { normaliseUrl } from '../collection/replay.ts';
-import type { MinedFailure } from './mining.ts';
+import { miningReport, type MinedFailure } from './mining.ts';
 import { CONFIRMATION_STATUSES, type BranchOutcome, type BranchRun, type Confirmation, type ConfirmationStatus, type MinedFailureRecord } from './mining-file.ts';
 
 export const BRANCH_TAG = 'branch';
@@ -200,4 +200,10 @@ export function confirmationReport(failures: readonly MinedFailureRecord[]): Con
     (r.byFamily[f.family] ??= zero())[s]++;
   }
   return r;
+}
+
+/** What mining.json holds: the mining report, the branching counts once any state was branched, and every state. */
+export function miningFileReport(evalId: string, mined: MinedFailureRecord[], examplesPerMode: number) {
+  const branched = mined.some((f) => f.confirmation);
+  return { evalId, ...miningReport(mined as MinedFailure[], examplesPerMode), ...(branched ? { confirmation: confirmationReport(mined) } : {}), all: mined };
 }

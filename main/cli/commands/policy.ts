@@ -20,9 +20,9 @@ import { startSft } from '../../policy/sft-runner.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
 import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
-import { mineFailures, miningReport, type MinedFailure } from '../../policy/mining.ts';
+import { mineFailures, miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
-import { confirmCriticalStates, confirmationReport, type ConfirmationReport } from '../../policy/branching.ts';
+import { confirmCriticalStates, miningFileReport, type ConfirmationReport } from '../../policy/branching.ts';
 import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
@@ -227,8 +227,7 @@ function registerMineCommand(program: Command): void {
         mined = r.failures;
         cancelled = r.cancelled;
       }
-      const anyBranched = mined.some((f) => f.confirmation);
-      const out = { evalId: o.eval, ...miningReport(mined as MinedFailure[], o.examples), ...(anyBranched ? { confirmation: confirmationReport(mined) } : {}), all: mined };
+      const out = miningFileReport(o.eval, mined, o.examples);
       writeMiningFile(miningPath, out);
       if (o.json) return printJson(out);
       process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${miningPath}\n`);
