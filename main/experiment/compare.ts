@@ -7,10 +7,13 @@
  * Reports are read as untrusted files: each figure is looked up by its path and must be a number
  * or null there, so a damaged report.json fails with its file and field named.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { readJsonFile } from '../store/json-file.ts';
 import { join } from 'node:path';
 import type { Interval } from '../policy/stats.ts';
-import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { readRecordedConfig } from './folder.ts';
 
 export interface ComparisonRow {
   /** Section of the report: collection, datasets, sft, claims, methods, ablations, failure modes, time. */
@@ -231,16 +234,10 @@ export function compareReports(original: unknown, replay: unknown, files = { ori
 
 /** An experiment's report.json, read as JSON (compareReports checks each figure it uses). */
 export function readExperimentReport(labDir: string, id: string): { report: unknown; path: string } {
-  if (!EXPERIMENT_ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
-  const dir = join(labDir, 'experiments', id);
-  if (!existsSync(join(dir, 'config.json'))) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')}`);
-  const path = join(dir, 'report.json');
+  readRecordedConfig(labDir, id); // the id is valid and names an experiment (errors say which)
+  const path = join(labDir, 'experiments', id, 'report.json');
   if (!existsSync(path)) throw new Error(`experiment ${id} has no report.json yet (it has not finished; continue it with lab experiment --resume ${id})`);
-  try {
-    return { report: JSON.parse(readFileSync(path, 'utf8')), path };
-  } catch (err) {
-    throw new Error(`${path}: not JSON: ${(err as Error).message}`);
-  }
+  return { report: readJsonFile(path, z.unknown(), 'JSON'), path };
 }
 
 /** Compare two experiments of a lab by id (A the original, B the replay). */

@@ -12,8 +12,10 @@
  * Folders are read without ExperimentFolder.open, which trims a torn last line of stages.jsonl:
  * here another process (a `lab experiment` in a terminal) may be writing that line right now.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonFile } from '../store/json-file.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
@@ -139,11 +141,7 @@ export class ExperimentsLab {
     const reportPath = join(this.dir, config.id, 'report.json');
     let headline: ExperimentHeadline | null = null;
     if (existsSync(reportPath)) {
-      try {
-        headline = headlineOf(JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>);
-      } catch (err) {
-        throw new Error(`${reportPath}: not JSON: ${(err as Error).message}`);
-      }
+      headline = headlineOf(readJsonFile(reportPath, z.record(z.string(), z.unknown()), 'JSON'));
     }
     const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
     return {
