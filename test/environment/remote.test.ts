@@ -45,7 +45,8 @@ test('attaches to a browser that is already running, over ws://', async () => {
     proc.kill('SIGKILL');
     await exited;
     await server.close();
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's child processes may still write to the profile for a moment after the kill.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 });
 
