@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
 import { TARGETS } from '../policy/sft-data.ts';
+import { ELEMENT_ORDERS, defaultPromptSettings } from '../policy/prompt.ts';
 import { defaultSftJob } from '../policy/sft.ts';
 
 export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
@@ -58,6 +59,8 @@ export const ExperimentConfig = z.object({
     targets: z.enum(TARGETS),
     reserve: z.number().int().min(1),
     evalSamples: z.number().int().min(1),
+    /** Prompt element order (see PromptSettings); configs written before it existed used `page`. */
+    elementOrder: z.enum(ELEMENT_ORDERS).default('page'),
   }),
   eval: z.object({
     /** Test seeds per family and run (training families), and per held-out family. */
@@ -93,7 +96,7 @@ export const ExperimentConfig = z.object({
 });
 export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
-type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples';
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder';
 /** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
 type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'replayOf' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
   sft: Omit<ExperimentConfig['sft'], Recorded>;
@@ -141,7 +144,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
   const r = defaultSalvageJob;
   return parseExperimentConfig({
     ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}),
-    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples },
+    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder },
     salvage: {
       ...base.salvage,
       rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),

@@ -14,6 +14,8 @@ import type { PageElement } from '../environment/types.ts';
 import { parseAction, formatAction } from '../environment/actions.ts';
 import { renderElementLine } from '../agents/observation-text.ts';
 
+export const ELEMENT_ORDERS = ['page', 'task'] as const;
+
 export const PromptSettings = z.object({
   /** Character budget of the element list before tokenization (viewport first, then page order). */
   maxPageChars: z.number().int().positive(),
@@ -21,10 +23,16 @@ export const PromptSettings = z.object({
   maxNameChars: z.number().int().positive(),
   /** Previous actions shown (older ones are only counted). */
   maxHistory: z.number().int().min(0),
+  /**
+   * Which elements fill the budget first. `page`: the viewport, then page order (policies trained
+   * before `task` existed, whose policy.json lacks the field). `task`: elements that share words with
+   * the task, then controls, overlays and the viewport (see elementPriority).
+   */
+  elementOrder: z.enum(ELEMENT_ORDERS).default('page'),
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3 };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task' };
 
 export interface PolicyPromptInput {
   instruction: string;
@@ -52,11 +60,44 @@ function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** The element list within a character budget: viewport first, printed back in page order. */
-function renderElements(elements: readonly PageElement[], s: PromptSettings, budget: number): string[] {
-  const visible = elements.filter((e) => e.visible);
+/** Roles a policy acts on with fill, select_option, check or press, and buttons: the page's controls. */
+const CONTROL_ROLES = new Set(['button', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'option', 'tab', 'menuitem']);
+/** Words too common in task wording to say which element matters. */
+const STOP_WORDS = new Set(['the', 'and', 'for', 'you', 'your', 'with', 'from', 'that', 'this', 'are', 'what', 'which', 'tell', 'message', 'these', 'those', 'into', 'have', 'has']);
+
+/** Lower-case words of three letters or more, and every number, minus stop words. */
+export function taskWords(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return new Set(words.filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP_WORDS.has(w)));
+}
+
+/**
+ * How much an element deserves a place in a tight prompt under the `task` order. A tiny model can
+ * only act on the ids it is shown: on a results page in page order the element the task needs was
+ * cut from half of the clicks of a 1,350-episode oracle dataset (700 characters). Ranked by: words
+ * shared with the task (at most three count), controls before links before text, elements drawn
+ * over the page (in the viewport but after an element below it in page order: cookie banners,
+ * dialogs, sticky bars), then the viewport. That cut 51% to 14%. The rule reads only the page and the task,
+ * so training and inference rank alike.
+ */
+export function elementPriorities(elements: readonly PageElement[], instruction: string): number[] {
+  const words = taskWords(instruction);
+  const firstBelow = elements.findIndex((e) => !e.inViewport);
+  return elements.map((e, i) => {
+    let shared = 0;
+    for (const w of taskWords(`${e.name} ${e.value ?? ''} ${(e.options ?? []).join(' ')}`)) if (words.has(w)) shared++;
+    const kind = CONTROL_ROLES.has(e.role) ? 2 : e.role === 'link' ? 1 : 0;
+    const overlay = firstBelow >= 0 && i > firstBelow && e.inViewport ? 2 : 0;
+    return 2 * Math.min(shared, 3) + kind + overlay + (e.inViewport ? 0.5 : 0);
+  });
+}
+
+/** The element list within a character budget: the highest priority first, printed back in page order. */
+function renderElements(input: PolicyPromptInput, s: PromptSettings, budget: number): string[] {
+  const visible = input.elements.filter((e) => e.visible);
   const lines = visible.map((e) => renderElementLine(e, s.maxNameChars));
-  const order = visible.map((_, i) => i).sort((a, b) => Number(visible[b].inViewport) - Number(visible[a].inViewport) || a - b);
+  const priority = s.elementOrder === 'task' ? elementPriorities(visible, input.instruction) : visible.map((e) => Number(e.inViewport));
+  const order = visible.map((_, i) => i).sort((a, b) => priority[b] - priority[a] || a - b);
   const kept = new Set<number>();
   let used = 0;
   for (const i of order) {
@@ -75,7 +116,7 @@ function renderElements(elements: readonly PageElement[], s: PromptSettings, bud
  */
 export function renderPolicyPrompt(input: PolicyPromptInput, s: PromptSettings, pageBudget = s.maxPageChars): string {
   const lines = [`Task: ${clip(input.instruction, 300)}`, `Page: ${clip(urlPath(input.url), 80)} | ${clip(input.title, 60)}`];
-  lines.push(...renderElements(input.elements, s, pageBudget));
+  lines.push(...renderElements(input, s, pageBudget));
   const shown = s.maxHistory > 0 ? input.history.slice(-s.maxHistory) : [];
   const skipped = input.history.length - shown.length;
   lines.push(`History:${skipped ? ` (${skipped} earlier)` : ''} ${shown.length ? shown.map((a) => clip(a, 60)).join(' ; ') : 'none'}`);

@@ -46,6 +46,16 @@ test('a replay\'s configuration is the original config.json verbatim but for a n
   assert.equal(createReplay(labDir, 'orig').config.id, 'orig-replay2');
 });
 
+test('a config.json written before prompts had an element order replays with the page order it was run with', () => {
+  const old = join(labDir, 'experiments', 'before-order');
+  cpSync(join(labDir, 'experiments', 'orig'), old, { recursive: true });
+  const cfg = readJson('before-order', 'config.json');
+  assert.equal(cfg.sft.elementOrder, 'task', 'a new experiment records the task order');
+  delete cfg.sft.elementOrder;
+  writeFileSync(join(old, 'config.json'), JSON.stringify(cfg));
+  assert.equal(replayConfig(labDir, 'before-order', 'x').sft.elementOrder, 'page');
+});
+
 test('a replay of a missing experiment, or of a config.json that does not parse, is refused with the file and field named', () => {
   assert.throws(() => replayConfig(labDir, 'nope', 'x'), /no experiment nope in .*experiments \(no .*nope\/config\.json\)/);
   assert.throws(() => replayConfig(labDir, '../orig', 'x'), /invalid experiment id "\.\.\/orig"/);

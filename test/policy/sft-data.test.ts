@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
-import { parsePolicyOutput, renderPolicyPrompt, defaultPromptSettings, urlPath } from '../../main/policy/prompt.ts';
+import { parsePolicyOutput, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
 import { sftBatch } from '../../main/policy/sft.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 
@@ -79,4 +79,25 @@ test('policy outputs: the last line that parses is the action; anything else is 
   assert.equal(bad.valid, false);
   assert.equal(bad.action, 'click(79');
   assert.equal(parsePolicyOutput('').valid, false);
+});
+
+test('task element order: elements sharing words with the task, controls and overlays fill the budget first, printed in page order', () => {
+  const page: PageElement[] = [
+    el('1', 'link', 'Home'), el('2', 'link', 'Deals'), el('3', 'link', 'Help'),
+    el('4', 'heading', 'Terra Jacket'), el('5', 'text', 'A warm coat for cold days'),
+    el('6', 'link', 'Footer link', false),
+    el('7', 'button', 'Accept all cookies'), // drawn over the page: in the viewport after an element below it
+  ];
+  const input = { ...sample.input, instruction: 'Open the Terra Jacket page.', elements: page };
+  const task = { ...defaultPromptSettings, elementOrder: 'task' as const, maxPageChars: 60 };
+  const text = renderPolicyPrompt(input, task);
+  assert.match(text, /\[4\] heading "Terra Jacket"\n\[7\] button "Accept all cookies"\n\(5 more\)/);
+  const pageOrder = renderPolicyPrompt(input, { ...task, elementOrder: 'page' });
+  assert.match(pageOrder, /\[1\] link "Home"\n\[2\] link "Deals"\n\[3\] link "Help"\n\(4 more\)/);
+  assert.deepEqual([...taskWords('Book the 9:30 flight to Oslo for me, then tell me.')], ['book', '9', '30', 'flight', 'oslo', 'then']);
+});
+
+test('policy.json and prompt settings written before the element order existed read as page order', () => {
+  assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).elementOrder, 'page');
+  assert.equal(defaultPromptSettings.elementOrder, 'task');
 });

@@ -13,7 +13,7 @@ import { readManifest } from '../../datasets/index.ts';
 import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import type { TrainProgress } from '../../models/train.ts';
-import { defaultPromptSettings } from '../../policy/prompt.ts';
+import { defaultPromptSettings, ELEMENT_ORDERS, type PromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
@@ -43,6 +43,7 @@ interface SftFlags {
   dFf: string;
   ctx: string;
   maxPageChars: string;
+  elementOrder: string;
   history: string;
   evalEvery: string;
   checkpointEvery: string;
@@ -91,6 +92,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--ctx <n>', 'context length in tokens', String(m.ctx))
     .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
+    .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
     .option('--checkpoint-every <n>', 'steps between checkpoints', String(defaultSftJob.checkpointEvery))
     .option('--no-resume', 'start over even if the folder holds a checkpoint')
@@ -98,6 +100,8 @@ export function registerPolicyCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (o: SftFlags, cmd: Command) => {
       if (!(TARGETS as readonly string[]).includes(o.targets)) throw new Error(`--targets must be ${TARGETS.join(' or ')}, got "${o.targets}"`);
+      if (!(ELEMENT_ORDERS as readonly string[]).includes(o.elementOrder)) throw new Error(`--element-order must be ${ELEMENT_ORDERS.join(' or ')}, got "${o.elementOrder}"`);
+      const prompt: PromptSettings = { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'] };
       const outDir = resolve(o.out);
       const samplesFile = join(outDir, 'sft-samples.jsonl');
       const resuming = o.resume && existsSync(join(outDir, 'train-state.json')) && existsSync(samplesFile);
@@ -112,7 +116,7 @@ export function registerPolicyCommands(program: Command): void {
         const samples = policySamples(lab, manifest);
         mkdirSync(outDir, { recursive: true });
         writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
-        writePolicyCorpus(join(outDir, 'corpus'), samples, { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history) });
+        writePolicyCorpus(join(outDir, 'corpus'), samples, prompt);
         dataset = { name: manifest.name, version: manifest.version };
       }
       const job: SftJob = {
@@ -122,7 +126,7 @@ export function registerPolicyCommands(program: Command): void {
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
         vocabSize: int(o.vocab), targets: o.targets as Targets,
         model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx) },
-        prompt: { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history) },
+        prompt,
       };
       await runSftJob(job, !!o.json);
     });
