@@ -20,6 +20,8 @@ export const datasetFilterSchema = z
     maxSteps: z.number().int().min(0).optional(),
     /** Every one of these tags must be on the episode. */
     tags: z.array(z.string().min(1)).optional(),
+    /** None of these tags may be on the episode (e.g. `branch`: the branching episodes of `lab mine --confirm`). */
+    excludeTags: z.array(z.string().min(1)).optional(),
     /** ISO dates or times; `since` inclusive, `until` exclusive. */
     since: z.string().optional(),
     until: z.string().optional(),
@@ -112,6 +114,7 @@ export function matchesFilter(e: EpisodeInfo, f: DatasetFilter): boolean {
   if (f.minSteps !== undefined && e.steps < f.minSteps) return false;
   if (f.maxSteps !== undefined && e.steps > f.maxSteps) return false;
   if (f.tags && !f.tags.every((t) => e.tags.includes(t))) return false;
+  if (f.excludeTags && f.excludeTags.some((t) => e.tags.includes(t))) return false;
   const created = Date.parse(e.createdAt);
   if (f.since && !(created >= parseDate(f.since, 'since'))) return false;
   if (f.until && !(created < parseDate(f.until, 'until'))) return false;

@@ -32,8 +32,12 @@ test('lab datasets create / list / show and lab export work end to end', async (
   assert.match(v2.stdout, /^web v2 /);
   assert.match(v2.stdout, /1 episodes, 1 task instances, 3 steps; 0 duplicates dropped/);
 
+  const v3 = JSON.parse((await lab('--lab', dir, 'datasets', 'create', '--name', 'web', '--status', 'success', '--exclude-tag', 'gold', '--split', '1,0,0', '--json')).stdout);
+  assert.deepEqual(v3.manifest.filter, { statuses: ['success'], excludeTags: ['gold'] });
+  assert.equal(v3.manifest.stats.episodes, 1);
+
   const list = JSON.parse((await lab('--lab', dir, 'datasets', 'list', '--json')).stdout);
-  assert.deepEqual(list.datasets.map((d: { name: string; versions: number[] }) => [d.name, d.versions]), [['web', [1, 2]]]);
+  assert.deepEqual(list.datasets.map((d: { name: string; versions: number[] }) => [d.name, d.versions]), [['web', [1, 2, 3]]]);
 
   const shown = (await lab('--lab', dir, 'datasets', 'show', 'web@v1')).stdout;
   assert.match(shown, /^web v1 /);

@@ -47,6 +47,8 @@ test('filters select by family, status, agent, steps, tags, dates, ids and instr
   assert.deepEqual(select(lab, { minSteps: 2, maxSteps: 2 }), [ids.flightsRunning]);
   assert.deepEqual(select(lab, { tags: ['reviewed'] }), sorted(ids.shopFail, ids.flightsOk));
   assert.deepEqual(select(lab, { tags: ['reviewed', 'hard'] }), [ids.shopFail]);
+  assert.deepEqual(select(lab, { excludeTags: ['hard'] }), sorted(ids.shopOk, ids.flightsOk, ids.flightsRunning));
+  assert.deepEqual(select(lab, { tags: ['reviewed'], excludeTags: ['hard'] }), [ids.flightsOk]);
   assert.deepEqual(select(lab, { since: '2026-02-15', until: '2026-04-01' }), [ids.flightsOk]);
   assert.deepEqual(select(lab, { search: 'BOSTON' }), [ids.flightsOk]);
   assert.deepEqual(select(lab, { ids: [ids.shopOk] }), [ids.shopOk]);

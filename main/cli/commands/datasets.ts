@@ -28,6 +28,7 @@ interface CreateFlags {
   minSteps?: number;
   maxSteps?: number;
   tag?: string[];
+  excludeTag?: string[];
   since?: string;
   until?: string;
   id?: string[];
@@ -51,6 +52,7 @@ function filterFromFlags(o: CreateFlags): DatasetFilter {
     minSteps: o.minSteps,
     maxSteps: o.maxSteps,
     tags: o.tag,
+    excludeTags: o.excludeTag,
     since: o.since,
     until: o.until,
     ids: o.id,
@@ -91,6 +93,7 @@ export function registerDatasetCommands(program: Command): void {
     .option('--min-steps <n>', 'at least this many steps', intOption('--min-steps'))
     .option('--max-steps <n>', 'at most this many steps', intOption('--max-steps'))
     .option('--tag <t>', 'required label tag (repeatable; all must be present)', collect)
+    .option('--exclude-tag <t>', 'leave out episodes with this label tag (repeatable), e.g. branch for the branching episodes of lab mine --confirm', collect)
     .option('--since <date>', 'created at or after this date/time')
     .option('--until <date>', 'created before this date/time')
     .option('--id <id>', 'only these episode ids (repeatable)', collect)
