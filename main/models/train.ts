@@ -12,6 +12,7 @@ import { ADAMW_KERNEL } from './native-backend.ts';
 import { sampleBatch, buildBatch, type Batch, type SatBlocks } from './batches.ts';
 import { isCheckpoint, loadModel, loadTokenizer, saveModel, type SatSettings } from './checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
+import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from './train-state.ts';
 import { TransformerLM, defaultModelConfig, oneHot, type ModelConfig } from './model.ts';
 import { Rng } from './rng.ts';
 import { Tokenizer, trainTokenizer } from './tokenizer.ts';
@@ -124,7 +125,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   const t0 = performance.now();
   const trainText = readFileSync(job.trainFile, 'utf8');
   const valText = readFileSync(job.valFile, 'utf8');
-  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, 'train-state.json'));
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
 
   let model: TransformerLM;
   let tokenizer: Tokenizer;
@@ -178,7 +179,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   const opt = new AdamW(model, job.weightDecay);
   const state: LoopState = { step: 0, rng: job.seed, tokensSeen: 0 };
   if (resuming) {
-    Object.assign(state, JSON.parse(readFileSync(join(job.outDir, 'train-state.json'), 'utf8')).state as LoopState);
+    Object.assign(state, readTrainState<LoopState>(job.outDir, job));
     opt.load(join(job.outDir, 'optimizer.bin'), state.step);
   }
   const resumedFrom = state.step;
@@ -188,7 +189,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
     await saveModel(job.outDir, { model, tokenizer, sat, meta: meta() });
     opt.save(join(job.outDir, 'optimizer.bin'));
     state.rng = rng.state;
-    writeFileAtomic(join(job.outDir, 'train-state.json'), JSON.stringify({ state, job }, null, 2));
+    writeTrainState(job.outDir, state, job);
   };
 
   let cancelled = false;

@@ -8,13 +8,14 @@
  * Each step draws `batch` samples, pads them to the longest and trains on the masked next-token
  * loss (see ./sft-data.ts): padding and prompt tokens carry no loss.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../models/backend.ts';
 import type { Batch } from '../models/batches.ts';
 import { isCheckpoint, loadModel, saveModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
+import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { MASKED, TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
@@ -95,7 +96,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const train = samples.filter((s) => s.split === 'train');
   if (!train.length) throw new Error(`${job.samplesFile}: no training samples (split "train")`);
   const val = samples.filter((s) => s.split === 'validation');
-  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, 'train-state.json'));
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
 
   let model: TransformerLM;
   let tokenizer: Tokenizer;
@@ -116,7 +117,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const opt = new AdamW(model, job.weightDecay);
   const state: LoopState = { step: 0, rng: job.seed };
   if (resuming) {
-    Object.assign(state, JSON.parse(readFileSync(join(job.outDir, 'train-state.json'), 'utf8')).state as LoopState);
+    Object.assign(state, readTrainState<LoopState>(job.outDir, job));
     opt.load(join(job.outDir, 'optimizer.bin'), state.step);
   }
   const resumedFrom = state.step;
@@ -128,7 +129,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     writeFileAtomic(join(job.outDir, POLICY_FILE), JSON.stringify(settings, null, 2));
     opt.save(join(job.outDir, 'optimizer.bin'));
     state.rng = rng.state;
-    writeFileAtomic(join(job.outDir, 'train-state.json'), JSON.stringify({ state, job }, null, 2));
+    writeTrainState(job.outDir, state, job);
   };
 
   let cancelled = false;

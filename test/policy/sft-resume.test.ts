@@ -30,7 +30,7 @@ function job(outDir: string, samples: string): SftJob {
   };
 }
 
-test('SFT cancelled in its worker keeps a checkpoint; run again it resumes there and ends with the same weights as an uninterrupted run', async () => {
+test('SFT cancelled in its worker keeps a checkpoint; run again (with the same schedule: another is refused) it resumes there and ends with the same weights as an uninterrupted run', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-sft-resume-'));
   const samples = samplesFile(dir);
 
@@ -46,6 +46,10 @@ test('SFT cancelled in its worker keeps a checkpoint; run again it resumes there
   assert.equal(JSON.parse(readFileSync(join(out, 'train-state.json'), 'utf8')).state.step, first.stepsDone);
   assert.ok(existsSync(join(out, 'model.json')) && existsSync(join(out, 'tokenizer.json')) && existsSync(join(out, 'optimizer.bin')));
   assert.equal(readPolicySettings(out).dataset?.name, 'synthetic');
+
+  // A resume with another schedule is refused and leaves the checkpoint as it was.
+  await assert.rejects(startSft({ ...job(out, samples), steps: 30 }).result, /train-state\.json: cannot resume with steps 30 \(the run has 24\)/);
+  assert.equal(JSON.parse(readFileSync(join(out, 'train-state.json'), 'utf8')).state.step, first.stepsDone);
 
   const second = await startSft(job(out, samples)).result;
   assert.equal(second.resumedFrom, first.stepsDone);
