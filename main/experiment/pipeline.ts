@@ -2,6 +2,7 @@
  * Runs an experiment's stages in order: a finished stage (outputs written, then its "done" line) is
  * skipped, the one that stopped continues from its own resumable state, and the report is written
  * from the stages' outputs at the end (again on every resume, so it always reflects the folder).
+ * One process at a time: the folder's run.lock names it (./run-lock.ts).
  */
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
@@ -9,6 +10,7 @@ import type { LabStore } from '../store/lab.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { experimentStages, StageStopped, type StageContext } from './stages.ts';
 import { writeReport, type ExperimentReport } from './report.ts';
+import { acquireRunLock } from './run-lock.ts';
 
 export interface PipelineHooks {
   signal: AbortSignal;
@@ -19,10 +21,25 @@ export interface PipelineHooks {
   onLog?(line: string): void;
 }
 
+export type PipelineDeps = { folder: ExperimentFolder; store: LabStore; server: TaskServer; envs: BrowserEnv[]; browserKind: string };
+
 export type PipelineResult = { stopped: true; stage: string } | { stopped: false; report: ExperimentReport; reportPath: string; htmlPath: string };
 
 export async function runExperiment(
-  deps: { folder: ExperimentFolder; store: LabStore; server: TaskServer; envs: BrowserEnv[]; browserKind: string },
+  deps: PipelineDeps,
+  hooks: PipelineHooks,
+): Promise<PipelineResult> {
+  const { folder } = deps;
+  const release = acquireRunLock(folder.dir, folder.config.id);
+  try {
+    return await runStages(deps, hooks);
+  } finally {
+    release();
+  }
+}
+
+async function runStages(
+  deps: PipelineDeps,
   hooks: PipelineHooks,
 ): Promise<PipelineResult> {
   const { folder } = deps;

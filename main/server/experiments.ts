@@ -25,12 +25,14 @@ import { ExperimentFolder, readRecordedConfig, readStageEvents } from '../experi
 import { experimentStages } from '../experiment/stages.ts';
 import { EXPERIMENT_ID } from '../experiment/config.ts';
 import { runExperiment } from '../experiment/pipeline.ts';
+import { liveRunLock, type RunLock } from '../experiment/run-lock.ts';
 import { createReplay } from '../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../experiment/compare.ts';
 
 /**
- * started: its last line says started but this service is not running it: another process (a
- * `lab experiment` in a terminal) runs it now, or one was killed mid-stage; either way it is unfinished.
+ * running: this service or another live process (a `lab experiment` in a terminal, named by the
+ * folder's run.lock) runs it now. started: its last line says started but no process runs it: the
+ * one that did was killed mid-stage; Resume continues it.
  */
 export type StageStatus = 'pending' | 'running' | 'started' | 'done' | 'stopped' | 'failed';
 
@@ -60,7 +62,9 @@ export interface ExperimentInfo {
   replayOf: string | null;
   stages: ExperimentStageInfo[];
   stagesDone: number;
-  /** finished: report.json written; running: this service runs it now; else stopped or failed where it ended. */
+  /** Another process running it now (from run.lock); null when this service runs it or none does. */
+  runBy: RunLock | null;
+  /** finished: report.json written; running: this service or another process runs it now; else stopped or failed where it ended. */
   state: 'finished' | 'running' | 'stopped' | 'failed' | 'not started';
   hasReport: boolean;
   headline: ExperimentHeadline | null;
@@ -125,7 +129,8 @@ export class ExperimentsLab {
     const config = readRecordedConfig(this.deps.store.dir, String(id));
     const log = join(this.dir, config.id, 'stages.jsonl');
     const events = readStageEvents(log);
-    const isRunning = this.running?.id === config.id;
+    const runBy = this.running?.id === config.id ? null : liveRunLock(join(this.dir, config.id));
+    const isRunning = this.running?.id === config.id || runBy !== null;
     const stages = experimentStages(config).map((s): ExperimentStageInfo => {
       const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
       const last = mine.at(-1);
@@ -146,7 +151,7 @@ export class ExperimentsLab {
     const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
     return {
       id: config.id, preset: config.preset, createdAt: config.createdAt, replayOf: config.replayOf ?? null,
-      stages, stagesDone: stages.filter((s) => s.status === 'done').length, state, hasReport: headline !== null, headline,
+      stages, stagesDone: stages.filter((s) => s.status === 'done').length, state, hasReport: headline !== null, headline, runBy,
     };
   }
 

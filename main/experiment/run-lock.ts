@@ -1,0 +1,65 @@
+/**
+ * run.lock in an experiment folder: which process runs the experiment now. Two processes running
+ * the same stages would write the same files; and the app, which did not start a terminal's
+ * `lab experiment`, can tell a run in progress from one that was killed mid-stage.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const RUN_LOCK_FILE = 'run.lock';
+
+const RunLock = z.object({ pid: z.number().int().positive(), host: z.string(), startedAt: z.string() });
+export type RunLock = z.infer<typeof RunLock>;
+
+function readLock(dir: string): RunLock | null {
+  try {
+    const r = RunLock.safeParse(JSON.parse(readFileSync(join(dir, RUN_LOCK_FILE), 'utf8')));
+    return r.success ? r.data : null; // unreadable: treated as stale
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by another user
+  }
+}
+
+/**
+ * The lock when a live process holds it. A lock from another host (a lab folder on a shared
+ * drive) cannot be checked and counts as live; one whose process is gone is stale and ignored.
+ */
+export function liveRunLock(dir: string): RunLock | null {
+  const lock = readLock(dir);
+  if (!lock) return null;
+  return lock.host !== hostname() || alive(lock.pid) ? lock : null;
+}
+
+/** Take the lock for this process, or explain who holds it. Returns the release function. */
+export function acquireRunLock(dir: string, experimentId: string): () => void {
+  const path = join(dir, RUN_LOCK_FILE);
+  const mine: RunLock = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(path, JSON.stringify(mine), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      const held = liveRunLock(dir);
+      if (held && !(held.pid === mine.pid && held.host === mine.host)) {
+        throw new Error(`experiment ${experimentId} is being run by process ${held.pid} on ${held.host} since ${held.startedAt} (${path}); wait for it or stop it first`);
+      }
+      rmSync(path, { force: true }); // stale: its process is gone
+    }
+  }
+  return () => {
+    const now = readLock(dir);
+    if (now && now.pid === mine.pid && now.host === mine.host) rmSync(path, { force: true });
+  };
+}
