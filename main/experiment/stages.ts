@@ -133,7 +133,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
       const job: SftJob = {
         ...defaultSftJob, outDir, samplesFile, dataset: { name: ds.name, version: ds.version },
         steps: s.steps, batch: s.batch, lr: s.lr, minLr: s.minLr, warmup: s.warmup, weightDecay: s.weightDecay, gradClip: s.gradClip, seed: s.seed,
-        evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery, targets: s.targets, reserve: s.reserve, evalSamples: s.evalSamples,
+        evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery, targets: s.targets, reserve: s.reserve, evalSamples: s.evalSamples, promptWeight: s.promptWeight,
         resume: true, backend: ctx.config.backend, vocabSize: s.vocabSize, model: s.model, prompt,
       };
       // The loss curve, appended as it goes so a resumed run's curve continues the stopped one.

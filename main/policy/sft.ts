@@ -49,6 +49,8 @@ export interface SftJob {
   reserve: number;
   /** Validation samples per evaluation (all when fewer). */
   evalSamples: number;
+  /** Loss weight of prompt tokens in training (see EncodeSettings.promptWeight); validation loss counts target tokens only. Absent in jobs recorded before it existed: 0. */
+  promptWeight?: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export const defaultSftModel: Partial<ModelConfig> = { dModel: 64, nLayer: 2, nH
 
 export const defaultSftJob = {
   steps: 300, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, weightDecay: 0.01, gradClip: 1, seed: 1,
-  evalEvery: 50, checkpointEvery: 50, resume: true, vocabSize: 1024, targets: 'thought+action' as Targets, reserve: 64, evalSamples: 64,
+  evalEvery: 50, checkpointEvery: 50, resume: true, vocabSize: 1024, targets: 'thought+action' as Targets, reserve: 64, evalSamples: 64, promptWeight: 0.1,
 };
 
 export interface SftResult {
@@ -108,10 +110,11 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     model = new TransformerLM({ ...defaultModelConfig, ...defaultSftModel, ...job.model, vocabSize: tokenizer.vocabSize, satTokens: 0, seed: job.seed });
   }
   const enc = { prompt: job.prompt, ctx: model.config.ctx, reserve: job.reserve, targets: job.targets };
-  const trainSeqs = train.map((s) => encodeSample(tokenizer, s, enc));
+  const trainSeqs = train.map((s) => encodeSample(tokenizer, s, { ...enc, promptWeight: job.promptWeight ?? 0 }));
   const valSeqs = (val.length ? val : train).slice(0, job.evalSamples).map((s) => encodeSample(tokenizer, s, enc));
-  const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.reduce((a, b) => a + b, 0), 0) / trainSeqs.length;
-  hooks.onLog?.(`samples: train ${trainSeqs.length}, validation ${val.length}; mean length ${(trainSeqs.reduce((n, s) => n + s.ids.length, 0) / trainSeqs.length).toFixed(0)} tokens, ${lossTokens.toFixed(1)} with loss; parameters ${model.parameterCount}`);
+  // Target tokens: the ones the policy writes (weight 1, or 0 for a masked thought); the prompt's weight comes on top.
+  const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.slice(s.promptLength).filter((m) => m > 0).length, 0) / trainSeqs.length;
+  hooks.onLog?.(`samples: train ${trainSeqs.length}, validation ${val.length}; mean length ${(trainSeqs.reduce((n, s) => n + s.ids.length, 0) / trainSeqs.length).toFixed(0)} tokens, ${lossTokens.toFixed(1)} target tokens with loss, prompt tokens at weight ${job.promptWeight ?? 0}; parameters ${model.parameterCount}`);
 
   const settings: PolicySettings = { format: 'lab-compact-policy', version: 1, prompt: job.prompt, targets: job.targets, reserve: job.reserve, dataset: job.dataset };
   const opt = new AdamW(model, job.weightDecay);

@@ -47,6 +47,15 @@ test('action targets mask the thought too: only the action tokens and the end to
   assert.match(tokenizer.decode(e.ids), /Pick size XL\.\nselect_option/);
 });
 
+test('a prompt weight gives every prompt token that loss weight; targets keep weight 1, a masked thought 0', () => {
+  const e = encodeSample(tokenizer, sample, { ...settings, targets: 'action', promptWeight: 0.1 });
+  assert.ok(e.mask.slice(0, e.promptLength).every((m) => m === 0.1));
+  const thought = tokenizer.encode('Pick size XL.\n').length;
+  assert.ok(e.mask.slice(e.promptLength, e.promptLength + thought).every((m) => m === 0));
+  assert.ok(e.mask.slice(e.promptLength + thought).every((m) => m === 1));
+  assert.deepEqual(sftBatch([e]).stdWeight.slice(0, e.promptLength - 1), new Float32Array(e.promptLength - 1).fill(0.1));
+});
+
 test('a padded SFT batch predicts token i+1 at row i, with loss only where token i+1 is a target; padding carries none', () => {
   const a = { ids: [5, 6, 7, 8], mask: [0, 0, 1, 1], promptLength: 2 };
   const b = { ids: [9, 10, 11], mask: [0, 1, 1], promptLength: 1 };

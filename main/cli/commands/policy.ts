@@ -44,6 +44,7 @@ interface SftFlags {
   ctx: string;
   maxPageChars: string;
   elementOrder: string;
+  promptWeight: string;
   history: string;
   evalEvery: string;
   checkpointEvery: string;
@@ -67,6 +68,13 @@ function loadDataset(ref: string, cmd: Command): { lab: LabStore; manifest: Retu
   }
   const dir = labDir(cmd);
   return { lab: new LabStore(dir), manifest: readManifest(dir, ref) };
+}
+
+/** A loss weight in [0, 1], or an error naming the flag. */
+function weight(s: string, flag: string): number {
+  const x = Number(s);
+  if (!Number.isFinite(x) || x < 0 || x > 1) throw new Error(`${flag} must be a number from 0 to 1, got "${s}"`);
+  return x;
 }
 
 export function registerPolicyCommands(program: Command): void {
@@ -93,6 +101,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
+    .option('--prompt-weight <x>', 'loss weight of prompt tokens (0: context only; the validation loss counts target tokens only)', String(defaultSftJob.promptWeight))
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
     .option('--checkpoint-every <n>', 'steps between checkpoints', String(defaultSftJob.checkpointEvery))
     .option('--no-resume', 'start over even if the folder holds a checkpoint')
@@ -124,7 +133,7 @@ export function registerPolicyCommands(program: Command): void {
         outDir, samplesFile, dataset,
         steps: int(o.steps), batch: int(o.batch), lr: Number(o.lr), minLr: Number(o.minLr), warmup: int(o.warmup), seed: int(o.seed),
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
-        vocabSize: int(o.vocab), targets: o.targets as Targets,
+        vocabSize: int(o.vocab), targets: o.targets as Targets, promptWeight: weight(o.promptWeight, '--prompt-weight'),
         model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx) },
         prompt,
       };
