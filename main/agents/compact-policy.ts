@@ -16,6 +16,7 @@ import { mixSeed } from '../tasks/families/common/rng.ts';
 import { parsePolicyOutput } from '../policy/prompt.ts';
 import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';
+import { ActionGuide, promptElementIds } from '../policy/action-guide.ts';
 import type { Agent, AgentTurn } from './types.ts';
 
 export interface CompactPolicyOptions {
@@ -31,6 +32,11 @@ export interface CompactPolicyOptions {
   /** Most tokens generated per step (default: the policy's reserve). */
   maxNew?: number;
   backend?: string;
+  /**
+   * Guided decoding (../policy/action-guide.ts): the output must be an action, on an element id the
+   * prompt shows. Default true; false decodes freely (malformed outputs then become invalid actions).
+   */
+  guided?: boolean;
 }
 
 /** What the episode header records about the policy. */
@@ -39,6 +45,7 @@ export interface CompactPolicyConfig {
   dir: string;
   decode: DecodeMode;
   sampling: Sampling;
+  guided: boolean;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -102,7 +109,7 @@ export class CompactPolicyAgent implements Agent {
   async config(): Promise<CompactPolicyConfig> {
     const p = await this.load();
     return {
-      kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' },
+      kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
       seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
@@ -125,8 +132,9 @@ export class CompactPolicyAgent implements Agent {
     if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
+    const constraint = (this.options.guided ?? true) ? new ActionGuide(tokenizer, promptElementIds(tokenizer.decode(prompt)), eot, settings.targets === 'action') : undefined;
     const out = await this.decoder!.generate(prompt, {
-      maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed: mixSeed(this.taskSeed, this.step++), stopTokens: [eot],
+      maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed: mixSeed(this.taskSeed, this.step++), stopTokens: [eot], constraint,
     });
     const text = tokenizer.decode(out.tokens.filter((t) => t !== eot));
     const parsed = parsePolicyOutput(text);

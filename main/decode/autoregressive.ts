@@ -12,7 +12,7 @@ export class AutoregressiveDecoder implements Decoder {
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
     const { model } = this;
-    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
     const stats = emptyStats(this.mode, promptIds.length);
     const cache = new KVCache(1);
     try {
@@ -23,7 +23,7 @@ export class AutoregressiveDecoder implements Decoder {
         const { logits } = model.forward([[pending]], cache, true);
         stats.forwardPasses++;
         stats.loops++;
-        pending = pick.choose(logits, 0);
+        pending = pick.choose(logits, 0, out.tokens);
         if (!out.push(pending)) break;
         const wait = out.loopEnded();
         if (wait) await wait;

@@ -30,7 +30,7 @@ export class SdsatOnePassDecoder implements Decoder {
     const { model } = this;
     const ctx = model.config.ctx;
     const stats = emptyStats(this.mode, promptIds.length, this.k);
-    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
     const cache = new KVCache(1);
     try {
       let pending = prefill(model, cache, promptIds, stats);
@@ -52,7 +52,7 @@ export class SdsatOnePassDecoder implements Decoder {
         stats.forwardPasses++;
         stats.loops++;
         const rows = Array.from({ length: m + 1 }, (_, j) => j);
-        const { accepted, next } = pick.verify(logits, rows, d, drafts.q.slice(0, m), stats);
+        const { accepted, next } = pick.verify(logits, rows, d, drafts.q.slice(0, m), stats, out.tokens);
         // Block a (after the last accepted draft) drafts for the positions after `next`.
         const blockStart = 1 + m + accepted * k;
         drafts = pick.drafts(logits, Array.from({ length: k }, (_, i) => blockStart + i));

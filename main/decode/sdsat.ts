@@ -31,7 +31,7 @@ export class SdsatDecoder implements Decoder {
     const { model } = this;
     const ctx = model.config.ctx;
     const stats = emptyStats(this.mode, promptIds.length, this.k);
-    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0));
+    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
     const cache = new KVCache(1);
     try {
       let pending = prefill(model, cache, promptIds, stats);
@@ -46,7 +46,7 @@ export class SdsatDecoder implements Decoder {
           const { logits } = model.forward([[pending]], cache, true);
           stats.forwardPasses++;
           stats.loops++;
-          pending = pick.choose(logits, 0);
+          pending = pick.choose(logits, 0, out.tokens);
           if (!out.push(pending)) break;
           const wait = out.loopEnded();
           if (wait) await wait;
@@ -58,7 +58,7 @@ export class SdsatDecoder implements Decoder {
         const p1 = model.forward([[pending, ...this.satIds.slice(0, k)]], cache).logits;
         stats.forwardPasses++;
         cache.rollback(P + 1);
-        const t = pick.choose(p1, 0);
+        const t = pick.choose(p1, 0, out.tokens);
         if (!out.push(t)) break;
         const rows = Array.from({ length: k }, (_, i) => i + 1);
         const drafts = pick.drafts(p1, rows);
@@ -66,7 +66,7 @@ export class SdsatDecoder implements Decoder {
         // Pass 2: verify the drafts in one forward pass; keep t and the accepted drafts.
         const p2 = model.forward([[t, ...drafts.tokens]], cache).logits;
         stats.forwardPasses++;
-        const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats);
+        const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats, out.tokens);
         cache.rollback(P + 2 + accepted);
         let go = true;
         for (let j = 0; j < accepted && go; j++) go = out.push(drafts.tokens[j], draftSource(j));

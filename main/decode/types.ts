@@ -14,9 +14,19 @@ export type Sampling =
     acceptance?: 'speculative' | 'match';
   };
 
+/**
+ * Guided decoding: which tokens may come next, given the tokens emitted so far (a 0/1 mask over
+ * the vocabulary, or null for any). Every decoder applies it to the model's own choice, so greedy
+ * SDSAT output still equals greedy AR output under the same constraint.
+ */
+export interface TokenConstraint {
+  allowed(emitted: readonly number[]): Uint8Array | null;
+}
+
 export interface GenerateOptions {
   maxNew: number;
   sampling?: Sampling;
+  constraint?: TokenConstraint;
   seed?: number;
   /** Generation stops after emitting any of these (the stop token is included in the output). */
   stopTokens?: readonly number[];

@@ -1,22 +1,39 @@
 /** Token choice (greedy or nucleus) and draft verification, shared by every decoder. */
 import type { Rng } from '../models/rng.ts';
 import { argmax, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
-import type { DecodeStats, Sampling } from './types.ts';
+import type { DecodeStats, Sampling, TokenConstraint } from './types.ts';
 
-/** Token choice and distributions over rows of a logits block, for one sampling setting. */
+/**
+ * Token choice and distributions over rows of a logits block, for one sampling setting. With a
+ * constraint, the model's own choices (not SAT drafts: verification rejects a draft the constraint
+ * forbids) are made among the allowed tokens only.
+ */
 export class Chooser {
-  constructor(private readonly sampling: Sampling, private readonly vocab: number, private readonly rng: Rng) {}
+  constructor(private readonly sampling: Sampling, private readonly vocab: number, private readonly rng: Rng, private readonly constraint?: TokenConstraint) {}
 
-  /** Target (or draft) distribution of a row; null for greedy. */
-  dist(logits: Float32Array, row: number): Float64Array | null {
-    const s = this.sampling;
-    return s.kind === 'nucleus' ? nucleusDistribution(logits, s.topP, s.temperature, row * this.vocab, this.vocab) : null;
+  /** The row's logits with forbidden tokens at -Infinity, as [array, offset]; the block itself when nothing is forbidden. */
+  private row(logits: Float32Array, row: number, emitted?: readonly number[]): [Float32Array, number] {
+    const mask = emitted && this.constraint ? this.constraint.allowed(emitted) : null;
+    if (!mask) return [logits, row * this.vocab];
+    const out = logits.slice(row * this.vocab, (row + 1) * this.vocab);
+    for (let i = 0; i < out.length; i++) if (!mask[i]) out[i] = -Infinity;
+    return [out, 0];
   }
 
-  /** The token plain decoding would emit from this row (argmax, or a nucleus sample). */
-  choose(logits: Float32Array, row: number): number {
-    const p = this.dist(logits, row);
-    return p ? sample(p, this.rng) : argmax(logits, row * this.vocab, this.vocab);
+  /** Target (or draft) distribution of a row; null for greedy. `emitted`: the output before this row's token, for the constraint. */
+  dist(logits: Float32Array, row: number, emitted?: readonly number[]): Float64Array | null {
+    const s = this.sampling;
+    if (s.kind !== 'nucleus') return null;
+    const [l, offset] = this.row(logits, row, emitted);
+    return nucleusDistribution(l, s.topP, s.temperature, offset, this.vocab);
+  }
+
+  /** The token plain decoding would emit from this row (argmax, or a nucleus sample), after `emitted`. */
+  choose(logits: Float32Array, row: number, emitted?: readonly number[]): number {
+    const p = this.dist(logits, row, emitted);
+    if (p) return sample(p, this.rng);
+    const [l, offset] = this.row(logits, row, emitted);
+    return argmax(l, offset, this.vocab);
   }
 
   /** Drafts from SAT rows: argmax for greedy, samples from their distributions q otherwise. */
@@ -28,29 +45,31 @@ export class Chooser {
   /**
    * Verify drafts against target rows: row targetRows[j] is the model's distribution for the
    * position of drafts[j]; targetRows[drafts.length] the one after the last draft. Returns how many
-   * drafts were accepted and the token that follows them (bonus or correction).
+   * drafts were accepted and the token that follows them (bonus or correction). `emitted`: the
+   * output before the first draft, for the constraint.
    */
-  verify(logits: Float32Array, targetRows: number[], drafts: number[], q: (Float64Array | null)[], stats: DecodeStats): { accepted: number; next: number } {
+  verify(logits: Float32Array, targetRows: number[], drafts: number[], q: (Float64Array | null)[], stats: DecodeStats, emitted: readonly number[] = []): { accepted: number; next: number } {
     const s = this.sampling;
     let accepted = 0;
     let next = -1;
+    const before = (j: number) => (this.constraint ? [...emitted, ...drafts.slice(0, j)] : undefined);
     for (let j = 0; j < drafts.length; j++) {
       stats.draftedPerPosition[j]++;
       let ok: boolean;
       if (s.kind === 'nucleus' && (s.acceptance ?? 'speculative') === 'speculative') {
-        const v = verifyDraft(drafts[j], this.dist(logits, targetRows[j]) as Float64Array, q[j] as Float64Array, this.rng);
+        const v = verifyDraft(drafts[j], this.dist(logits, targetRows[j], before(j)) as Float64Array, q[j] as Float64Array, this.rng);
         ok = v.accepted;
         next = v.token;
       } else {
         // Greedy, or the match-the-sample rule: the target's own choice decides.
-        next = this.choose(logits, targetRows[j]);
+        next = this.choose(logits, targetRows[j], before(j));
         ok = next === drafts[j];
       }
       if (!ok) break;
       accepted++;
       stats.acceptedPerPosition[j]++;
     }
-    if (accepted === drafts.length) next = this.choose(logits, targetRows[drafts.length]);
+    if (accepted === drafts.length) next = this.choose(logits, targetRows[drafts.length], before(drafts.length));
     stats.drafted += drafts.length;
     stats.accepted += accepted;
     if (drafts.length) stats.verifySteps++;

@@ -63,6 +63,11 @@ const SIGNATURES: Record<ActionType, Signature> = {
 
 export const ACTION_TYPES = Object.keys(SIGNATURES) as ActionType[];
 
+/** Whether an action's first argument is an element id (click, fill, select_option, ...). */
+export function takesElement(type: ActionType): boolean {
+  return SIGNATURES[type].args[0] === 'id';
+}
+
 export class ActionParseError extends Error {
   constructor(message: string) {
     super(message);

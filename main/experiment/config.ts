@@ -72,6 +72,8 @@ export const ExperimentConfig = z.object({
     tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     parallel: z.number().int().min(1),
     maxSteps: z.number().int().min(1).optional(),
+    /** Guided decoding of the policies (`lab eval --no-guided` is false); configs written before it existed decoded freely. */
+    guided: z.boolean().default(false),
   }),
   /** Rollouts of the SFT policy on training instances, for mining. */
   mine: z.object({
@@ -113,7 +115,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     collect: { agent: 'noisy', agentSeed: 1, seeds: 2, retries: 1, parallel: 1 },
     validationShare: 0,
     sft: { steps: 4, batch: 4, lr: 3e-3, warmup: 1, seed: 1, vocabSize: 300, model: small, maxPageChars: 300, evalEvery: 4, checkpointEvery: 2 },
-    eval: { testSeeds: 1, heldoutSeeds: 1, runs: 1, tier: 1, parallel: 1, maxSteps: 3 },
+    eval: { testSeeds: 1, heldoutSeeds: 1, runs: 1, tier: 1, parallel: 1, maxSteps: 3, guided: true },
     mine: { seeds: 1, confirm: true },
     salvage: { variants: ['salvage', 'plain-grpo'], seeds: [1], iterations: 1, statesPerIter: 1, group: 2, updatesPerIter: 1, checkpointEvery: 1 },
   },
@@ -122,7 +124,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     collect: { agent: 'noisy', agentSeed: 1, seeds: 6, retries: 2, parallel: 2 },
     validationShare: 0.1,
     sft: { steps: 120, batch: 8, lr: 3e-3, warmup: 12, seed: 1, vocabSize: 768, model: { dModel: 48, nLayer: 2, nHead: 4, dFF: 192, ctx: 320 }, maxPageChars: 500, evalEvery: 40, checkpointEvery: 40 },
-    eval: { testSeeds: 3, heldoutSeeds: 3, runs: 1, tier: 1, parallel: 2, maxSteps: 10 },
+    eval: { testSeeds: 3, heldoutSeeds: 3, runs: 1, tier: 1, parallel: 2, maxSteps: 10, guided: true },
     mine: { seeds: 3, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1], iterations: 6, statesPerIter: 4, group: 6, updatesPerIter: 2, checkpointEvery: 3 },
   },
@@ -131,7 +133,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2 },
     validationShare: 0.1,
     sft: { steps: 300, batch: 8, lr: 3e-3, warmup: 30, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 }, maxPageChars: 700, evalEvery: 50, checkpointEvery: 50 },
-    eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2 },
+    eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2, guided: true },
     mine: { seeds: 8, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
   },

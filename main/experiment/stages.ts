@@ -167,7 +167,7 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
       const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
       const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
       const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
-        policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend },
+        policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend, guided: e.guided },
         tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs: split === 'train' ? 1 : e.runs,
         tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}),
       }, {

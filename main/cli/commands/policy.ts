@@ -154,11 +154,12 @@ export function registerPolicyCommands(program: Command): void {
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else ar)`)
       .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
       .option('--sampling <s>', 'greedy, or nucleus:TOP_P[:TEMPERATURE]', 'greedy')
+      .option('--no-guided', 'decode freely instead of guiding the output to an action on an element id the prompt shows')
       .option('--parallel <n>', 'browser environments at once', intOption('--parallel', 1), 1)
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: number; decode?: string; k?: number; sampling: string; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & { policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: number; decode?: string; k?: number; sampling: string; guided: boolean; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.tier !== undefined && ![1, 2, 3].includes(o.tier)) throw new Error(`--tier must be 1, 2 or 3, got ${o.tier}`);
@@ -171,7 +172,7 @@ export function registerPolicyCommands(program: Command): void {
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend },
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided },
         tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier as Tier | undefined, parallel: o.parallel, maxSteps: o.maxSteps,
       }, {
         signal,
