@@ -318,7 +318,7 @@ function row(name: string, g: GroupMetrics): string {
 
 function printReport(r: EvalReport & { path: string }): void {
   const out = (l: string) => process.stdout.write(l + '\n');
-  out(`\neval ${r.evalId}: ${r.policy.dir} (${r.policy.decode}, ${r.policy.sampling.kind}), split ${r.request.split}, ${r.request.runs} run(s) x ${r.request.seeds} seeds per family`);
+  out(`\neval ${r.evalId}: ${r.policy.dir} (${r.policy.decode}, ${r.policy.sampling.kind}${r.policy.guided ? ', guided' : ''}), split ${r.request.split}, ${r.request.runs} run(s) x ${r.request.seeds} seeds per family`);
   out(`${'group'.padEnd(12)}${'solved'.padEnd(8)}${'success (95% Wilson)'.padEnd(24)}${'steps on solved'.padEnd(22)}invalid actions`);
   out(row('all', r.overall));
   for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g));
