@@ -1,22 +1,33 @@
 /**
  * Guided decoding of the compact policy's output, as vLLM's guided decoding or Outlines constrain
- * an LLM to a grammar: the thought line is free, but no output may end before an action, the
- * action's name must be one the environment knows, and an action on an element must name an
- * element id printed in the prompt (as `'ID'`, the quoting the policy was trained on). What comes
- * after the id (text to type, an option, a key) stays free, and the end token is allowed once the
- * action parses. A tiny model otherwise spends a share of its steps on ids that are not on the page
- * and on half-written calls; guided, every step is an action the page can take, and the choice
- * among them is still the model's.
+ * an LLM to a grammar. The thought line is free up to the length policies are trained on; no output
+ * ends before an action; the action's name must be one the environment knows; an action on an
+ * element must name an element id printed in the prompt (as `'ID'`, the quoting the policy was
+ * trained on), and select_option one of the options the prompt prints for that element. Other
+ * arguments (text to type, a key, a message) stay free, and once the action parses the output ends.
+ * A tiny model otherwise spends a share of its steps on ids that are not on the page, options a
+ * select does not have and half-written calls; guided, every step is an action the page can take,
+ * and the choice among them is still the model's.
  *
  * The check runs on bytes (token pieces as latin-1 strings): ids, names and quotes are ASCII.
  */
-import { ACTION_TYPES, parseAction, takesElement, type ActionType } from '../environment/actions.ts';
+import { ACTION_TYPES, formatAction, parseAction, takesElement, type ActionType } from '../environment/actions.ts';
 import type { TokenConstraint } from '../decode/types.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
+import { MAX_THOUGHT_CHARS } from './prompt.ts';
 
-/** Ids of the element lines (`[ID] role ...`) of a rendered prompt: the elements the policy can act on. */
-export function promptElementIds(prompt: string): string[] {
-  return [...prompt.matchAll(/^\[([^\]\s']+)\] /gm)].map((m) => m[1]);
+/** An element line of a rendered prompt: its id, and the options printed for a select. */
+export interface PromptElement {
+  id: string;
+  options: string[];
+}
+
+/** The element lines (`[ID] role "name" ... options: a | b`) of a rendered prompt: what the policy can act on. */
+export function promptElements(prompt: string): PromptElement[] {
+  return [...prompt.matchAll(/^\[([^\]\s']+)\] (.*)$/gm)].map((m) => {
+    const options = / options: (.*)$/.exec(m[2]);
+    return { id: m[1], options: options ? options[1].split(' | ') : [] };
+  });
 }
 
 /** Token pieces as latin-1 strings, once per tokenizer. */
@@ -32,18 +43,27 @@ function pieces(tokenizer: Tokenizer): string[] {
 
 const NAMES = ACTION_TYPES.map((n) => `${n}(`);
 const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t as ActionType)));
+const latin1 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
 
 export class ActionGuide implements TokenConstraint {
   private readonly pieces: string[];
+  /** `'ID'` per element. */
   private readonly quotedIds: string[];
+  /** Every whole select_option argument list the prompt allows: `'ID', 'OPTION')`. */
+  private readonly selections: string[];
+  /** Ids of elements with printed options (their select_option is checked to the end). */
+  private readonly withOptions: Set<string>;
 
   /**
-   * @param elementIds ids printed in the prompt
+   * @param elements the prompt's element lines (promptElements)
    * @param inAction true when the output starts at the action (a policy trained on actions only)
    */
-  constructor(tokenizer: Tokenizer, elementIds: readonly string[], private readonly eot: number, private readonly inAction: boolean) {
+  constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean) {
     this.pieces = pieces(tokenizer);
-    this.quotedIds = elementIds.map((id) => `'${id}'`);
+    this.quotedIds = elements.map((e) => `'${e.id}'`);
+    this.withOptions = new Set(elements.filter((e) => e.options.length).map((e) => e.id));
+    // Quoted as the targets are (formatAction), after the name and its parenthesis.
+    this.selections = elements.flatMap((e) => e.options.map((o) => latin1(formatAction({ type: 'select_option', id: e.id, options: [o] }).slice('select_option('.length))));
   }
 
   allowed(emitted: readonly number[]): Uint8Array | null {
@@ -51,19 +71,24 @@ export class ActionGuide implements TokenConstraint {
     const mask = new Uint8Array(this.pieces.length);
     const newline = this.inAction ? -1 : text.indexOf('\n');
     if (!this.inAction && newline < 0) {
-      // Still in the thought: any piece, but one that ends the line must begin a possible action.
+      // Still in the thought: any piece (up to the trained length), but one that ends the line must begin a possible action.
+      const full = text.length >= MAX_THOUGHT_CHARS;
       for (let t = 0; t < mask.length; t++) {
         const nl = this.pieces[t].indexOf('\n');
-        mask[t] = nl < 0 || this.possible(this.pieces[t].slice(nl + 1)) ? 1 : 0;
+        mask[t] = nl < 0 ? (full ? 0 : 1) : this.possible(this.pieces[t].slice(nl + 1)) ? 1 : 0;
       }
       mask[this.eot] = 0;
-      return mask;
+      return mask.includes(1) ? mask : null;
     }
     const action = this.inAction ? text : text.slice(newline + 1);
+    if (parses(action)) {
+      mask[this.eot] = 1; // a whole action: nothing may follow it
+      return mask;
+    }
     if (this.free(action)) mask.fill(1);
     else for (let t = 0; t < mask.length; t++) mask[t] = this.possible(action + this.pieces[t]) ? 1 : 0;
-    mask[this.eot] = parses(action) ? 1 : 0;
-    // Nothing possible (a model already off the grammar through an earlier free choice): no guidance.
+    mask[this.eot] = 0;
+    // Nothing possible (an output already off the grammar): no guidance.
     return mask.includes(1) ? mask : null;
   }
 
@@ -75,7 +100,8 @@ export class ActionGuide implements TokenConstraint {
     if (!NAMES.includes(`${name}(`)) return false;
     if (!ELEMENT_ACTIONS.has(name)) return true;
     const rest = action.slice(open + 1);
-    return this.quotedIds.some((q) => rest.startsWith(q));
+    const id = this.quotedIds.find((q) => rest.startsWith(q));
+    return id !== undefined && !(name === 'select_option' && this.withOptions.has(id.slice(1, -1)));
   }
 
   /** Whether `action` can still grow into a well-formed action on this page. */
@@ -86,7 +112,13 @@ export class ActionGuide implements TokenConstraint {
     if (!NAMES.includes(`${name}(`)) return false;
     if (!ELEMENT_ACTIONS.has(name)) return true;
     const rest = action.slice(open + 1);
-    return this.quotedIds.some((q) => (rest.length <= q.length ? q.startsWith(rest) : rest.startsWith(q)));
+    const prefixOf = (whole: string) => (rest.length <= whole.length ? whole.startsWith(rest) : false);
+    return this.quotedIds.some((q) => {
+      if (prefixOf(q)) return true;
+      if (!rest.startsWith(q)) return false;
+      if (name !== 'select_option' || !this.withOptions.has(q.slice(1, -1))) return true;
+      return this.selections.some((s) => s.startsWith(q) && prefixOf(s));
+    });
   }
 }
 

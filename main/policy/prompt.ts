@@ -125,9 +125,12 @@ export function renderPolicyPrompt(input: PolicyPromptInput, s: PromptSettings, 
   return lines.join('\n');
 }
 
+/** Longest thought a policy is trained to write. */
+export const MAX_THOUGHT_CHARS = 120;
+
 /** The text the policy writes: its thought on one line (possibly empty), then the action. */
 export function renderPolicyTarget(target: { thought?: string; action: string }): { thought: string; action: string } {
-  return { thought: clip(target.thought ?? '', 120), action: target.action.trim() };
+  return { thought: clip(target.thought ?? '', MAX_THOUGHT_CHARS), action: target.action.trim() };
 }
 
 export interface ParsedPolicyOutput {

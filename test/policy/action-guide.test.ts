@@ -5,23 +5,24 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionGuide, promptElementIds } from '../../main/policy/action-guide.ts';
+import { ActionGuide, promptElements } from '../../main/policy/action-guide.ts';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
 import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { parseAction } from '../../main/environment/actions.ts';
 
-const PROMPT = 'Task: Add the Terra Jacket to the cart.\nPage: /p/7 | Shop\n[12] button "Add to cart"\n[7] link "Home"\nSome text\n[48] combobox "Size"\nHistory: none\nNext:\n';
+const PROMPT = 'Task: Add the Terra Jacket to the cart.\nPage: /p/7 | Shop\n[12] button "Add to cart"\n[7] link "Home"\nSome text\n[48] combobox "Size" value="S" collapsed options: S | XL\nHistory: none\nNext:\n';
+const ELEMENTS = promptElements(PROMPT);
 
-test('the element ids a prompt shows are its element lines\' ids', () => {
-  assert.deepEqual(promptElementIds(PROMPT), ['12', '7', '48']);
+test('the elements a prompt shows are its element lines, with the options printed for a select', () => {
+  assert.deepEqual(ELEMENTS, [{ id: '12', options: [] }, { id: '7', options: [] }, { id: '48', options: ['S', 'XL'] }]);
 });
 
-test('the guide: no end before an action, known action names, element actions on shown ids only, free text after the id', () => {
+test('the guide: no end before an action, known names, element actions on shown ids, a select\'s own options, free text after the id, nothing after the action', () => {
   const tok = trainTokenizer([PROMPT, "Add it.\nclick('12')", "Pick.\nfill('48', 'XL')", "send_msg_to_user('done')"], 400);
   const eot = tok.specialId(END_OF_TEXT);
-  const guide = new ActionGuide(tok, ['12', '7', '48'], eot, false);
+  const guide = new ActionGuide(tok, ELEMENTS, eot, false);
   const ok = (text: string, next: string) => {
     const mask = guide.allowed(tok.encode(text));
     const ids = tok.encode(next);
@@ -44,12 +45,22 @@ test('the guide: no end before an action, known action names, element actions on
   forbids("Add it.\nclick(", '"');
   assert.equal(endAllowed("Add it.\nclick('12'"), false, 'no end before the action parses');
   assert.equal(endAllowed("Add it.\nclick('12')"), true);
-  allows("Pick.\nfill('48', '", 'X');
+  forbids("Add it.\nclick('12')", ' ');
+  forbids("Add it.\nclick('12')", '\n');
+  allows("Pick.\nfill('48', '", 'Q');
   allows("Pick.\nfill('48', 'X", 'L');
+  allows("Pick.\nselect_option('48', '", 'X');
+  forbids("Pick.\nselect_option('48', '", 'Q');
+  forbids("Pick.\nselect_option('48', 'X", 'X');
+  assert.equal(endAllowed("Pick.\nselect_option('48', 'XL')"), true);
   allows("Done.\nsend_msg_to_user('", 'd');
+  // The thought ends by the length policies are trained on.
+  const long = 'x'.repeat(120);
+  forbids(long, 'x');
+  allows(long, '\n');
 
   // A policy trained on actions only starts in the action.
-  const actionOnly = new ActionGuide(tok, ['12'], eot, true);
+  const actionOnly = new ActionGuide(tok, [{ id: '12', options: [] }], eot, true);
   const m = actionOnly.allowed(tok.encode(''))!;
   assert.equal(m[tok.encode('c')[0]], 1);
   assert.equal(m[tok.encode('A')[0]], 0);
@@ -60,13 +71,13 @@ test('guided decoding on the shipped model: an action on a shown id, and SDSAT g
   const { model, tokenizer, sat } = loadModel(resourcePath('models', 'sdsat-ts'));
   assert.ok(sat);
   const eot = tokenizer.specialId(END_OF_TEXT);
-  const ids = promptElementIds(PROMPT);
+  const ids = ELEMENTS.map((e) => e.id);
   const ar = new AutoregressiveDecoder(model);
   const decoders = [new SdsatDecoder(model, sat, sat.k), new SdsatOnePassDecoder(model, sat, sat.k)];
   for (const [i, thought] of ['', 'The cart button', 'Open '].entries()) {
     const prompt = tokenizer.encode(PROMPT + thought);
     const opts = { maxNew: 48, stopTokens: [eot] };
-    const guided = (inAction: boolean) => ({ ...opts, constraint: new ActionGuide(tokenizer, ids, eot, inAction) });
+    const guided = (inAction: boolean) => ({ ...opts, constraint: new ActionGuide(tokenizer, ELEMENTS, eot, inAction) });
     const a = await ar.generate(prompt, guided(i === 0));
     const text = tokenizer.decode(a.tokens.filter((t) => t !== eot));
     const action = i === 0 ? text : text.slice(text.indexOf('\n') + 1);
