@@ -132,7 +132,9 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     families: ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'],
     collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2 },
     validationShare: 0.1,
-    sft: { steps: 300, batch: 8, lr: 3e-3, warmup: 30, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 }, maxPageChars: 700, evalEvery: 50, checkpointEvery: 50 },
+    // 800 steps: on a 4,863-step oracle dataset the validation loss was still falling at 1,500 (1.74 at
+    // 300, 0.71 at 1,500); a full collection gives roughly a quarter of that, so ~5 epochs.
+    sft: { steps: 800, batch: 8, lr: 3e-3, warmup: 40, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 }, maxPageChars: 700, evalEvery: 100, checkpointEvery: 100 },
     eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2, guided: true },
     mine: { seeds: 8, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
