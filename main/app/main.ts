@@ -8,7 +8,7 @@ import * as electron from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { APP_CSP, REPORT_CSP, appWindowPreferences, isTrustedSender } from './policy.ts';
+import { REPORT_CSP, appWindowPreferences, cspFor, isTrustedSender } from './policy.ts';
 import { ElectronHost } from './electron-host.ts';
 import { LabStore } from '../store/lab.ts';
 import { defaultLabDir } from '../paths.ts';
@@ -30,7 +30,7 @@ protocol.registerSchemesAsPrivileged([
 
 app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [APP_CSP] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [cspFor(details.url)] } });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 

@@ -98,3 +98,11 @@ export function isTrustedSender(frameUrl: string, appUrl: string): boolean {
   if (app.protocol === 'file:') return frame.protocol === 'file:' && frame.pathname === app.pathname;
   return frame.origin === app.origin;
 }
+
+/**
+ * The CSP the app's session puts on a response: the report's own for lab-report:// (the session
+ * hook runs for every response, so one CSP for all would replace the report's stricter one).
+ */
+export function cspFor(url: string): string {
+  return url.startsWith('lab-report://') ? REPORT_CSP : APP_CSP;
+}

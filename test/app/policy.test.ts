@@ -4,6 +4,7 @@ import {
   APP_CSP,
   REPORT_CSP,
   appWindowPreferences,
+  cspFor,
   environmentPermission,
   environmentViewPreferences,
   environmentWindowOpen,
@@ -73,4 +74,7 @@ test('an experiment report is served under a CSP that runs no script and fetches
   assert.equal(directives.get('sandbox'), ''); // no allow-scripts, no allow-same-origin
   assert.ok(!directives.has('script-src') && !directives.has('connect-src'));
   assert.equal(directives.get('frame-ancestors'), "'none'");
+  // The session's header hook keeps it for the report and gives everything else the app's.
+  assert.equal(cspFor('lab-report://experiments/demo1/report.html'), REPORT_CSP);
+  assert.equal(cspFor('http://127.0.0.1:5173/'), APP_CSP);
 });
