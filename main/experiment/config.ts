@@ -61,6 +61,8 @@ export const ExperimentConfig = z.object({
     evalSamples: z.number().int().min(1),
     /** Prompt element order (see PromptSettings); configs written before it existed used `page`. */
     elementOrder: z.enum(ELEMENT_ORDERS).default('page'),
+    /** Prompt task-match marks (see PromptSettings); configs written before they existed had none. */
+    markTaskMatches: z.boolean().default(false),
     /** Loss weight of prompt tokens in SFT; configs written before it existed trained with 0. */
     promptWeight: z.number().min(0).max(1).default(0),
   }),
@@ -100,7 +102,7 @@ export const ExperimentConfig = z.object({
 });
 export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
-type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'promptWeight';
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight';
 /** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
 type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'replayOf' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
   sft: Omit<ExperimentConfig['sft'], Recorded>;
@@ -150,7 +152,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
   const r = defaultSalvageJob;
   return parseExperimentConfig({
     ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}),
-    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder, promptWeight: d.promptWeight },
+    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight },
     salvage: {
       ...base.salvage,
       rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),

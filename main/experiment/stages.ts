@@ -123,7 +123,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
       const outDir = policyDir(ctx, name);
       const samplesFile = join(outDir, 'sft-samples.jsonl');
       const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
-      const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder };
+      const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches };
       if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
         const samples = policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version }));
         mkdirSync(outDir, { recursive: true });

@@ -24,9 +24,10 @@ export interface PromptElement {
 
 /** The element lines (`[ID] role "name" ... options: a | b`) of a rendered prompt: what the policy can act on. */
 export function promptElements(prompt: string): PromptElement[] {
-  return [...prompt.matchAll(/^\[([^\]\s']+)\] (.*)$/gm)].map((m) => {
+  // A line may be marked (`* [ID] ...`) and an option (`*XL`) as matching the task (see prompt.ts).
+  return [...prompt.matchAll(/^(?:\* )?\[([^\]\s']+)\] (.*)$/gm)].map((m) => {
     const options = / options: (.*)$/.exec(m[2]);
-    return { id: m[1], options: options ? options[1].split(' | ') : [] };
+    return { id: m[1], options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] };
   });
 }
 

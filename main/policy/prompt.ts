@@ -29,10 +29,15 @@ export const PromptSettings = z.object({
    * the task, then controls, overlays and the viewport (see elementPriority).
    */
   elementOrder: z.enum(ELEMENT_ORDERS).default('page'),
+  /**
+   * Mark what matches the task: `* ` before the element lines sharing the most task words (when
+   * any), `*` before a select's options that the task names. Absent in older policies: false.
+   */
+  markTaskMatches: z.boolean().default(false),
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task' };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false };
 
 export interface PolicyPromptInput {
   instruction: string;
@@ -80,23 +85,54 @@ export function taskWords(text: string): Set<string> {
  * dialogs, sticky bars), then the viewport. That cut 51% to 14%. The rule reads only the page and the task,
  * so training and inference rank alike.
  */
-export function elementPriorities(elements: readonly PageElement[], instruction: string): number[] {
-  const words = taskWords(instruction);
+export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction)): number[] {
   const firstBelow = elements.findIndex((e) => !e.inViewport);
   return elements.map((e, i) => {
-    let shared = 0;
-    for (const w of taskWords(`${e.name} ${e.value ?? ''} ${(e.options ?? []).join(' ')}`)) if (words.has(w)) shared++;
     const kind = CONTROL_ROLES.has(e.role) ? 2 : e.role === 'link' ? 1 : 0;
     const overlay = firstBelow >= 0 && i > firstBelow && e.inViewport ? 2 : 0;
-    return 2 * Math.min(shared, 3) + kind + overlay + (e.inViewport ? 0.5 : 0);
+    return 2 * Math.min(shared[i], 3) + kind + overlay + (e.inViewport ? 0.5 : 0);
+  });
+}
+
+/** How many task words each element's name, value and options contain. */
+export function sharedTaskWords(elements: readonly PageElement[], instruction: string): number[] {
+  const words = taskWords(instruction);
+  return elements.map((e) => {
+    let shared = 0;
+    for (const w of taskWords(`${e.name} ${e.value ?? ''} ${(e.options ?? []).join(' ')}`)) if (words.has(w)) shared++;
+    return shared;
+  });
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether the task names this text as a whole phrase (case-insensitive, not inside a longer word). */
+function namedInTask(text: string, instruction: string): boolean {
+  const t = text.trim();
+  return t !== '' && new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(t)}($|[^\\p{L}\\p{N}])`, 'iu').test(instruction);
+}
+
+/**
+ * Element lines, marked when settings ask: a tiny model learns the page's structure long before it
+ * learns to match a name in the task to a name on the page (it clicks the right kind of link, on
+ * the wrong product), so the match is computed, as the element ranking is, and shown.
+ */
+function elementLines(visible: readonly PageElement[], instruction: string, shared: readonly number[], s: PromptSettings): string[] {
+  if (!s.markTaskMatches) return visible.map((e) => renderElementLine(e, s.maxNameChars));
+  const best = Math.max(0, ...shared);
+  return visible.map((e, i) => {
+    const options = e.options?.map((o) => (namedInTask(o, instruction) ? `*${o}` : o));
+    const line = renderElementLine(options ? { ...e, options } : e, s.maxNameChars);
+    return best > 0 && shared[i] === best ? `* ${line}` : line;
   });
 }
 
 /** The element list within a character budget: the highest priority first, printed back in page order. */
 function renderElements(input: PolicyPromptInput, s: PromptSettings, budget: number): string[] {
   const visible = input.elements.filter((e) => e.visible);
-  const lines = visible.map((e) => renderElementLine(e, s.maxNameChars));
-  const priority = s.elementOrder === 'task' ? elementPriorities(visible, input.instruction) : visible.map((e) => Number(e.inViewport));
+  const shared = s.elementOrder === 'task' || s.markTaskMatches ? sharedTaskWords(visible, input.instruction) : [];
+  const lines = elementLines(visible, input.instruction, shared, s);
+  const priority = s.elementOrder === 'task' ? elementPriorities(visible, input.instruction, shared) : visible.map((e) => Number(e.inViewport));
   const order = visible.map((_, i) => i).sort((a, b) => priority[b] - priority[a] || a - b);
   const kept = new Set<number>();
   let used = 0;

@@ -4,6 +4,7 @@ import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
 import { parsePolicyOutput, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
 import { sftBatch } from '../../main/policy/sft.ts';
+import { promptElements } from '../../main/policy/action-guide.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 
 const el = (id: string, role: string, name: string, inViewport = true): PageElement => ({
@@ -109,4 +110,19 @@ test('task element order: elements sharing words with the task, controls and ove
 test('policy.json and prompt settings written before the element order existed read as page order', () => {
   assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).elementOrder, 'page');
   assert.equal(defaultPromptSettings.elementOrder, 'task');
+});
+
+test('task-match marks: the lines sharing the most task words get "* ", options the task names "*"; none without a match', () => {
+  const page: PageElement[] = [
+    el('1', 'link', 'Terra Jacket'), el('2', 'link', 'Terra Boots'), el('3', 'heading', 'Terra Jacket'),
+    { ...el('4', 'combobox', 'Size'), options: ['S', 'XL', 'XXL'] },
+  ];
+  const input = { ...sample.input, instruction: 'Add the Terra Jacket in size XL to your cart.', elements: page };
+  const text = renderPolicyPrompt(input, { ...defaultPromptSettings, markTaskMatches: true });
+  assert.match(text, /^\* \[1\] link "Terra Jacket"\n\[2\] link "Terra Boots"\n\* \[3\] heading "Terra Jacket"\n\[4\] combobox "Size" options: S \| \*XL \| XXL$/m);
+  assert.doesNotMatch(renderPolicyPrompt(input, defaultPromptSettings), /\*/);
+  const none = renderPolicyPrompt({ ...input, instruction: 'Open the help page.' }, { ...defaultPromptSettings, markTaskMatches: true });
+  assert.doesNotMatch(none, /^\* /m);
+  assert.deepEqual(promptElements(text).at(-1), { id: '4', options: ['S', 'XL', 'XXL'] });
+  assert.deepEqual(promptElements(text).map((e) => e.id), ['1', '2', '3', '4']);
 });

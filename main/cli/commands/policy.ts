@@ -45,6 +45,7 @@ interface SftFlags {
   maxPageChars: string;
   elementOrder: string;
   promptWeight: string;
+  markTaskMatches?: boolean;
   history: string;
   evalEvery: string;
   checkpointEvery: string;
@@ -101,6 +102,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
+    .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
     .option('--prompt-weight <x>', 'loss weight of prompt tokens (0: context only; the validation loss counts target tokens only)', String(defaultSftJob.promptWeight))
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
     .option('--checkpoint-every <n>', 'steps between checkpoints', String(defaultSftJob.checkpointEvery))
@@ -110,7 +112,7 @@ export function registerPolicyCommands(program: Command): void {
     .action(async (o: SftFlags, cmd: Command) => {
       if (!(TARGETS as readonly string[]).includes(o.targets)) throw new Error(`--targets must be ${TARGETS.join(' or ')}, got "${o.targets}"`);
       if (!(ELEMENT_ORDERS as readonly string[]).includes(o.elementOrder)) throw new Error(`--element-order must be ${ELEMENT_ORDERS.join(' or ')}, got "${o.elementOrder}"`);
-      const prompt: PromptSettings = { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'] };
+      const prompt: PromptSettings = { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'], markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches };
       const outDir = resolve(o.out);
       const samplesFile = join(outDir, 'sft-samples.jsonl');
       const resuming = o.resume && existsSync(join(outDir, 'train-state.json')) && existsSync(samplesFile);
