@@ -23,10 +23,19 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   const manifestPath = join(fx.store.dir, 'datasets', 'one', 'v1', 'manifest.json');
   const out = mkdtempSync(join(tmpdir(), 'lab-policy-cli-'));
   const tiny = ['--d-model', '16', '--layers', '1', '--heads', '2', '--d-ff', '32', '--ctx', '256', '--vocab', '300', '--max-page-chars', '200'];
-  const trained = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', '--targets', 'action', ...tiny, '--json')).stdout);
+  const trained = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', '--targets', 'action', '--mark-task-matches', '--prompt-weight', '0.2', ...tiny, '--json')).stdout);
   assert.equal(trained.stepsDone, 3);
   for (const f of ['model.json', 'weights.bin', 'tokenizer.json', 'policy.json', 'sft-samples.jsonl', 'corpus/train.txt']) assert.ok(existsSync(join(out, f)), f);
-  assert.equal(JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8')).targets, 'action');
+  const settings = JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8'));
+  assert.equal(settings.targets, 'action');
+  assert.equal(settings.prompt.markTaskMatches, true);
+  assert.equal(settings.prompt.elementOrder, 'task');
+  // Run again without those flags: it resumes (nothing left to do) with the recorded prompt, targets and weight.
+  const again = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', ...tiny, '--json')).stdout);
+  assert.equal(again.resumedFrom, 3);
+  assert.deepEqual(JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8')), settings);
+  assert.equal(JSON.parse(readFileSync(join(out, 'train-state.json'), 'utf8')).job.promptWeight, 0.2);
+  await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '5', '--backend', 'wasm', ...tiny), /cannot resume with steps 5 \(the run has 3\)/);
   // The app's training view finds the run through the lab's registry, and draws its per-step log.
   assert.deepEqual(registeredRuns(fx.store.dir).map((r) => [r.kind, r.dir]), [['sft', out]]);
   assert.equal(readFileSync(join(out, 'train-log.jsonl'), 'utf8').trim().split('\n').length, 3);
@@ -37,4 +46,5 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   assert.ok(existsSync(report.path));
   assert.equal(fx.store.readEpisode(report.episodes[0].episodeId).header.agent.name, 'policy');
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--targets', 'thoughts'), /--targets must be thought\+action or action/);
+  await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--prompt-weight', '2'), /--prompt-weight must be a number from 0 to 1, got "2"/);
 });

@@ -13,7 +13,7 @@ import { readManifest } from '../../datasets/index.ts';
 import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import type { TrainProgress } from '../../models/train.ts';
-import { defaultPromptSettings, ELEMENT_ORDERS, type PromptSettings } from '../../policy/prompt.ts';
+import { defaultPromptSettings, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
@@ -117,9 +117,13 @@ export function registerPolicyCommands(program: Command): void {
       const samplesFile = join(outDir, 'sft-samples.jsonl');
       const resuming = o.resume && existsSync(join(outDir, 'train-state.json')) && existsSync(samplesFile);
       let dataset: SftJob['dataset'];
+      // What shapes the encoded samples: flags for a new run, the recorded job's for a resumed one.
+      let encoding: Pick<SftJob, 'prompt' | 'targets' | 'promptWeight'> = { prompt, targets: o.targets as Targets, promptWeight: weight(o.promptWeight, '--prompt-weight') };
       if (resuming) {
-        // The samples were frozen with the run: a resumed run trains on exactly the same data.
-        dataset = (JSON.parse(readFileSync(join(outDir, 'train-state.json'), 'utf8')).job as SftJob).dataset;
+        // The samples were frozen with the run, and so is how they are encoded: a resumed run trains on exactly the same data.
+        const recorded = JSON.parse(readFileSync(join(outDir, 'train-state.json'), 'utf8')).job as SftJob;
+        dataset = recorded.dataset;
+        encoding = { prompt: PromptSettings.parse(recorded.prompt), targets: recorded.targets, promptWeight: recorded.promptWeight ?? 0 };
         registerTrainingRun(labDir(cmd), 'sft', outDir);
       } else {
         const { lab, manifest } = loadDataset(o.dataset, cmd);
@@ -135,9 +139,8 @@ export function registerPolicyCommands(program: Command): void {
         outDir, samplesFile, dataset,
         steps: int(o.steps), batch: int(o.batch), lr: Number(o.lr), minLr: Number(o.minLr), warmup: int(o.warmup), seed: int(o.seed),
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
-        vocabSize: int(o.vocab), targets: o.targets as Targets, promptWeight: weight(o.promptWeight, '--prompt-weight'),
+        vocabSize: int(o.vocab), ...encoding,
         model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx) },
-        prompt,
       };
       await runSftJob(job, !!o.json);
     });
