@@ -13,7 +13,8 @@ test('attaches to a browser that is already running, over ws://', async () => {
   const proc = spawn(
     findChromium(),
     ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group, so that the cleanup kills Chromium's children too (they write to the profile).
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   const server = await startFixtureServer();
   try {
@@ -42,11 +43,11 @@ test('attaches to a browser that is already running, over ws://', async () => {
     assert.equal(proc.exitCode, null, 'closing the workbench leaves a remote browser running');
   } finally {
     const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
+    process.kill(-proc.pid!, 'SIGKILL');
     await exited;
     await server.close();
-    // Chromium's child processes may still write to the profile for a moment after the kill.
-    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // A child may still be going down for a moment after the kill.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 });
 
