@@ -5,7 +5,7 @@ import { defaultLabDir } from '../paths.ts';
 import { LabStore } from '../store/lab.ts';
 import { TaskServer } from '../tasks/server.ts';
 import { builtinFamilies } from '../tasks/registry.ts';
-import type { TaskFamily } from '../tasks/types.ts';
+import type { TaskFamily, Tier } from '../tasks/types.ts';
 import { taskSetFamilies, taskSetNames } from '../tasks/imported/taskset.ts';
 import { miniwobFamilies } from '../tasks/miniwob/loader.ts';
 import type { JobHandle } from '../models/worker-job.ts';
@@ -72,6 +72,15 @@ export function intOption(flag: string, min = 0): (value: string) => number {
   return (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer >= ${min}, got "${value}"`);
+    return n;
+  };
+}
+
+/** A task tier flag: 1, 2 or 3. */
+export function tierOption(flag = '--tier'): (value: string) => Tier {
+  return (value: string) => {
+    const n = Number(value);
+    if (n !== 1 && n !== 2 && n !== 3) throw new Error(`${flag} must be 1, 2 or 3, got "${value}"`);
     return n;
   };
 }

@@ -12,9 +12,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';
+import { EXPERIMENT_ID, ExperimentConfig } from './config.ts';
 import { readJsonl } from '../store/jsonl.ts';
-import { writeFileAtomic } from '../store/json-file.ts';
+import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 
 export const StageEvent = z.object({
   stage: z.string(),
@@ -34,13 +34,7 @@ export function readRecordedConfig(labDir: string, id: string): ExperimentConfig
   if (!EXPERIMENT_ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
   const path = join(labDir, 'experiments', id, 'config.json');
   if (!existsSync(path)) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')} (no ${path})`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: not JSON: ${(err as Error).message}`);
-  }
-  return parseExperimentConfig(raw, path);
+  return readJsonFile(path, ExperimentConfig, 'JSON');
 }
 
 /**

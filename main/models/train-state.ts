@@ -16,10 +16,17 @@ type Schedule = { [K in (typeof SCHEDULE_FIELDS)[number]]: number };
 
 const TrainStateFile = z.object({ state: z.object({ step: z.number().int().min(0), rng: z.number() }).passthrough(), job: z.record(z.string(), z.unknown()) });
 
+const readFile = (path: string) => readJsonFile(path, TrainStateFile, 'a training state');
+
+/** The job a checkpoint's run was started with, as recorded. */
+export function readTrainJob(outDir: string): Record<string, unknown> {
+  return readFile(join(outDir, TRAIN_STATE_FILE)).job;
+}
+
 /** The saved loop state, after checking that `job` keeps the recorded schedule. */
 export function readTrainState<S extends { step: number; rng: number }>(outDir: string, job: Schedule): S {
   const path = join(outDir, TRAIN_STATE_FILE);
-  const saved = readJsonFile(path, TrainStateFile, 'a training state');
+  const saved = readFile(path);
   const changed = SCHEDULE_FIELDS.filter((f) => saved.job[f] !== undefined && saved.job[f] !== job[f]);
   if (changed.length) {
     const list = changed.map((f) => `${f} ${job[f]} (the run has ${String(saved.job[f])})`).join(', ');

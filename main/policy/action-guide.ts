@@ -43,7 +43,19 @@ function pieces(tokenizer: Tokenizer): string[] {
 }
 
 const NAMES = ACTION_TYPES.map((n) => `${n}(`);
+const KNOWN = new Set<string>(ACTION_TYPES);
 const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t as ActionType)));
+
+/**
+ * An action split at its parenthesis: 'prefix' when no '(' yet, null for an unknown name, else the
+ * name and what follows the '('.
+ */
+function head(action: string): 'prefix' | null | { name: string; rest: string } {
+  const open = action.indexOf('(');
+  if (open < 0) return 'prefix';
+  const name = action.slice(0, open);
+  return KNOWN.has(name) ? { name, rest: action.slice(open + 1) } : null;
+}
 const latin1 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
 
 export class ActionGuide implements TokenConstraint {
@@ -95,24 +107,20 @@ export class ActionGuide implements TokenConstraint {
 
   /** Past the part the guide checks: any continuation keeps the action possible. */
   private free(action: string): boolean {
-    const open = action.indexOf('(');
-    if (open < 0) return false;
-    const name = action.slice(0, open);
-    if (!NAMES.includes(`${name}(`)) return false;
-    if (!ELEMENT_ACTIONS.has(name)) return true;
-    const rest = action.slice(open + 1);
-    const id = this.quotedIds.find((q) => rest.startsWith(q));
-    return id !== undefined && !(name === 'select_option' && this.withOptions.has(id.slice(1, -1)));
+    const h = head(action);
+    if (h === null || h === 'prefix') return false;
+    if (!ELEMENT_ACTIONS.has(h.name)) return true;
+    const id = this.quotedIds.find((q) => h.rest.startsWith(q));
+    return id !== undefined && !(h.name === 'select_option' && this.withOptions.has(id.slice(1, -1)));
   }
 
   /** Whether `action` can still grow into a well-formed action on this page. */
   private possible(action: string): boolean {
-    const open = action.indexOf('(');
-    if (open < 0) return NAMES.some((n) => n.startsWith(action));
-    const name = action.slice(0, open);
-    if (!NAMES.includes(`${name}(`)) return false;
+    const h = head(action);
+    if (h === 'prefix') return NAMES.some((n) => n.startsWith(action));
+    if (h === null) return false;
+    const { name, rest } = h;
     if (!ELEMENT_ACTIONS.has(name)) return true;
-    const rest = action.slice(open + 1);
     const prefixOf = (whole: string) => (rest.length <= whole.length ? whole.startsWith(rest) : false);
     return this.quotedIds.some((q) => {
       if (prefixOf(q)) return true;

@@ -6,7 +6,8 @@
  * policy.json. A run started again on the same folder resumes where the checkpoint left off.
  *
  * Each step draws `batch` samples, pads them to the longest and trains on the masked next-token
- * loss (see ./sft-data.ts): padding and prompt tokens carry no loss.
+ * loss (see ./sft-data.ts): padding carries no loss, prompt tokens the job's prompt weight (0 by
+ * default in the data, 0.1 in defaultSftJob), and the validation loss counts target tokens only.
  */
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -70,7 +70,6 @@ export const MiningFile = z.object({
 });
 export type MiningInfo = z.infer<typeof MiningFile>;
 
-/** A JSON file parsed and checked, with the file and field named when it is wrong. */
 /** Parse complete JSONL lines against a schema; a bad line is reported, not fatal (the run goes on). */
 export function parseLines<S extends z.ZodType>(lines: readonly string[], schema: S, file: string): { points: z.infer<S>[]; errors: string[] } {
   const points: z.infer<S>[] = [];

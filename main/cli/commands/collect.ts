@@ -7,7 +7,8 @@ import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
 import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import { REFLECT_MODES, RunFolder, runCollection, type CollectSummary, type EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
+import type { Tier } from '../../tasks/types.ts';
 
 interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
   tasks: string;
@@ -19,7 +20,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
   parallel: number;
   seeds: number;
   maxSteps?: number;
-  tier?: number;
+  tier?: Tier;
   rate?: string[];
   resume?: string;
   json?: boolean;
@@ -53,7 +54,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--parallel <n>', 'browser environments working at once', intOption('--parallel', 1), 1)
       .option('--seeds <n>', 'task instances (seeds) per family', intOption('--seeds', 1), 4)
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
-      .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance (default: each seed\'s own tier)', intOption('--tier', 1))
+      .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance (default: each seed\'s own tier)', tierOption())
       .option('--rate <kind=p>', `noisy-expert mistake rate, repeatable (${MISTAKE_KINDS.join(', ')})`, (v: string, acc: string[] = []) => [...acc, v])
       .option('--resume <run-id>', 'continue a run in lab/runs/<run-id> (its saved config wins over other flags, except --endpoint)')
       .option('--endpoint <url>', 'OpenAI-compatible base URL for --agent endpoint and --reflect llm, e.g. http://127.0.0.1:8000/v1 (default $LAB_ENDPOINT_URL; key from $LAB_ENDPOINT_KEY or $OPENAI_API_KEY)')
@@ -112,7 +113,6 @@ export function registerCollectCommand(program: Command): void {
 function configFrom(opts: CollectFlags) {
   if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
   if (!(REFLECT_MODES as readonly string[]).includes(opts.reflect)) throw new Error(`--reflect must be one of ${REFLECT_MODES.join(', ')}, got "${opts.reflect}"`);
-  if (opts.tier !== undefined && ![1, 2, 3].includes(opts.tier)) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
   const rates: Record<string, number> = {};
   for (const r of opts.rate ?? []) {
     const m = r.match(/^([a-z_]+)=([0-9.]+)$/);
@@ -130,7 +130,7 @@ function configFrom(opts: CollectFlags) {
     seeds: opts.seeds,
     ...(Object.keys(rates).length ? { rates } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
-    ...(opts.tier !== undefined ? { tier: opts.tier as 1 | 2 | 3 } : {}),
+    ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
     ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: endpointConfigFrom(opts) } : {}),
     ...(opts.policy ? { policy: { dir: resolve(opts.policy) } } : {}),
   };

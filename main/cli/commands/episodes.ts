@@ -7,7 +7,7 @@ import { endpointSettings } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
   task: string;
@@ -31,7 +31,7 @@ export function registerEpisodeCommands(program: Command): void {
       .requiredOption('--task <family>', 'task family, imported task set or miniwob.<task> (see `lab tasks list`)')
       .requiredOption('--seed <n>', 'task seed', intOption('--seed'))
       .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'oracle')
-      .option('--tier <n>', 'difficulty tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
+      .option('--tier <n>', 'difficulty tier 1-3 (default: derived from the seed)', tierOption())
       .option('--max-steps <n>', 'step budget (default: by tier)', intOption('--max-steps', 1))
       .option('--screenshots', 'record a set-of-marks screenshot at every step')
       .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
@@ -41,7 +41,6 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--json', 'print JSON'),
   )).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
-    if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
     if (opts.agent === 'policy' && !opts.policy) throw new Error('--agent policy needs --policy DIR (a model folder from `lab train sft`)');

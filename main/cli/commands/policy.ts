@@ -17,13 +17,14 @@ import { defaultPromptSettings, ELEMENT_ORDERS, PromptSettings } from '../../pol
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
+import { TRAIN_STATE_FILE, readTrainJob } from '../../models/train-state.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
 import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { mineFailures, miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
 import { confirmCriticalStates, miningFileReport, type ConfirmationReport } from '../../policy/branching.ts';
-import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
 interface SftFlags {
@@ -115,13 +116,13 @@ export function registerPolicyCommands(program: Command): void {
       const prompt: PromptSettings = { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'], markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches };
       const outDir = resolve(o.out);
       const samplesFile = join(outDir, 'sft-samples.jsonl');
-      const resuming = o.resume && existsSync(join(outDir, 'train-state.json')) && existsSync(samplesFile);
+      const resuming = o.resume && existsSync(join(outDir, TRAIN_STATE_FILE)) && existsSync(samplesFile);
       let dataset: SftJob['dataset'];
       // What shapes the encoded samples: flags for a new run, the recorded job's for a resumed one.
       let encoding: Pick<SftJob, 'prompt' | 'targets' | 'promptWeight'> = { prompt, targets: o.targets as Targets, promptWeight: weight(o.promptWeight, '--prompt-weight') };
       if (resuming) {
         // The samples were frozen with the run, and so is how they are encoded: a resumed run trains on exactly the same data.
-        const recorded = JSON.parse(readFileSync(join(outDir, 'train-state.json'), 'utf8')).job as SftJob;
+        const recorded = readTrainJob(outDir) as unknown as SftJob;
         dataset = recorded.dataset;
         encoding = { prompt: PromptSettings.parse(recorded.prompt), targets: recorded.targets, promptWeight: recorded.promptWeight ?? 0 };
         registerTrainingRun(labDir(cmd), 'sft', outDir);
@@ -155,7 +156,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
-      .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', intOption('--tier', 1))
+      .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', tierOption())
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else ar)`)
       .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
       .option('--sampling <s>', 'greedy, or nucleus:TOP_P[:TEMPERATURE]', 'greedy')
@@ -167,7 +168,6 @@ export function registerPolicyCommands(program: Command): void {
   ).action(async (o: BrowserFlags & { policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: number; decode?: string; k?: number; sampling: string; guided: boolean; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
-    if (o.tier !== undefined && ![1, 2, 3].includes(o.tier)) throw new Error(`--tier must be 1, 2 or 3, got ${o.tier}`);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
     const server = await startTaskServer();

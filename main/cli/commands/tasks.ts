@@ -12,7 +12,7 @@ import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
 import { extraFamilies, withMiniwobOption, type ExtraTaskFlags } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 function familyOrThrow(name: string, extra: TaskFamily[] = []): TaskFamily {
   const all = new Map([...builtinFamilies(), ...extra.map((x) => [x.name, x] as const)]);
@@ -88,11 +88,10 @@ export function registerTasksCommands(program: Command): void {
       .description('show a generated task: instruction, tier, start path and the key points its checker judges')
       .argument('<family>', 'task family, imported task set or miniwob.<task>')
       .option('--seed <n>', 'seed (default: the first test seed)', intOption('--seed', 0))
-      .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', intOption('--tier', 1))
+      .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', tierOption())
       .option('--json', 'print JSON'),
   ).action((name: string, opts: ExtraTaskFlags & { seed?: number; tier?: number; json?: boolean }, cmd: Command) => {
       const f = familyOrThrow(name, builtinFamilies().has(name) ? [] : extraFamilies(openLab(cmd).dir, opts));
-      if (opts.tier !== undefined && opts.tier > 3) throw new Error(`--tier must be 1, 2 or 3, got ${opts.tier}`);
       const d = describeTask(f, opts.seed ?? f.seeds.test.from, opts.tier as Tier | undefined);
       if (opts.json) return printJson(d);
       process.stdout.write(
