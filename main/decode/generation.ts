@@ -4,10 +4,6 @@ import type { SatSettings } from '../models/checkpoint.ts';
 import { satId } from '../models/batches.ts';
 import { EXACT, type DecodeStats, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
 
-/**
- * Put all prompt tokens but the last into the cache; the last one stays "pending" because every
- * loop starts by running it (alone for AR, followed by SAT tokens for SDSAT).
- */
 /** The SAT token ids of a k-token draft block, after checking the model was SAT-tuned for k. */
 export function satIdsFor(model: TransformerLM, sat: SatSettings, k: number): number[] {
   if (k < 1 || k > sat.k) throw new Error(`k must be in 1..${sat.k} (the block length the SATs were trained with)`);
@@ -15,6 +11,10 @@ export function satIdsFor(model: TransformerLM, sat: SatSettings, k: number): nu
   return Array.from({ length: k }, (_, i) => satId(sat, model.config.vocabSize, i));
 }
 
+/**
+ * Put all prompt tokens but the last into the cache; the last one stays "pending" because every
+ * loop starts by running it (alone for AR, followed by SAT tokens for SDSAT).
+ */
 export function prefill(model: TransformerLM, cache: KVCache, prompt: readonly number[], stats: DecodeStats): number {
   if (prompt.length === 0) throw new Error('empty prompt');
   if (prompt.length > model.config.ctx) throw new Error(`prompt of ${prompt.length} tokens exceeds the context of ${model.config.ctx}`);
