@@ -11,15 +11,19 @@ import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
 import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { parseAction } from '../../main/environment/actions.ts';
+import { MAX_THOUGHT_CHARS } from '../../main/policy/prompt.ts';
 
-const PROMPT = 'Task: Add the Terra Jacket to the cart.\nPage: /p/7 | Shop\n[12] button "Add to cart"\n[7] link "Home"\nSome text\n[48] combobox "Size" value="S" collapsed options: S | XL\nHistory: none\nNext:\n';
+const PROMPT = 'Task: Add the Terra Jacket to the cart.\nPage: /p/7 | Shop\n[12] button "Add to cart"\n[7] link "Home"\nSome text\n[48] combobox "Size" value="S" collapsed options: S | XL\n[30] textbox "Note"\n[5] checkbox "Gift wrap"\nHistory: none\nNext:\n';
 const ELEMENTS = promptElements(PROMPT);
 
-test('the elements a prompt shows are its element lines, with the options printed for a select', () => {
-  assert.deepEqual(ELEMENTS, [{ id: '12', options: [] }, { id: '7', options: [] }, { id: '48', options: ['S', 'XL'] }]);
+test('the elements a prompt shows are its element lines, with their roles and the options printed for a select', () => {
+  assert.deepEqual(ELEMENTS, [
+    { id: '12', role: 'button', options: [] }, { id: '7', role: 'link', options: [] }, { id: '48', role: 'combobox', options: ['S', 'XL'] },
+    { id: '30', role: 'textbox', options: [] }, { id: '5', role: 'checkbox', options: [] },
+  ]);
 });
 
-test('the guide: no end before an action, known names, element actions on shown ids, a select\'s own options, free text after the id, nothing after the action', () => {
+test('the guide: no end before an action, known names, element actions on shown ids whose role takes them, a select\'s own options, free text after the id on one line, nothing after the action', () => {
   const tok = trainTokenizer([PROMPT, "Add it.\nclick('12')", "Pick.\nfill('48', 'XL')", "send_msg_to_user('done')"], 400);
   const eot = tok.specialId(END_OF_TEXT);
   const guide = new ActionGuide(tok, ELEMENTS, eot, false);
@@ -47,20 +51,36 @@ test('the guide: no end before an action, known names, element actions on shown 
   assert.equal(endAllowed("Add it.\nclick('12')"), true);
   forbids("Add it.\nclick('12')", ' ');
   forbids("Add it.\nclick('12')", '\n');
-  allows("Pick.\nfill('48', '", 'Q');
-  allows("Pick.\nfill('48', 'X", 'L');
+  allows("Pick.\nfill('30', '", 'Q');
+  allows("Pick.\nfill('30', 'X", 'L');
+  forbids("Pick.\nfill('30', 'X", '\n');
+  // Roles: text goes into text fields (not a select, a button or a link), check into checkboxes.
+  allows("Pick.\nfill('", '3');
+  forbids("Pick.\nfill('", '4');
+  forbids("Pick.\nfill('", '1');
+  forbids("Pick.\nfill('", '7');
+  allows("Pick.\ncheck('", '5');
+  forbids("Pick.\ncheck('", '3');
+  allows("Pick.\nselect_option('", '4');
+  forbids("Pick.\nselect_option('", '1');
   allows("Pick.\nselect_option('48', '", 'X');
   forbids("Pick.\nselect_option('48', '", 'Q');
   forbids("Pick.\nselect_option('48', 'X", 'X');
   assert.equal(endAllowed("Pick.\nselect_option('48', 'XL')"), true);
   allows("Done.\nsend_msg_to_user('", 'd');
+  forbids("Done.\nsend_msg_to_user('d", '\n');
+  // An action no element on the page takes is not begun: with a button only, no check(.
+  const buttonOnly = new ActionGuide(tok, [{ id: '12', role: 'button', options: [] }], eot, false);
+  assert.equal(buttonOnly.allowed(tok.encode('Pick.\nc'))?.[tok.encode('h')[0]], 0);
+  assert.equal(buttonOnly.allowed(tok.encode('Pick.\nc'))?.[tok.encode('l')[0]], 1);
+  allows('Pick.\nc', 'h');
   // The thought ends by the length policies are trained on.
   const long = 'x'.repeat(120);
   forbids(long, 'x');
   allows(long, '\n');
 
   // A policy trained on actions only starts in the action.
-  const actionOnly = new ActionGuide(tok, [{ id: '12', options: [] }], eot, true);
+  const actionOnly = new ActionGuide(tok, [{ id: '12', role: 'button', options: [] }], eot, true);
   const m = actionOnly.allowed(tok.encode(''))!;
   assert.equal(m[tok.encode('c')[0]], 1);
   assert.equal(m[tok.encode('A')[0]], 0);
@@ -80,12 +100,16 @@ test('guided decoding on the shipped model: an action on a shown id, and SDSAT g
     const guided = (inAction: boolean) => ({ ...opts, constraint: new ActionGuide(tokenizer, ELEMENTS, eot, inAction) });
     const a = await ar.generate(prompt, guided(i === 0));
     const text = tokenizer.decode(a.tokens.filter((t) => t !== eot));
+    const inThought = i > 0 && !text.includes('\n');
     const action = i === 0 ? text : text.slice(text.indexOf('\n') + 1);
-    if (a.stoppedBy === 'stopToken') {
+    if (inThought) {
+      assert.equal(a.stoppedBy, 'maxNew', 'no end inside the thought');
+      assert.ok(text.length <= MAX_THOUGHT_CHARS, 'the thought stays within the trained length');
+    } else if (a.stoppedBy === 'stopToken') {
       const parsed = parseAction(action) as { id?: string };
       if (parsed.id !== undefined) assert.ok(ids.includes(parsed.id), `${parsed.id} is on the page`);
     } else {
-      assert.match(action, /^(|[a-z_]+(\(.*)?)$/s, `an unfinished output is an action's beginning: ${JSON.stringify(text)}`);
+      assert.match(action, /^(|[a-z_]+(\([^\n]*)?)$/, `an unfinished output is an action's beginning, on one line: ${JSON.stringify(text)}`);
     }
     for (const sd of decoders) assert.deepEqual((await sd.generate(prompt, guided(i === 0))).tokens, a.tokens, `${sd.mode}, prompt ${i}`);
   }

@@ -123,6 +123,6 @@ test('task-match marks: the lines sharing the most task words get "* ", options 
   assert.doesNotMatch(renderPolicyPrompt(input, defaultPromptSettings), /\*/);
   const none = renderPolicyPrompt({ ...input, instruction: 'Open the help page.' }, { ...defaultPromptSettings, markTaskMatches: true });
   assert.doesNotMatch(none, /^\* /m);
-  assert.deepEqual(promptElements(text).at(-1), { id: '4', options: ['S', 'XL', 'XXL'] });
+  assert.deepEqual(promptElements(text).at(-1), { id: '4', role: 'combobox', options: ['S', 'XL', 'XXL'] });
   assert.deepEqual(promptElements(text).map((e) => e.id), ['1', '2', '3', '4']);
 });
