@@ -13,7 +13,7 @@
  *
  * The check runs on bytes (token pieces as latin-1 strings): ids, names and quotes are ASCII.
  */
-import { ACTION_TYPES, formatAction, parseAction, takesElement, type ActionType } from '../environment/actions.ts';
+import { ACTION_TYPES, formatAction, takesElement, type ActionType } from '../environment/actions.ts';
 import type { TokenConstraint } from '../decode/types.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
 import { MAX_THOUGHT_CHARS } from './prompt.ts';
@@ -63,31 +63,34 @@ function pieces(tokenizer: Tokenizer): string[] {
   return p;
 }
 
-const KNOWN = new Set<string>(ACTION_TYPES);
-const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t as ActionType)));
-
 /**
- * An action split at its parenthesis: 'prefix' when no '(' yet, null for an unknown name, else the
- * name and what follows the '('.
+ * An argument of an action as formatAction writes it, the form policies are trained on: an element
+ * id from the page, a single-quoted string with backslash escapes, a number, or one of a few words.
  */
-function head(action: string): 'prefix' | null | { name: string; rest: string } {
-  const open = action.indexOf('(');
-  if (open < 0) return 'prefix';
-  const name = action.slice(0, open);
-  return KNOWN.has(name) ? { name, rest: action.slice(open + 1) } : null;
-}
+type Arg = 'id' | 'text' | 'number' | { oneOf: string[] };
+/** Each action's arguments; `optional` trailing ones may be left out. Keyed by type, so a new action must be added here. */
+const FORMS: Record<ActionType, { args: Arg[]; optional?: number }> = {
+  click: { args: ['id', { oneOf: ['right', 'middle'] }], optional: 1 },
+  dblclick: { args: ['id'] }, hover: { args: ['id'] }, focus: { args: ['id'] }, clear: { args: ['id'] },
+  check: { args: ['id'] }, uncheck: { args: ['id'] },
+  fill: { args: ['id', 'text'] }, select_option: { args: ['id', 'text'] }, press: { args: ['id', 'text'] },
+  keyboard_press: { args: ['text'] }, scroll: { args: ['number', 'number'] }, go_back: { args: [] }, go_forward: { args: [] },
+  goto: { args: ['text'] }, noop: { args: ['number'] }, send_msg_to_user: { args: ['text'] }, report_infeasible: { args: ['text'] },
+};
+const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t)));
 const latin1 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
+
+/** How a prefix of an action ends: it can still grow into a whole action ('open'), it is one ('whole'), or neither. */
+type Scan = 'open' | 'whole' | 'dead';
 
 export class ActionGuide implements TokenConstraint {
   private readonly pieces: string[];
   /** Per element action, `'ID'` of each element that takes it. */
   private readonly targets: Map<string, string[]>;
-  /** `name(` of each action some element on the page takes. */
+  /** `name(` of each action some element on the page takes (or that takes no element). */
   private readonly names: string[];
-  /** Every whole select_option argument list the prompt allows: `'ID', 'OPTION')`. */
-  private readonly selections: string[];
-  /** Ids of elements with printed options (their select_option is checked to the end). */
-  private readonly withOptions: Set<string>;
+  /** Per element with printed options, every whole select_option argument list it allows: `'ID', 'OPTION')`. */
+  private readonly selections: Map<string, string[]>;
 
   /**
    * @param elements the prompt's element lines (promptElements)
@@ -97,9 +100,10 @@ export class ActionGuide implements TokenConstraint {
     this.pieces = pieces(tokenizer);
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
     this.names = ACTION_TYPES.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
-    this.withOptions = new Set(elements.filter((e) => e.options.length).map((e) => e.id));
     // Quoted as the targets are (formatAction), after the name and its parenthesis.
-    this.selections = elements.flatMap((e) => e.options.map((o) => latin1(formatAction({ type: 'select_option', id: e.id, options: [o] }).slice('select_option('.length))));
+    this.selections = new Map(elements.filter((e) => e.options.length).map((e) => [
+      `'${e.id}'`, e.options.map((o) => latin1(formatAction({ type: 'select_option', id: e.id, options: [o] }).slice('select_option('.length))),
+    ]));
   }
 
   allowed(emitted: readonly number[]): Uint8Array | null {
@@ -111,55 +115,90 @@ export class ActionGuide implements TokenConstraint {
       const full = text.length >= MAX_THOUGHT_CHARS;
       for (let t = 0; t < mask.length; t++) {
         const nl = this.pieces[t].indexOf('\n');
-        mask[t] = nl < 0 ? (full ? 0 : 1) : this.possible(this.pieces[t].slice(nl + 1)) ? 1 : 0;
+        mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(this.pieces[t].slice(nl + 1)) !== 'dead' ? 1 : 0;
       }
       mask[this.eot] = 0;
       return mask.includes(1) ? mask : null;
     }
     const action = this.inAction ? text : text.slice(newline + 1);
-    if (parses(action)) {
+    if (this.scan(action) === 'whole') {
       mask[this.eot] = 1; // a whole action: nothing may follow it
       return mask;
     }
-    // The action is one line: a newline would end it half-written.
-    if (this.free(action)) for (let t = 0; t < mask.length; t++) mask[t] = this.pieces[t].includes('\n') ? 0 : 1;
-    else for (let t = 0; t < mask.length; t++) mask[t] = this.possible(action + this.pieces[t]) ? 1 : 0;
+    for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t]) !== 'dead' ? 1 : 0;
     mask[this.eot] = 0;
     // Nothing possible (an output already off the grammar): no guidance.
     return mask.includes(1) ? mask : null;
   }
 
-  /** Past the part the guide checks: any continuation keeps the action possible. */
-  private free(action: string): boolean {
-    const h = head(action);
-    if (h === null || h === 'prefix') return false;
-    if (!ELEMENT_ACTIONS.has(h.name)) return true;
-    const id = this.targets.get(h.name)!.find((q) => h.rest.startsWith(q));
-    return id !== undefined && !(h.name === 'select_option' && this.withOptions.has(id.slice(1, -1)));
-  }
-
-  /** Whether `action` can still grow into a well-formed action on this page. */
-  private possible(action: string): boolean {
-    const h = head(action);
-    if (h === 'prefix') return this.names.some((n) => n.startsWith(action));
-    if (h === null) return false;
-    const { name, rest } = h;
-    if (!ELEMENT_ACTIONS.has(name)) return true;
-    const prefixOf = (whole: string) => (rest.length <= whole.length ? whole.startsWith(rest) : false);
-    return this.targets.get(name)!.some((q) => {
-      if (prefixOf(q)) return true;
-      if (!rest.startsWith(q)) return false;
-      if (name !== 'select_option' || !this.withOptions.has(q.slice(1, -1))) return true;
-      return this.selections.some((s) => s.startsWith(q) && prefixOf(s));
-    });
+  /** Whether `action` is a whole action on this page in the trained form, the beginning of one, or neither. */
+  scan(action: string): Scan {
+    const open = action.indexOf('(');
+    if (open < 0) return this.names.some((n) => n.startsWith(action)) ? 'open' : 'dead';
+    const name = action.slice(0, open);
+    if (!this.names.includes(`${name}(`)) return 'dead';
+    const form = FORMS[name as ActionType];
+    const rest = action.slice(open + 1);
+    const required = form.args.length - (form.optional ?? 0);
+    let i = 0;
+    for (let a = 0; a < form.args.length; a++) {
+      if (a >= required) {
+        // The call may close here.
+        if (i === rest.length) return 'open';
+        if (rest[i] === ')') return i + 1 === rest.length ? 'whole' : 'dead';
+      }
+      if (a > 0) {
+        const sep = rest.slice(i, i + 2);
+        if (sep.length < 2) return ', '.startsWith(sep) ? 'open' : 'dead';
+        if (sep !== ', ') return 'dead';
+        i += 2;
+      }
+      const arg = form.args[a];
+      if (arg === 'id') {
+        const tail = rest.slice(i);
+        const quoted = this.targets.get(name)!;
+        if (quoted.some((q) => q.startsWith(tail))) return 'open';
+        const id = quoted.find((q) => tail.startsWith(q));
+        if (id === undefined) return 'dead';
+        // A select's printed options: the rest of the call is one of them.
+        const choices = name === 'select_option' ? this.selections.get(id) : undefined;
+        if (choices) return choices.some((c) => c === tail) ? 'whole' : choices.some((c) => c.startsWith(tail)) ? 'open' : 'dead';
+        i += id.length;
+      } else {
+        const end = arg === 'text' ? endOfString(rest, i) : arg === 'number' ? endOfNumber(rest, i) : endOfWord(rest, i, arg.oneOf);
+        if (end === 'open' || end === 'dead') return end;
+        i = end;
+      }
+    }
+    if (i === rest.length) return 'open';
+    return rest[i] === ')' && i + 1 === rest.length ? 'whole' : 'dead';
   }
 }
 
-function parses(action: string): boolean {
-  try {
-    parseAction(action);
-    return true;
-  } catch {
-    return false;
+/** Index after the single-quoted string at s[i], 'open' when s ends inside it; one line only. */
+function endOfString(s: string, i: number): number | 'open' | 'dead' {
+  if (i >= s.length) return 'open';
+  if (s[i] !== "'") return 'dead';
+  for (let j = i + 1; j < s.length; j++) {
+    if (s[j] === '\n') return 'dead';
+    if (s[j] === '\\') j++;
+    else if (s[j] === "'") return j + 1;
   }
+  return 'open';
+}
+
+/** Index after the number at s[i] (an integer or decimal, maybe negative), 'open' when s ends inside it. */
+function endOfNumber(s: string, i: number): number | 'open' | 'dead' {
+  const m = /^-?\d*(\.\d*)?/.exec(s.slice(i))![0];
+  if (i + m.length === s.length) return 'open';
+  return /\d/.test(m) ? i + m.length : 'dead';
+}
+
+/** Index after one of the quoted words at s[i], 'open' when s ends inside one. */
+function endOfWord(s: string, i: number, words: string[]): number | 'open' | 'dead' {
+  const tail = s.slice(i);
+  const quoted = words.map((w) => `'${w}'`);
+  if (quoted.some((q) => q.startsWith(tail))) return 'open';
+  const w = quoted.find((q) => tail.startsWith(q));
+  return w === undefined ? 'dead' : i + w.length;
 }

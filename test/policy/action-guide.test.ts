@@ -67,6 +67,14 @@ test('the guide: no end before an action, known names, element actions on shown 
   forbids("Pick.\nselect_option('48', '", 'Q');
   forbids("Pick.\nselect_option('48', 'X", 'X');
   assert.equal(endAllowed("Pick.\nselect_option('48', 'XL')"), true);
+  // The trained form to the end: a click's only extra argument is its button; a string closes with the call.
+  allows("Add it.\nclick('12'", ')');
+  allows("Add it.\nclick('12', '", 'r');
+  forbids("Add it.\nclick('12', '", 'S');
+  forbids("Pick.\nfill('30', 'XL'", ' ');
+  allows("Pick.\nfill('30', 'XL'", ')');
+  allows("Pick.\nfill('30', 'X\\", "'");
+  forbids("Pick.\nfill('30'", ')');
   allows("Done.\nsend_msg_to_user('", 'd');
   forbids("Done.\nsend_msg_to_user('d", '\n');
   // An action no element on the page takes is not begun: with a button only, no check(.
