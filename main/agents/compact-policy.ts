@@ -132,7 +132,7 @@ export class CompactPolicyAgent implements Agent {
     if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
-    const constraint = (this.options.guided ?? true) ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), eot, settings.targets === 'action') : undefined;
+    const constraint = (this.options.guided ?? true) ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), eot, settings.targets === 'action', maxNew) : undefined;
     const out = await this.decoder!.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed: mixSeed(this.taskSeed, this.step++), stopTokens: [eot], constraint,
     });

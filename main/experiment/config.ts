@@ -96,7 +96,7 @@ export const ExperimentConfig = z.object({
      * Every other Salvage-DS parameter, recorded from the library's defaults at creation (the
      * variant's preset switches its part off on top of these), so a resumed run uses the same.
      */
-    rl: SalvageJob.pick({ routineShare: true, topP: true, temperature: true, reward: true, gates: true, rejected: true, anchorCoef: true, clipEps: true, beta: true, advEps: true, lossAgg: true, lr: true, weightDecay: true, gradClip: true }),
+    rl: SalvageJob.pick({ routineShare: true, topP: true, temperature: true, guided: true, reward: true, gates: true, rejected: true, anchorCoef: true, clipEps: true, beta: true, advEps: true, lossAgg: true, lr: true, weightDecay: true, gradClip: true }),
   }),
   backend: z.string().optional(),
 });
@@ -155,7 +155,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
     sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight },
     salvage: {
       ...base.salvage,
-      rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),
+      rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, guided: r.guided, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),
     },
   }, 'experiment');
 }

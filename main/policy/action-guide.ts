@@ -95,8 +95,10 @@ export class ActionGuide implements TokenConstraint {
   /**
    * @param elements the prompt's element lines (promptElements)
    * @param inAction true when the output starts at the action (a policy trained on actions only)
+   * @param maxTokens the output's token budget, when known: the thought then ends by half of it, so
+   *   that a thought that goes on and on (a tiny model repeats itself) leaves room for the action
    */
-  constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean) {
+  constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number) {
     this.pieces = pieces(tokenizer);
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
     this.names = ACTION_TYPES.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
@@ -112,7 +114,7 @@ export class ActionGuide implements TokenConstraint {
     const newline = this.inAction ? -1 : text.indexOf('\n');
     if (!this.inAction && newline < 0) {
       // Still in the thought: any piece (up to the trained length), but one that ends the line must begin a possible action.
-      const full = text.length >= MAX_THOUGHT_CHARS;
+      const full = text.length >= MAX_THOUGHT_CHARS || (this.maxTokens !== undefined && emitted.length >= Math.floor(this.maxTokens / 2));
       for (let t = 0; t < mask.length; t++) {
         const nl = this.pieces[t].indexOf('\n');
         mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(this.pieces[t].slice(nl + 1)) !== 'dead' ? 1 : 0;

@@ -46,14 +46,18 @@ test('a replay\'s configuration is the original config.json verbatim but for a n
   assert.equal(createReplay(labDir, 'orig').config.id, 'orig-replay2');
 });
 
-test('a config.json written before prompts had an element order replays with the page order it was run with', () => {
+test('a config.json written before prompts had an element order, or Salvage-DS guided sampling, replays with what it was run with', () => {
   const old = join(labDir, 'experiments', 'before-order');
   cpSync(join(labDir, 'experiments', 'orig'), old, { recursive: true });
   const cfg = readJson('before-order', 'config.json');
   assert.equal(cfg.sft.elementOrder, 'task', 'a new experiment records the task order');
+  assert.equal(cfg.salvage.rl.guided, true, 'a new experiment records guided sampling');
   delete cfg.sft.elementOrder;
+  delete cfg.salvage.rl.guided;
   writeFileSync(join(old, 'config.json'), JSON.stringify(cfg));
-  assert.equal(replayConfig(labDir, 'before-order', 'x').sft.elementOrder, 'page');
+  const replay = replayConfig(labDir, 'before-order', 'x');
+  assert.equal(replay.sft.elementOrder, 'page');
+  assert.equal(replay.salvage.rl.guided, false);
 });
 
 test('a replay of a missing experiment, or of a config.json that does not parse, is refused with the file and field named', () => {

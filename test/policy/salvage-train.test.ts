@@ -9,6 +9,9 @@ import { applyPreset, parseSalvageJob } from '../../main/policy/salvage/config.t
 import { startSalvage } from '../../main/policy/salvage/runner.ts';
 import { readStates } from '../../main/policy/salvage/states.ts';
 import { CONFIG_FILE, STATS_FILE, prepareState, referenceLogProb, trainSalvage, type IterationStats } from '../../main/policy/salvage/train.ts';
+import { sampleGroup } from '../../main/policy/salvage/sampling.ts';
+import { parsePolicyOutput } from '../../main/policy/prompt.ts';
+import { END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { salvageJob, shopStates, tinyPolicy } from './salvage-fixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-'));
@@ -29,7 +32,8 @@ test('a short Salvage-DS run raises the probability of the reference action on i
   const states = shopStates(dir);
   const out = join(dir, 'salvage');
   const before = referenceLogProbs(sft, states);
-  const r = await trainSalvage(salvageJob(sft, out, states));
+  // Sampling freely: the recipe as the paper runs it, invalid actions and all.
+  const r = await trainSalvage(salvageJob(sft, out, states, { guided: false }));
   assert.equal(r.iterationsDone, 6);
   const after = referenceLogProbs(out, states);
   assert.ok(mean(after) > mean(before) + 0.3, `mean log p(reference action): ${mean(before).toFixed(3)} -> ${mean(after).toFixed(3)}`);
@@ -49,6 +53,43 @@ test('a short Salvage-DS run raises the probability of the reference action on i
   assert.ok(stats.some((s) => s.kept > 0) && stats.some((s) => s.anchored > 0));
   assert.ok(stats.reduce((a, s) => a + s.rejectedByCompetence, 0) > 0);
   assert.ok(existsSync(join(out, 'policy.json')), 'the run folder is a policy folder lab eval can read');
+});
+
+test('guided sampling: every finished sample is an action on a page element, where free sampling writes invalid ones; the config records it', async () => {
+  const sft = await policy;
+  const statesFile = shopStates(dir);
+  const { model, tokenizer, meta } = loadModel(sft);
+  const settings = readPolicySettings(sft, meta);
+  const stop = tokenizer.specialId(END_OF_TEXT);
+  const invalidFinished = (guided: boolean) => {
+    let finished = 0;
+    let invalid = 0;
+    for (const state of readStates(statesFile)) {
+      const p = prepareState(state, tokenizer, settings, model.config.ctx, guided ? { maxNew: 24 } : undefined);
+      for (let seed = 1; seed <= 4; seed++) {
+        for (const c of sampleGroup(model, p.prompt, { group: 8, maxNew: 24, topP: 0.95, temperature: 1, seed, stopToken: stop, ...(p.guide ? { constraint: p.guide } : {}) })) {
+          if (c.tokens.at(-1) !== stop) continue; // out of tokens: the budget, not the guide
+          finished++;
+          const parsed = parsePolicyOutput(tokenizer.decode(c.tokens.slice(0, -1)));
+          if (!parsed.valid || !state.input.elements.some((e) => parsed.action.includes(`'${e.id}'`))) invalid++;
+        }
+      }
+    }
+    return { finished, invalid };
+  };
+  const free = invalidFinished(false);
+  const guided = invalidFinished(true);
+  model.dispose();
+  assert.ok(free.invalid > 0, `free sampling wrote invalid actions (${free.invalid} of ${free.finished})`);
+  assert.ok(guided.finished >= 100, `most guided samples finish (${guided.finished} of 128)`);
+  assert.equal(guided.invalid, 0, 'guided sampling wrote none');
+
+  const out = join(dir, 'guided');
+  await trainSalvage(salvageJob(sft, out, statesFile, { guided: true, iterations: 1 }));
+  assert.equal(parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE).guided, true);
+  // A run recorded before the option existed sampled freely.
+  const { guided: _, ...old } = salvageJob(sft, join(dir, 'old'), statesFile);
+  assert.equal(parseSalvageJob(old, 'old config').guided, false);
 });
 
 test('drop-rejected anchors nothing; no-gates keeps every group', async () => {

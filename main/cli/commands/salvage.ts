@@ -37,6 +37,7 @@ interface SalvageFlags {
   updatesPerIter: string;
   topP: string;
   temperature: string;
+  guided: boolean;
   maxNew?: string;
   rewardCorrect: string;
   rewardWrong: string;
@@ -101,6 +102,7 @@ export function registerSalvageCommand(program: Command): void {
     .option('--updates-per-iter <n>', 'gradient steps on each iteration\'s samples', String(d.updatesPerIter))
     .option('--top-p <x>', 'nucleus sampling mass', String(d.topP))
     .option('--temperature <x>', 'sampling temperature', String(d.temperature))
+    .option('--no-guided', 'sample freely instead of under the action guide (the guide `lab eval` decodes with)')
     .option('--max-new <n>', 'most tokens per sample (default: the policy\'s reserve)')
     .option('--reward-correct <x>', 'reward of an action meaning the reference', String(d.reward.correct))
     .option('--reward-wrong <x>', 'reward of a valid action with another meaning', String(d.reward.wrong))
@@ -180,6 +182,7 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
     routineShare: num('--routine-share', o.routineShare),
     iterations: num('--iterations', o.iterations), statesPerIter: num('--states-per-iter', o.statesPerIter), group: num('--group', o.group),
     updatesPerIter: num('--updates-per-iter', o.updatesPerIter), topP: num('--top-p', o.topP), temperature: num('--temperature', o.temperature),
+    guided: o.guided,
     maxNew: o.maxNew ? num('--max-new', o.maxNew) : readPolicySettings(policy).reserve,
     reward: {
       ...d.reward, correct: num('--reward-correct', o.rewardCorrect), wrong: num('--reward-wrong', o.rewardWrong), invalid: num('--reward-invalid', o.rewardInvalid),

@@ -42,6 +42,12 @@ export const SalvageJob = z.object({
   updatesPerIter: z.number().int().positive(),
   topP: z.number().gt(0).max(1),
   temperature: z.number().positive(),
+  /**
+   * Sample under the action guide (../action-guide.ts), as `lab eval` decodes: the groups compare
+   * actions the page can take instead of spending their samples on unparsable ones. Runs recorded
+   * before it existed sampled freely.
+   */
+  guided: z.boolean().default(false),
   /** Most tokens sampled per completion (default: the policy's reserve). */
   maxNew: z.number().int().positive(),
   reward: z.object({
@@ -77,7 +83,7 @@ export type SalvageJob = z.infer<typeof SalvageJob>;
  */
 export const defaultSalvageJob: Omit<SalvageJob, 'policy' | 'outDir' | 'statesFile' | 'maxNew'> = {
   preset: 'salvage', states: 'mined', confirmedOnly: false, routineShare: 0.2,
-  iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1,
+  iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1, guided: true,
   reward: defaultRewardSettings, gates: defaultGateSettings, rejected: 'anchor', anchorCoef: 0.5,
   clipEps: 0.2, beta: 0.04, advEps: 1e-4, lossAgg: 'token',
   lr: 3e-4, weightDecay: 0, gradClip: 1, seed: 1, checkpointEvery: 5, resume: true,

@@ -4,11 +4,16 @@
  * keeps the policy's log-probability of it at sampling time (softmax at temperature 1, before the
  * nucleus cut): the "old policy" of the clipped importance ratio, on the same scale the training
  * pass computes the new one.
+ *
+ * With a constraint (the action guide), each row samples among the tokens it allows, and the
+ * log-probability kept is still the policy's own over the whole vocabulary: the guide decides which
+ * actions are tried, the gradient is that of the policy the training pass sees.
  */
 import * as tf from '@tensorflow/tfjs';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
 import { Rng } from '../../models/rng.ts';
 import { nucleusDistribution, sample } from '../../decode/sampling.ts';
+import type { TokenConstraint } from '../../decode/types.ts';
 
 export interface SampledCompletion {
   /** Generated tokens, the stop token included when it was generated. */
@@ -24,6 +29,8 @@ export interface GroupSampling {
   temperature: number;
   seed: number;
   stopToken: number;
+  /** Tokens each row may take next, given its tokens so far (absent: any). */
+  constraint?: TokenConstraint;
 }
 
 export function sampleGroup(model: TransformerLM, prompt: readonly number[], s: GroupSampling): SampledCompletion[] {
@@ -45,7 +52,8 @@ export function sampleGroup(model: TransformerLM, prompt: readonly number[], s: 
       pending = pending.map((prev, g) => {
         // Finished rows keep decoding (one batch, one shape) but their tokens are dropped.
         if (done[g]) return prev;
-        const p = nucleusDistribution(logits, s.topP, s.temperature, g * V, V);
+        const mask = s.constraint?.allowed(out[g].tokens) ?? null;
+        const p = mask ? nucleusDistribution(maskedRow(logits, g * V, V, mask), s.topP, s.temperature, 0, V) : nucleusDistribution(logits, s.topP, s.temperature, g * V, V);
         const tok = sample(p, rng);
         out[g].tokens.push(tok);
         out[g].logp.push(logSoftmaxAt(logits, g * V, V, tok));
@@ -67,4 +75,11 @@ export function logSoftmaxAt(logits: Float32Array, offset: number, n: number, i:
   let sum = 0;
   for (let j = 0; j < n; j++) sum += Math.exp(logits[offset + j] - max);
   return logits[offset + i] - max - Math.log(sum);
+}
+
+/** A copy of one row of logits with the tokens the mask forbids at -Infinity. */
+function maskedRow(logits: Float32Array, offset: number, n: number, mask: Uint8Array): Float32Array {
+  const row = logits.slice(offset, offset + n);
+  for (let i = 0; i < n; i++) if (!mask[i]) row[i] = -Infinity;
+  return row;
 }

@@ -1,8 +1,9 @@
 /**
  * Salvage-DS, top to bottom. Each iteration:
  *   1. draws `statesPerIter` states (seeded by run seed and iteration, so a resumed run draws the same);
- *   2. samples a group of G completions per state with the current policy (./sampling.ts) and scores
- *      each parsed action against the reference by meaning (./reward.ts);
+ *   2. samples a group of G completions per state with the current policy (./sampling.ts), under the
+ *      action guide unless the job says otherwise, and scores each parsed action against the
+ *      reference by meaning (./reward.ts);
  *   3. gates each group (contrast, competence); kept groups become policy-gradient rows with
  *      group-relative advantages, rejected ones anchor rows on the reference action (or are dropped);
  *   4. takes `updatesPerIter` AdamW steps on the objective of ./loss.ts, the KL measured against the
@@ -24,6 +25,7 @@ import { END_OF_TEXT, type Tokenizer } from '../../models/tokenizer.ts';
 import { AdamW } from '../../models/train.ts';
 import { mixSeed } from '../../tasks/families/common/rng.ts';
 import { actionMeaning } from '../mining.ts';
+import { ActionGuide, promptElements } from '../action-guide.ts';
 import { parsePolicyOutput, type PolicyPromptInput } from '../prompt.ts';
 import { POLICY_FILE, readPolicySettings, type PolicySettings } from '../settings.ts';
 import { encodePrompt, encodeSample } from '../sft-data.ts';
@@ -90,14 +92,22 @@ export interface PreparedState {
   reference: ReturnType<typeof actionMeaning>;
   /** [prompt][thought][action][stop], loss mask on action tokens and stop only. */
   anchor: { ids: number[]; mask: number[] };
+  /** The action guide of the state's prompt, when the run samples guided. */
+  guide?: ActionGuide;
 }
 
-export function prepareState(state: SalvageState, tokenizer: Tokenizer, settings: PolicySettings, ctx: number): PreparedState {
+/** `guided`: build the state's action guide, for samples of at most `maxNew` tokens. */
+export function prepareState(state: SalvageState, tokenizer: Tokenizer, settings: PolicySettings, ctx: number, guided?: { maxNew: number }): PreparedState {
   const enc = { prompt: settings.prompt, ctx, reserve: settings.reserve, targets: 'action' as const };
   const anchor = encodeSample(tokenizer, state, enc);
+  const prompt = encodePrompt(tokenizer, state.input as PolicyPromptInput, settings.prompt, ctx - settings.reserve);
+  // Samples start at the thought line, whatever the policy's targets.
+  const guide = guided
+    ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), tokenizer.specialId(END_OF_TEXT), false, Math.min(guided.maxNew, ctx - prompt.length))
+    : undefined;
   return {
-    state, prompt: encodePrompt(tokenizer, state.input as PolicyPromptInput, settings.prompt, ctx - settings.reserve),
-    reference: actionMeaning(state.target.action, state.input.elements), anchor: { ids: anchor.ids, mask: anchor.mask },
+    state, prompt, reference: actionMeaning(state.target.action, state.input.elements), anchor: { ids: anchor.ids, mask: anchor.mask },
+    ...(guide ? { guide } : {}),
   };
 }
 
@@ -132,7 +142,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
   const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, STATE_FILE));
   const current = resuming ? loadModel(job.outDir) : loadModel(job.policy);
   const { model, tokenizer } = current;
-  const states = readStates(job.statesFile).map((s) => prepareState(s, tokenizer, settings, model.config.ctx));
+  const states = readStates(job.statesFile).map((s) => prepareState(s, tokenizer, settings, model.config.ctx, job.guided ? { maxNew: job.maxNew } : undefined));
   hooks.onLog?.(`states: ${states.length} (${states.filter((s) => s.state.kind === 'critical').length} critical); ${resuming ? `resuming from ${job.outDir}` : `starting from ${job.policy}`}`);
 
   mkdirSync(job.outDir, { recursive: true });
@@ -194,7 +204,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     };
     picked.forEach((p, g) => {
       const maxNew = Math.min(job.maxNew, model.config.ctx - p.prompt.length);
-      const group = sampleGroup(model, p.prompt, { group: job.group, maxNew, topP: job.topP, temperature: job.temperature, seed: mixSeed(job.seed, iteration, g, 'sample'), stopToken: stop });
+      const group = sampleGroup(model, p.prompt, { group: job.group, maxNew, topP: job.topP, temperature: job.temperature, seed: mixSeed(job.seed, iteration, g, 'sample'), stopToken: stop, ...(p.guide ? { constraint: p.guide } : {}) });
       const scored = group.map((c) => {
         const parsed = parsePolicyOutput(tokenizer.decode(c.tokens.filter((t) => t !== stop)));
         return scoreAction(parsed.action, parsed.valid, p.reference, p.state.input.elements, job.reward);
