@@ -1,6 +1,7 @@
 /**
  * Guided decoding of the compact policy's output, as vLLM's guided decoding or Outlines constrain
- * an LLM to a grammar. The thought line is free up to the length policies are trained on; no output
+ * an LLM to a grammar. The thought line is free up to the length policies are trained on (and half
+ * the output's token budget, when the caller gives it); no output
  * ends before an action; the action's name must be one the environment knows; an action on an
  * element must name an element id printed in the prompt (as `'ID'`, the quoting the policy was
  * trained on) whose role takes that action (fill and clear a text field, check and uncheck a
