@@ -76,3 +76,10 @@ export function verifyDraft(x: number, p: ArrayLike<number>, q: ArrayLike<number
   for (let i = 0; i < residual.length; i++) residual[i] /= sum;
   return { accepted: false, token: sample(residual, rng) };
 }
+
+/** A copy of the row logits[offset .. offset+n) with the tokens `mask` forbids (0) at -Infinity: constrained decoding. */
+export function maskedRow(logits: Float32Array, offset: number, n: number, mask: Uint8Array): Float32Array {
+  const row = logits.slice(offset, offset + n);
+  for (let i = 0; i < n; i++) if (!mask[i]) row[i] = -Infinity;
+  return row;
+}

@@ -1,6 +1,6 @@
 /** Token choice (greedy or nucleus) and draft verification, shared by every decoder. */
 import type { Rng } from '../models/rng.ts';
-import { argmax, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
+import { argmax, maskedRow, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
 import type { DecodeStats, Sampling, TokenConstraint } from './types.ts';
 
 /**
@@ -14,10 +14,7 @@ export class Chooser {
   /** The row's logits with forbidden tokens at -Infinity, as [array, offset]; the block itself when nothing is forbidden. */
   private row(logits: Float32Array, row: number, emitted?: readonly number[]): [Float32Array, number] {
     const mask = emitted && this.constraint ? this.constraint.allowed(emitted) : null;
-    if (!mask) return [logits, row * this.vocab];
-    const out = logits.slice(row * this.vocab, (row + 1) * this.vocab);
-    for (let i = 0; i < out.length; i++) if (!mask[i]) out[i] = -Infinity;
-    return [out, 0];
+    return mask ? [maskedRow(logits, row * this.vocab, this.vocab, mask), 0] : [logits, row * this.vocab];
   }
 
   /** Target (or draft) distribution of a row; null for greedy. `emitted`: the output before this row's token, for the constraint. */

@@ -13,7 +13,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
   task: string;
   seed: number;
   agent: string;
-  tier?: number;
+  tier?: Tier;
   maxSteps?: number;
   screenshots?: boolean;
   json?: boolean;
@@ -65,7 +65,7 @@ export function registerEpisodeCommands(program: Command): void {
         {
           family: opts.task,
           seed: opts.seed,
-          tier: opts.tier as Tier | undefined,
+          tier: opts.tier,
           maxSteps: opts.maxSteps,
           agent: (instance) => makeAgent(opts.agent, instance, opts.seed, {
               endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },

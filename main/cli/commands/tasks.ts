@@ -90,9 +90,9 @@ export function registerTasksCommands(program: Command): void {
       .option('--seed <n>', 'seed (default: the first test seed)', intOption('--seed', 0))
       .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', tierOption())
       .option('--json', 'print JSON'),
-  ).action((name: string, opts: ExtraTaskFlags & { seed?: number; tier?: number; json?: boolean }, cmd: Command) => {
+  ).action((name: string, opts: ExtraTaskFlags & { seed?: number; tier?: Tier; json?: boolean }, cmd: Command) => {
       const f = familyOrThrow(name, builtinFamilies().has(name) ? [] : extraFamilies(openLab(cmd).dir, opts));
-      const d = describeTask(f, opts.seed ?? f.seeds.test.from, opts.tier as Tier | undefined);
+      const d = describeTask(f, opts.seed ?? f.seeds.test.from, opts.tier);
       if (opts.json) return printJson(d);
       process.stdout.write(
         `${d.family} seed ${d.seed} (${d.split}${d.heldOut ? ', held-out family' : ''}), tier ${d.tier}, at most ${d.maxSteps} steps\n` +

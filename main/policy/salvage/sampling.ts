@@ -12,7 +12,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
 import { Rng } from '../../models/rng.ts';
-import { nucleusDistribution, sample } from '../../decode/sampling.ts';
+import { maskedRow, nucleusDistribution, sample } from '../../decode/sampling.ts';
 import type { TokenConstraint } from '../../decode/types.ts';
 
 export interface SampledCompletion {
@@ -75,11 +75,4 @@ export function logSoftmaxAt(logits: Float32Array, offset: number, n: number, i:
   let sum = 0;
   for (let j = 0; j < n; j++) sum += Math.exp(logits[offset + j] - max);
   return logits[offset + i] - max - Math.log(sum);
-}
-
-/** A copy of one row of logits with the tokens the mask forbids at -Infinity. */
-function maskedRow(logits: Float32Array, offset: number, n: number, mask: Uint8Array): Float32Array {
-  const row = logits.slice(offset, offset + n);
-  for (let i = 0; i < n; i++) if (!mask[i]) row[i] = -Infinity;
-  return row;
 }
