@@ -27,6 +27,12 @@ export interface ModelConfig {
   /** Standard deviation of the initial weights. */
   initStd: number;
   seed: number;
+  /**
+   * A copy (pointer) path in the output: a pointer over every earlier position and a gate mix the
+   * vocabulary distribution with "the token standing at the position pointed to" (see copyMix).
+   * Absent or false in models trained before it existed: plain vocabulary logits.
+   */
+  copy?: boolean;
 }
 
 export const defaultModelConfig: ModelConfig = {
@@ -46,13 +52,33 @@ export const MASKED = -1e9;
 
 type Params = Map<string, tf.Variable>;
 
-/** Per-layer keys and values of the tokens seen so far, [batch, heads, length, headDim]. */
+/**
+ * Per-layer keys and values of the tokens seen so far, [batch, heads, length, headDim]; for a model
+ * that copies, also the pointer's keys [batch, length, dModel] and the token ids per row (what a
+ * pointer at a position copies).
+ */
 export class KVCache {
   k: tf.Tensor4D[] = [];
   v: tf.Tensor4D[] = [];
+  pk: tf.Tensor3D | null = null;
+  ids: number[][];
   length = 0;
 
-  constructor(readonly batch: number) {}
+  constructor(readonly batch: number) {
+    this.ids = Array.from({ length: batch }, () => []);
+  }
+
+  /** A cache of `n` rows, each a copy of this one-row cache (a group sampled from one prompt). */
+  tiled(n: number): KVCache {
+    if (this.batch !== 1) throw new Error('only a one-row cache can be tiled');
+    const out = new KVCache(n);
+    out.k = this.k.map((k) => tf.tile(k, [n, 1, 1, 1]));
+    out.v = this.v.map((v) => tf.tile(v, [n, 1, 1, 1]));
+    out.pk = this.pk ? tf.tile(this.pk, [n, 1, 1]) : null;
+    out.ids = Array.from({ length: n }, () => [...this.ids[0]]);
+    out.length = this.length;
+    return out;
+  }
 
   /** Drop every entry at position >= n (rejected drafts, SAT positions). */
   rollback(n: number): void {
@@ -67,13 +93,22 @@ export class KVCache {
       this.k[l] = k;
       this.v[l] = v;
     }
+    if (this.pk) {
+      const pk = this.pk.slice([0, 0, 0], [this.batch, n, this.pk.shape[2]]);
+      this.pk.dispose();
+      this.pk = pk;
+    }
+    this.ids = this.ids.map((row) => row.slice(0, n));
     this.length = n;
   }
 
   dispose(): void {
     for (const t of [...this.k, ...this.v]) t.dispose();
+    this.pk?.dispose();
     this.k = [];
     this.v = [];
+    this.pk = null;
+    this.ids = this.ids.map(() => []);
     this.length = 0;
   }
 }
@@ -120,15 +155,63 @@ export class TransformerLM {
 
   /**
    * Training forward pass: ids and positions [batch*len], bias [batch or 1, 1, len, len] additive.
-   * Returns logits [batch*len, vocabSize]. Call inside a gradient or tidy scope.
+   * Returns logits [batch*len, vocabSize] (for a model that copies, log-probabilities of the mixed
+   * distribution, which every softmax reads the same way). Call inside a gradient or tidy scope.
    */
   forwardTrain(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number): tf.Tensor2D {
+    const t = this.trunk(ids, pos, bias, batch, len);
+    const logits = linear(t.h, this.p('head.w'));
+    if (!this.config.copy) return logits;
+    const { gate, attn } = this.pointer(t.h, t.tok, ids, bias, batch, len);
+    const pCopy = tf.matMul(attn, oneHot3(ids.reshape([batch, len]) as tf.Tensor2D, this.config.vocabSize)).reshape([batch * len, this.config.vocabSize]);
+    return copyMix(logits, gate, pCopy as tf.Tensor2D);
+  }
+
+  /**
+   * log p(label) at every row [batch*len]: what the training losses need. For a model that copies,
+   * the pointer's share of a label is the attention on the positions holding it (marginalised over
+   * all of them), computed without materialising the [len, vocab] copy distribution.
+   */
+  labelLogProbs(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number, labels: tf.Tensor1D): tf.Tensor1D {
+    const t = this.trunk(ids, pos, bias, batch, len);
+    const logits = linear(t.h, this.p('head.w'));
+    const lpVocab = tf.sum(tf.mul(oneHot(labels, this.config.vocabSize), tf.logSoftmax(logits)), -1) as tf.Tensor1D;
+    if (!this.config.copy) return lpVocab;
+    const { gate, attn } = this.pointer(t.h, t.tok, ids, bias, batch, len);
+    const holds = tf.cast(tf.equal(ids.reshape([batch, 1, len]), labels.reshape([batch, len, 1])), 'float32');
+    const pCopy = tf.sum(tf.mul(attn, holds), -1).reshape([batch * len]);
+    const g = gate.reshape([batch * len]);
+    const p = tf.add(tf.mul(g, tf.exp(lpVocab)), tf.mul(tf.sub(1, g), pCopy));
+    return tf.log(tf.add(p, COPY_EPS)) as tf.Tensor1D;
+  }
+
+  /** Embeddings and blocks: the final normalised hidden states [batch*len, d] and the token embeddings. */
+  private trunk(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number): { h: tf.Tensor2D; tok: tf.Tensor2D } {
     const { dModel } = this.config;
     const tok = linear(oneHot(ids, this.inputVocab), this.p('wte'));
     const ps = linear(oneHot(pos, this.config.ctx), this.p('wpe'));
     let x = tf.add(tok, ps) as tf.Tensor2D;
     for (let l = 0; l < this.config.nLayer; l++) x = this.block(x, l, batch, len, bias, null, linear).x;
-    return this.head(x.reshape([batch * len, dModel]), linear);
+    return { h: layerNorm(x.reshape([batch * len, dModel]), this.p('lnf.g'), this.p('lnf.b')), tok };
+  }
+
+  /**
+   * The copy gate [batch*len, 1] and pointer attention [batch, len, len] of a whole training
+   * sequence. The pointer sees what attention sees (the same bias, so a standard token never points
+   * at a SAT) and only positions holding a standard token. Its keys add the embedding of the token
+   * before each position: continuing a copy ("after Bos comes ton") is then a match of the current
+   * token against that embedding, which a tiny model finds at once instead of learning an
+   * induction head first.
+   */
+  private pointer(h: tf.Tensor2D, tok: tf.Tensor2D, ids: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number) {
+    const d = this.config.dModel;
+    const before = tf.concat([tf.zeros([batch, 1, d]), tok.reshape([batch, len, d]).slice([0, 0, 0], [batch, len - 1, d])], 1).reshape([batch * len, d]) as tf.Tensor2D;
+    const keys = tf.add(linear(h, this.p('copy.wk')), linear(before, this.p('copy.wprev'))).reshape([batch, len, d]) as tf.Tensor3D;
+    const queries = linear(h, this.p('copy.wq')).reshape([batch, len, d]) as tf.Tensor3D;
+    const pointerBias = tf.add(bias.reshape([bias.shape[0], len, len]), standardOnly(ids.reshape([batch, 1, len]) as tf.Tensor3D, this.config.vocabSize)) as tf.Tensor3D;
+    const attn = pointerAttention(queries, keys, pointerBias);
+    const gate = tf.sigmoid(linear(h, this.p('copy.wg'), this.p('copy.bg'))) as tf.Tensor2D;
+    return { gate, attn };
   }
 
   /**
@@ -143,6 +226,7 @@ export class TransformerLM {
     const past = cache.length;
     const maxPos = layout ? Math.max(...layout.pos) : past + len - 1;
     if (maxPos >= this.config.ctx) throw new Error(`context full: position ${maxPos} >= ${this.config.ctx}`);
+    const rowIds = ids.map((row, b) => [...cache.ids[b], ...row]);
     const out = tf.tidy(() => {
       const flat = tf.tensor1d(ids.flat(), 'int32');
       const pos = layout ? tf.tensor1d(layout.pos, 'int32') : tf.range(past, past + len, 1, 'int32');
@@ -159,15 +243,34 @@ export class TransformerLM {
         ks.push(r.k);
         vs.push(r.v);
       }
-      if (lastOnly) {
-        x = x.reshape([batch, len, this.config.dModel]).slice([0, len - 1, 0], [batch, 1, this.config.dModel])
-          .reshape([batch, this.config.dModel]);
+      const h = layerNorm(x, this.p('lnf.g'), this.p('lnf.b'));
+      const rows = lastOnly ? 1 : len;
+      const hOut = lastOnly ? h.reshape([batch, len, this.config.dModel]).slice([0, len - 1, 0], [batch, 1, this.config.dModel]).reshape([batch, this.config.dModel]) as tf.Tensor2D : h;
+      const logits = dense(hOut, this.p('head.w'));
+      if (!this.config.copy) return { logits, ks, vs, pk: [] as tf.Tensor3D[] };
+      // The pointer over cache and new tokens, seeing what attention sees (layout or causal).
+      const d = this.config.dModel;
+      const prev = ids.flatMap((row, b) => [cache.ids[b].at(-1) ?? -1, ...row.slice(0, -1)]);
+      const before = dense(oneHot(tf.tensor1d(prev, 'int32'), this.inputVocab), this.p('wte'));
+      const newKeys = tf.add(dense(h, this.p('copy.wk')), dense(before, this.p('copy.wprev'))).reshape([batch, len, d]);
+      const pk = (cache.pk ? tf.concat([cache.pk, newKeys], 1) : newKeys) as tf.Tensor3D;
+      const all = tf.tensor2d(rowIds, [batch, past + len], 'int32');
+      let pointerBias = standardOnly(all.reshape([batch, 1, past + len]) as tf.Tensor3D, this.config.vocabSize);
+      if (bias) {
+        const b3 = bias.reshape([len, past + len]);
+        pointerBias = tf.add(pointerBias, (lastOnly ? b3.slice([len - 1, 0], [1, past + len]) : b3).reshape([1, rows, past + len]));
       }
-      return { logits: this.head(x, dense), ks, vs };
+      const attn = pointerAttention(dense(hOut, this.p('copy.wq')).reshape([batch, rows, d]) as tf.Tensor3D, pk, pointerBias);
+      const pCopy = tf.matMul(attn, oneHot3(all, this.config.vocabSize)).reshape([batch * rows, this.config.vocabSize]) as tf.Tensor2D;
+      const gate = tf.sigmoid(dense(hOut, this.p('copy.wg'), this.p('copy.bg'))) as tf.Tensor2D;
+      return { logits: copyMix(logits, gate, pCopy), ks, vs, pk: [pk] };
     });
     for (const t of [...cache.k, ...cache.v]) t.dispose();
+    cache.pk?.dispose();
     cache.k = out.ks;
     cache.v = out.vs;
+    cache.pk = out.pk[0] ?? null;
+    cache.ids = rowIds;
     cache.length = past + len;
     const logits = out.logits.dataSync() as Float32Array;
     out.logits.dispose();
@@ -196,10 +299,6 @@ export class TransformerLM {
     const g = tf.mul(u, tf.sigmoid(tf.mul(u, 1.702))); // GELU (sigmoid approximation)
     x = tf.add(x, linear(g as tf.Tensor2D, this.p(`h${l}.mlp.w2`), this.p(`h${l}.mlp.b2`)));
     return { x, k, v };
-  }
-
-  private head(x: tf.Tensor2D, linear: Linear): tf.Tensor2D {
-    return linear(layerNorm(x, this.p('lnf.g'), this.p('lnf.b')), this.p('head.w'));
   }
 
   /**
@@ -242,6 +341,10 @@ export function parameterShapes(c: ModelConfig): [string, number[]][] {
     );
   }
   s.push(['lnf.g', [c.dModel]], ['lnf.b', [c.dModel]], ['head.w', [c.dModel, c.vocabSize]]);
+  if (c.copy) {
+    s.push(['copy.wq', [c.dModel, c.dModel]], ['copy.wk', [c.dModel, c.dModel]], ['copy.wprev', [c.dModel, c.dModel]],
+      ['copy.wg', [c.dModel, 1]], ['copy.bg', [1]]);
+  }
   return s;
 }
 
@@ -269,6 +372,34 @@ function initParams(c: ModelConfig): Params {
  */
 export function oneHot(ids: tf.Tensor1D, depth: number): tf.Tensor2D {
   return tf.cast(tf.oneHot(ids, depth), 'float32') as tf.Tensor2D;
+}
+
+/** Float one-hot of a [batch, len] id matrix: [batch, len, depth]; ids >= depth (SATs) give zero rows. */
+function oneHot3(ids: tf.Tensor2D, depth: number): tf.Tensor3D {
+  return tf.cast(tf.oneHot(ids, depth), 'float32') as tf.Tensor3D;
+}
+
+/** Keeps log(0) out of the mixture: far below any probability a model assigns, far above float32's floor. */
+const COPY_EPS = 1e-10;
+
+/** Additive pointer bias [batch, 1, L]: positions holding a SAT (id >= vocabSize) are never copied. */
+function standardOnly(ids: tf.Tensor3D, vocabSize: number): tf.Tensor3D {
+  return tf.mul(tf.cast(tf.greaterEqual(ids, vocabSize), 'float32'), MASKED) as tf.Tensor3D;
+}
+
+/** Softmax of scaled query-key scores plus an additive bias: [batch, rows, L]. */
+function pointerAttention(q: tf.Tensor3D, k: tf.Tensor3D, bias: tf.Tensor): tf.Tensor3D {
+  const scores = tf.matMul(tf.mul(q, 1 / Math.sqrt(q.shape[2])), k, false, true);
+  return tf.softmax(tf.add(scores, bias)) as tf.Tensor3D;
+}
+
+/**
+ * The pointer-generator mixture p = g * softmax(vocabulary logits) + (1 - g) * p_copy, returned as
+ * log p: the decoders, guided decoding and Salvage-DS read it as logits (softmax of log p is p).
+ */
+function copyMix(logits: tf.Tensor2D, gate: tf.Tensor2D, pCopy: tf.Tensor2D): tf.Tensor2D {
+  const p = tf.add(tf.mul(gate, tf.softmax(logits)), tf.mul(tf.sub(1, gate), pCopy));
+  return tf.log(tf.add(p, COPY_EPS)) as tf.Tensor2D;
 }
 
 type Linear = (x: tf.Tensor2D, w: tf.Tensor, bias?: tf.Tensor) => tf.Tensor2D;

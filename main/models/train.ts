@@ -249,8 +249,7 @@ export function batchLosses(model: TransformerLM, b: Batch): { std: tf.Scalar; s
   const ids = tf.tensor1d(b.ids, 'int32');
   const pos = tf.tensor1d(b.pos, 'int32');
   const bias = tf.tensor4d(b.bias, [b.biasShared ? 1 : b.batch, 1, b.len, b.len]);
-  const logits = model.forwardTrain(ids, pos, bias, b.batch, b.len);
-  const nll = tf.neg(tf.sum(tf.mul(oneHot(tf.tensor1d(b.labels, 'int32'), model.config.vocabSize), tf.logSoftmax(logits)), -1));
+  const nll = tf.neg(model.labelLogProbs(ids, pos, bias, b.batch, b.len, tf.tensor1d(b.labels, 'int32')));
   const mean = (w: Float32Array) => {
     const n = w.reduce((a, x) => a + x, 0);
     return n === 0 ? tf.scalar(0) : tf.div(tf.sum(tf.mul(nll, tf.tensor1d(w))), n) as tf.Scalar;

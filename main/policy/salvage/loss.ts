@@ -65,8 +65,8 @@ export function salvageBatch(rows: readonly SalvageRow[], agg: LossAggregation):
 
 /** log pi(label) at every row position, [batch*len]. Call inside a gradient or tidy scope. */
 export function tokenLogp(model: TransformerLM, b: Batch): tf.Tensor1D {
-  const logits = model.forwardTrain(tf.tensor1d(b.ids, 'int32'), tf.tensor1d(b.pos, 'int32'), tf.tensor4d(b.bias, [b.biasShared ? 1 : b.batch, 1, b.len, b.len]), b.batch, b.len);
-  return tf.sum(tf.mul(oneHot(tf.tensor1d(b.labels, 'int32'), model.config.vocabSize), tf.logSoftmax(logits)), -1) as tf.Tensor1D;
+  const bias = tf.tensor4d(b.bias, [b.biasShared ? 1 : b.batch, 1, b.len, b.len]);
+  return model.labelLogProbs(tf.tensor1d(b.ids, 'int32'), tf.tensor1d(b.pos, 'int32'), bias, b.batch, b.len, tf.tensor1d(b.labels, 'int32'));
 }
 
 export interface ObjectiveSettings {

@@ -38,12 +38,10 @@ export function sampleGroup(model: TransformerLM, prompt: readonly number[], s: 
   const V = model.config.vocabSize;
   const rng = new Rng(s.seed);
   const one = new KVCache(1);
-  const cache = new KVCache(s.group);
+  let cache = new KVCache(s.group);
   try {
     if (prompt.length > 1) model.forward([prompt.slice(0, -1) as number[]], one, true);
-    cache.k = one.k.map((k) => tf.tile(k, [s.group, 1, 1, 1]));
-    cache.v = one.v.map((v) => tf.tile(v, [s.group, 1, 1, 1]));
-    cache.length = one.length;
+    cache = one.tiled(s.group);
     const out: SampledCompletion[] = Array.from({ length: s.group }, () => ({ tokens: [], logp: [] }));
     const done = new Array<boolean>(s.group).fill(s.maxNew <= 0);
     let pending = new Array<number>(s.group).fill(prompt[prompt.length - 1]);
