@@ -31,12 +31,18 @@ function clip(text: string, max: number): string {
 
 const quote = (s: string) => JSON.stringify(s);
 
-/** One element as one line: `[12] button "Add to cart" disabled`. Text runs are plain lines. */
-export function renderElementLine(el: PageElement, maxNameChars = DEFAULT_NAME_CHARS): string {
+/**
+ * One element as one line: `[12] button "Add to cart" disabled`. Text runs are plain lines.
+ * `idAfterName` writes `button "Add to cart" [12] disabled` instead: a causal model reading the line
+ * then reaches the id having read the name, so the id's position can stand for the element (what
+ * the compact policy's copy pointer lands on).
+ */
+export function renderElementLine(el: PageElement, maxNameChars = DEFAULT_NAME_CHARS, idAfterName = false): string {
   const name = clip(el.name, maxNameChars);
   if (el.role === 'text') return name;
-  const parts = [`[${el.id}]`, el.role];
+  const parts = idAfterName ? [el.role] : [`[${el.id}]`, el.role];
   if (name) parts.push(quote(name));
+  if (idAfterName) parts.push(`[${el.id}]`);
   if (el.value !== undefined && el.value !== '' && el.value !== el.name) parts.push(`value=${quote(clip(el.value, maxNameChars))}`);
   if (el.checked === true) parts.push('checked');
   else if (el.checked === 'mixed') parts.push('checked=mixed');

@@ -11,6 +11,13 @@ import { z } from 'zod';
 /** Chunking pattern in the spirit of GPT-2's: a leading space joins the word after it. */
 const CHUNK_PATTERN = String.raw` ?[A-Za-z_$][A-Za-z0-9_$]*| ?[0-9]+| ?[^\sA-Za-z0-9_$]+|\s+(?!\S)|\s+`;
 
+/**
+ * Chunks with every whitespace run on its own: a word is the same token after a space, a quote or
+ * a bracket, so a name in the task, on the page and inside an action argument are one token
+ * sequence, which a copy pointer can copy. Costs a token per space.
+ */
+export const SEPARATE_SPACE_PATTERN = String.raw`[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+|[^\sA-Za-z0-9_$]+|\s+`;
+
 export const END_OF_TEXT = '<|endoftext|>';
 
 export const TokenizerJson = z.object({
@@ -124,10 +131,10 @@ export class Tokenizer {
 }
 
 /** Learn `vocabSize - 256 - specials` merges from the given texts. Same input, same tokenizer. */
-export function trainTokenizer(texts: readonly string[], vocabSize: number, specials: string[] = [END_OF_TEXT]): Tokenizer {
+export function trainTokenizer(texts: readonly string[], vocabSize: number, specials: string[] = [END_OF_TEXT], pattern = CHUNK_PATTERN): Tokenizer {
   const nMerges = vocabSize - 256 - specials.length;
   if (nMerges < 0) throw new Error(`vocabSize must be at least ${256 + specials.length}`);
-  const re = new RegExp(CHUNK_PATTERN, 'g');
+  const re = new RegExp(pattern, 'g');
   const freq = new Map<string, number>();
   for (const text of texts) for (const chunk of text.match(re) ?? []) freq.set(chunk, (freq.get(chunk) ?? 0) + 1);
   // Sorted so that iteration order (and so every tie) does not depend on insertion order.
@@ -163,5 +170,5 @@ export function trainTokenizer(texts: readonly string[], vocabSize: number, spec
       w.ids = next;
     }
   }
-  return new Tokenizer({ kind: 'byte-bpe', version: 1, pattern: CHUNK_PATTERN, merges, specials });
+  return new Tokenizer({ kind: 'byte-bpe', version: 1, pattern, merges, specials });
 }

@@ -26,12 +26,21 @@ export interface PromptElement {
   options: string[];
 }
 
-/** The element lines (`[ID] role "name" ... options: a | b`) of a rendered prompt: what the policy can act on. */
+/**
+ * The element lines of a rendered prompt, in either layout (`[ID] role "name" ... options: a | b`
+ * or `role "name" [ID] ...`): what the policy can act on.
+ */
 export function promptElements(prompt: string): PromptElement[] {
   // A line may be marked (`* [ID] ...`) and an option (`*XL`) as matching the task (see prompt.ts).
-  return [...prompt.matchAll(/^(?:\* )?\[([^\]\s']+)\] (\S*)(.*)$/gm)].map((m) => {
-    const options = / options: (.*)$/.exec(m[3]);
-    return { id: m[1], role: m[2], options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] };
+  const idFirst = /^(?:\* )?\[([^\]\s']+)\] (\S*)(.*)$/;
+  const nameFirst = /^(?:\* )?([A-Za-z]+)(?: "(?:[^"\\]|\\.)*")? \[([^\]\s']+)\](.*)$/;
+  return prompt.split('\n').flatMap((line) => {
+    const a = idFirst.exec(line);
+    const b = a ? null : nameFirst.exec(line);
+    if (!a && !b) return [];
+    const [id, role, rest] = a ? [a[1], a[2], a[3]] : [b![2], b![1], b![3]];
+    const options = / options: (.*)$/.exec(rest);
+    return [{ id, role, options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] }];
   });
 }
 

@@ -15,6 +15,7 @@ import { parseAction, formatAction } from '../environment/actions.ts';
 import { renderElementLine } from '../agents/observation-text.ts';
 
 export const ELEMENT_ORDERS = ['page', 'task'] as const;
+export const ELEMENT_LAYOUTS = ['id-first', 'name-first'] as const;
 
 export const PromptSettings = z.object({
   /** Character budget of the element list before tokenization (viewport first, then page order). */
@@ -34,10 +35,16 @@ export const PromptSettings = z.object({
    * any), `*` before a select's options that the task names. Absent in older policies: false.
    */
   markTaskMatches: z.boolean().default(false),
+  /**
+   * How an element line is laid out. `id-first`: `[12] link "Shoes"` (policies trained before the
+   * field existed). `name-first`: `link "Shoes" [12]`, so the id's position has read the name, and
+   * a pointer that lands there knows which element it chose.
+   */
+  elementLayout: z.enum(ELEMENT_LAYOUTS).default('id-first'),
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, elementLayout: 'name-first' };
 
 export interface PolicyPromptInput {
   instruction: string;
@@ -118,11 +125,12 @@ function namedInTask(text: string, instruction: string): boolean {
  * the wrong product), so the match is computed, as the element ranking is, and shown.
  */
 function elementLines(visible: readonly PageElement[], instruction: string, shared: readonly number[], s: PromptSettings): string[] {
-  if (!s.markTaskMatches) return visible.map((e) => renderElementLine(e, s.maxNameChars));
+  const nameFirst = s.elementLayout === 'name-first';
+  if (!s.markTaskMatches) return visible.map((e) => renderElementLine(e, s.maxNameChars, nameFirst));
   const best = Math.max(0, ...shared);
   return visible.map((e, i) => {
     const options = e.options?.map((o) => (namedInTask(o, instruction) ? `*${o}` : o));
-    const line = renderElementLine(options ? { ...e, options } : e, s.maxNameChars);
+    const line = renderElementLine(options ? { ...e, options } : e, s.maxNameChars, nameFirst);
     return best > 0 && shared[i] === best ? `* ${line}` : line;
   });
 }

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../store/json-file.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { MASKED, TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
-import { trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
+import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainProgress } from '../models/train.ts';
 import type { PromptSettings } from './prompt.ts';
 import { POLICY_FILE, type PolicySettings } from './settings.ts';
@@ -52,7 +52,15 @@ export interface SftJob {
   evalSamples: number;
   /** Loss weight of prompt tokens in training (see EncodeSettings.promptWeight); validation loss counts target tokens only. Absent in jobs recorded before it existed: 0. */
   promptWeight?: number;
+  /**
+   * How the tokenizer chunks text: `separate` keeps spaces out of words (SEPARATE_SPACE_PATTERN), so
+   * the copy path can copy a word wherever it stands. Absent in jobs recorded before it: `attached`.
+   */
+  tokenizerSpaces?: TokenizerSpaces;
 }
+
+export const TOKENIZER_SPACES = ['attached', 'separate'] as const;
+export type TokenizerSpaces = (typeof TOKENIZER_SPACES)[number];
 
 /**
  * Defaults sized for two CPU cores: a 2-layer, 64-wide model with a 384-token context (prompts
@@ -60,11 +68,12 @@ export interface SftJob {
  * load: 1,517 tokens/s on the native kernels, 1,068 on wasm (same run), so 300 steps of 8 take
  * ~8 minutes there; an idle machine is roughly twice as fast.
  */
-export const defaultSftModel: Partial<ModelConfig> = { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 };
+export const defaultSftModel: Partial<ModelConfig> = { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384, copy: true };
 
 export const defaultSftJob = {
   steps: 300, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, weightDecay: 0.01, gradClip: 1, seed: 1,
   evalEvery: 50, checkpointEvery: 50, resume: true, vocabSize: 1024, targets: 'thought+action' as Targets, reserve: 64, evalSamples: 64, promptWeight: 0.1,
+  tokenizerSpaces: 'separate' as TokenizerSpaces,
 };
 
 export interface SftResult {
@@ -107,7 +116,8 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     ({ model, tokenizer } = loadModel(job.outDir));
     hooks.onLog?.(`resuming from ${job.outDir}`);
   } else {
-    tokenizer = trainTokenizer(tokenizerTexts(train, job.prompt), job.vocabSize);
+    const pattern = job.tokenizerSpaces === 'separate' ? SEPARATE_SPACE_PATTERN : undefined;
+    tokenizer = trainTokenizer(tokenizerTexts(train, job.prompt), job.vocabSize, [END_OF_TEXT], pattern);
     model = new TransformerLM({ ...defaultModelConfig, ...defaultSftModel, ...job.model, vocabSize: tokenizer.vocabSize, satTokens: 0, seed: job.seed });
   }
   const enc = { prompt: job.prompt, ctx: model.config.ctx, reserve: job.reserve, targets: job.targets };

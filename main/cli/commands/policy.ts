@@ -13,9 +13,9 @@ import { readManifest } from '../../datasets/index.ts';
 import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import type { TrainProgress } from '../../models/train.ts';
-import { defaultPromptSettings, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
+import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
-import { defaultSftJob, defaultSftModel, type SftJob, type SftResult } from '../../policy/sft.ts';
+import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type SftResult, type TokenizerSpaces } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
 import { TRAIN_STATE_FILE, readTrainJob } from '../../models/train-state.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
@@ -47,6 +47,9 @@ interface SftFlags {
   elementOrder: string;
   promptWeight: string;
   markTaskMatches?: boolean;
+  elementLayout: string;
+  tokenizerSpaces: string;
+  copy: boolean;
   history: string;
   evalEvery: string;
   checkpointEvery: string;
@@ -103,6 +106,9 @@ export function registerPolicyCommands(program: Command): void {
     .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
+    .option('--element-layout <layout>', `element lines: ${ELEMENT_LAYOUTS.join(' | ')} (\`link "Shoes" [12]\`: the id after the name it stands for)`, defaultPromptSettings.elementLayout)
+    .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
+    .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
     .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
     .option('--prompt-weight <x>', 'loss weight of prompt tokens (0: context only; the validation loss counts target tokens only)', String(defaultSftJob.promptWeight))
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
@@ -113,7 +119,12 @@ export function registerPolicyCommands(program: Command): void {
     .action(async (o: SftFlags, cmd: Command) => {
       if (!(TARGETS as readonly string[]).includes(o.targets)) throw new Error(`--targets must be ${TARGETS.join(' or ')}, got "${o.targets}"`);
       if (!(ELEMENT_ORDERS as readonly string[]).includes(o.elementOrder)) throw new Error(`--element-order must be ${ELEMENT_ORDERS.join(' or ')}, got "${o.elementOrder}"`);
-      const prompt: PromptSettings = { ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'], markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches };
+      if (!(ELEMENT_LAYOUTS as readonly string[]).includes(o.elementLayout)) throw new Error(`--element-layout must be ${ELEMENT_LAYOUTS.join(' or ')}, got "${o.elementLayout}"`);
+      if (!(TOKENIZER_SPACES as readonly string[]).includes(o.tokenizerSpaces)) throw new Error(`--tokenizer-spaces must be ${TOKENIZER_SPACES.join(' or ')}, got "${o.tokenizerSpaces}"`);
+      const prompt: PromptSettings = {
+        ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'],
+        markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
+      };
       const outDir = resolve(o.out);
       const samplesFile = join(outDir, 'sft-samples.jsonl');
       const resuming = o.resume && existsSync(join(outDir, TRAIN_STATE_FILE)) && existsSync(samplesFile);
@@ -140,8 +151,8 @@ export function registerPolicyCommands(program: Command): void {
         outDir, samplesFile, dataset,
         steps: int(o.steps), batch: int(o.batch), lr: Number(o.lr), minLr: Number(o.minLr), warmup: int(o.warmup), seed: int(o.seed),
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
-        vocabSize: int(o.vocab), ...encoding,
-        model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx) },
+        vocabSize: int(o.vocab), ...encoding, tokenizerSpaces: o.tokenizerSpaces as TokenizerSpaces,
+        model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx), copy: o.copy },
       };
       await runSftJob(job, !!o.json);
     });
