@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
 import { TARGETS } from '../policy/sft-data.ts';
-import { ELEMENT_ORDERS, defaultPromptSettings } from '../policy/prompt.ts';
-import { defaultSftJob } from '../policy/sft.ts';
+import { ELEMENT_LAYOUTS, ELEMENT_ORDERS, defaultPromptSettings } from '../policy/prompt.ts';
+import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft.ts';
 
 export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
 export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];
@@ -38,6 +38,8 @@ export const ExperimentConfig = z.object({
     retries: z.number().int().min(0),
     parallel: z.number().int().min(1),
     maxSteps: z.number().int().min(1).optional(),
+    /** Tier forced on every collected instance (as `collect --tier`); absent: each seed's own tier. */
+    tier: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
   }),
   /** Share of episodes (by instance) held out of SFT training for its validation loss. */
   validationShare: z.number().min(0).lt(1),
@@ -48,7 +50,8 @@ export const ExperimentConfig = z.object({
     warmup: z.number().int().min(0),
     seed: z.number().int(),
     vocabSize: z.number().int().min(64),
-    model: z.object({ dModel: z.number().int(), nLayer: z.number().int(), nHead: z.number().int(), dFF: z.number().int(), ctx: z.number().int() }),
+    /** The policy's shape; `copy`: the copy (pointer) path, absent in configs written before it (none). */
+    model: z.object({ dModel: z.number().int(), nLayer: z.number().int(), nHead: z.number().int(), dFF: z.number().int(), ctx: z.number().int(), copy: z.boolean().default(false) }),
     maxPageChars: z.number().int().min(50),
     evalEvery: z.number().int().min(1),
     checkpointEvery: z.number().int().min(1),
@@ -65,6 +68,10 @@ export const ExperimentConfig = z.object({
     markTaskMatches: z.boolean().default(false),
     /** Loss weight of prompt tokens in SFT; configs written before it existed trained with 0. */
     promptWeight: z.number().min(0).max(1).default(0),
+    /** Element line layout (see PromptSettings); configs written before it existed used `id-first`. */
+    elementLayout: z.enum(ELEMENT_LAYOUTS).default('id-first'),
+    /** Tokenizer chunking (see SftJob); configs written before it existed used `attached`. */
+    tokenizerSpaces: z.enum(TOKENIZER_SPACES).default('attached'),
   }),
   eval: z.object({
     /** Test seeds per family and run (training families), and per held-out family. */
@@ -102,14 +109,14 @@ export const ExperimentConfig = z.object({
 });
 export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
-type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight';
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight' | 'elementLayout' | 'tokenizerSpaces';
 /** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
 type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'replayOf' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
   sft: Omit<ExperimentConfig['sft'], Recorded>;
   salvage: Omit<ExperimentConfig['salvage'], 'rl'>;
 };
 
-const small = { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256 };
+const small = { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256, copy: true };
 
 export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
   tiny: {
@@ -123,20 +130,20 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
   },
   demo: {
     families: ['shop', 'flights', 'webmail'],
-    collect: { agent: 'noisy', agentSeed: 1, seeds: 6, retries: 2, parallel: 2 },
+    collect: { agent: 'noisy', agentSeed: 1, seeds: 6, retries: 2, parallel: 2, tier: 1 },
     validationShare: 0.1,
-    sft: { steps: 120, batch: 8, lr: 3e-3, warmup: 12, seed: 1, vocabSize: 768, model: { dModel: 48, nLayer: 2, nHead: 4, dFF: 192, ctx: 320 }, maxPageChars: 500, evalEvery: 40, checkpointEvery: 40 },
+    sft: { steps: 120, batch: 8, lr: 3e-3, warmup: 12, seed: 1, vocabSize: 768, model: { dModel: 48, nLayer: 2, nHead: 4, dFF: 192, ctx: 448, copy: true }, maxPageChars: 500, evalEvery: 40, checkpointEvery: 40 },
     eval: { testSeeds: 3, heldoutSeeds: 3, runs: 1, tier: 1, parallel: 2, maxSteps: 10, guided: true },
     mine: { seeds: 3, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1], iterations: 6, statesPerIter: 4, group: 6, updatesPerIter: 2, checkpointEvery: 3 },
   },
   full: {
     families: ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'],
-    collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2 },
+    collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2, tier: 1 },
     validationShare: 0.1,
     // 800 steps: on a 4,863-step oracle dataset the validation loss was still falling at 1,500 (1.74 at
     // 300, 0.71 at 1,500); a full collection gives roughly a quarter of that, so ~5 epochs.
-    sft: { steps: 800, batch: 8, lr: 3e-3, warmup: 40, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 384 }, maxPageChars: 700, evalEvery: 100, checkpointEvery: 100 },
+    sft: { steps: 800, batch: 8, lr: 3e-3, warmup: 40, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 512, copy: true }, maxPageChars: 700, evalEvery: 100, checkpointEvery: 100 },
     eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2, guided: true },
     mine: { seeds: 8, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
@@ -152,7 +159,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
   const r = defaultSalvageJob;
   return parseExperimentConfig({
     ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}),
-    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight },
+    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight, elementLayout: defaultPromptSettings.elementLayout, tokenizerSpaces: d.tokenizerSpaces },
     salvage: {
       ...base.salvage,
       rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, guided: r.guided, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),

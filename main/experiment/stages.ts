@@ -81,6 +81,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
             tasks: `${ctx.config.families.join(',')}:train`, agent: c.agent, agentSeed: c.agentSeed, retries: c.retries,
             reflect: arm === 'reflect' ? 'rules' : 'none', shorten: arm === 'reflect', parallel: c.parallel, seeds: c.seeds,
             ...(c.maxSteps ? { maxSteps: c.maxSteps } : {}),
+            ...(c.tier ? { tier: c.tier } : {}),
           });
       if (!ctx.folder.lastState(name)) ctx.folder.log({ stage: name, status: 'resumable', state: { runId } });
       const summary = await runCollection({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, run, {
@@ -123,7 +124,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
       const outDir = policyDir(ctx, name);
       const samplesFile = join(outDir, 'sft-samples.jsonl');
       const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
-      const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches };
+      const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches, elementLayout: s.elementLayout };
       if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
         const samples = policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version }));
         mkdirSync(outDir, { recursive: true });
@@ -134,7 +135,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
         ...defaultSftJob, outDir, samplesFile, dataset: { name: ds.name, version: ds.version },
         steps: s.steps, batch: s.batch, lr: s.lr, minLr: s.minLr, warmup: s.warmup, weightDecay: s.weightDecay, gradClip: s.gradClip, seed: s.seed,
         evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery, targets: s.targets, reserve: s.reserve, evalSamples: s.evalSamples, promptWeight: s.promptWeight,
-        resume: true, backend: ctx.config.backend, vocabSize: s.vocabSize, model: s.model, prompt,
+        resume: true, backend: ctx.config.backend, vocabSize: s.vocabSize, model: s.model, prompt, tokenizerSpaces: s.tokenizerSpaces,
       };
       // The loss curve, appended as it goes so a resumed run's curve continues the stopped one.
       const curve = join(ctx.folder.dir, 'curves', `${name}.jsonl`);

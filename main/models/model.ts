@@ -128,8 +128,12 @@ export interface ForwardOutput {
   rows: number;
 }
 
+export const TRAIN_EMBEDDINGS = ['gather', 'one-hot'] as const;
+
 export class TransformerLM {
   readonly params: Params;
+  /** How training passes look up embeddings (see embed): gather wherever its gradient runs. */
+  trainEmbedding: (typeof TRAIN_EMBEDDINGS)[number] = tf.getBackend() === 'wasm' ? 'one-hot' : 'gather';
 
   constructor(readonly config: ModelConfig, params?: Params) {
     if (config.dModel % config.nHead !== 0) throw new Error('dModel must be a multiple of nHead');
@@ -188,11 +192,21 @@ export class TransformerLM {
   /** Embeddings and blocks: the final normalised hidden states [batch*len, d] and the token embeddings. */
   private trunk(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number): { h: tf.Tensor2D; tok: tf.Tensor2D } {
     const { dModel } = this.config;
-    const tok = linear(oneHot(ids, this.inputVocab), this.p('wte'));
-    const ps = linear(oneHot(pos, this.config.ctx), this.p('wpe'));
+    const tok = this.embed(ids, 'wte', this.inputVocab);
+    const ps = this.embed(pos, 'wpe', this.config.ctx);
     let x = tf.add(tok, ps) as tf.Tensor2D;
     for (let l = 0; l < this.config.nLayer; l++) x = this.block(x, l, batch, len, bias, null, linear).x;
     return { h: layerNorm(x.reshape([batch * len, dModel]), this.p('lnf.g'), this.p('lnf.b')), tok };
+  }
+
+  /**
+   * Rows of an embedding table, differentiably. `gather` reads the rows (its gradient scatters back);
+   * `one-hot` multiplies a one-hot matrix by the table, the same numbers at the cost of a
+   * [tokens, rows] x [rows, d] product, for the wasm backend, which has no gradient kernel for gather.
+   */
+  private embed(ids: tf.Tensor1D, table: string, rows: number): tf.Tensor2D {
+    if (this.trainEmbedding === 'gather') return tf.gather(this.p(table), ids) as tf.Tensor2D;
+    return linear(oneHot(ids, rows), this.p(table));
   }
 
   /**
