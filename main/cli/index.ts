@@ -15,6 +15,7 @@ import { registerJudgeCommand } from './commands/judge.ts';
 import { registerPolicyCommands } from './commands/policy.ts';
 import { registerSalvageCommand } from './commands/salvage.ts';
 import { registerExperimentCommand } from './commands/experiment.ts';
+import { registerPolicyRecipeCommand } from './commands/policy-recipe.ts';
 
 const program = new Command();
 program
@@ -35,6 +36,7 @@ registerCollectCommand(program);
 registerServeCommand(program);
 registerJudgeCommand(program);
 registerPolicyCommands(program);
+registerPolicyRecipeCommand(program.commands.find((c) => c.name() === 'train')!);
 registerSalvageCommand(program);
 registerExperimentCommand(program);
 

@@ -290,7 +290,8 @@ export function parseSampling(s: string): Sampling {
 }
 
 /** Run SFT in a worker: a progress bar on a TTY, the first Ctrl-C stops with a checkpoint, a second kills. */
-export async function runSftJob(job: SftJob, json: boolean): Promise<SftResult> {
+/** Runs an SFT job with a progress bar (or lines); prints its result unless `print` is false. */
+export async function runSftJob(job: SftJob, json: boolean, print = true): Promise<SftResult> {
   const tty = process.stderr.isTTY && !json;
   const bar = tty ? new SingleBar({ format: 'sft [{bar}] {value}/{total} loss {loss} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
   let started = false;
@@ -311,6 +312,7 @@ export async function runSftJob(job: SftJob, json: boolean): Promise<SftResult> 
   try {
     const r = await handle.result;
     bar?.stop();
+    if (!print) return r;
     if (json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     else {
       process.stdout.write(`${r.cancelled ? 'cancelled (run the same command again to resume)' : 'done'}: ${r.stepsDone} steps on ${r.backend}, ${r.tokensPerSec.toFixed(0)} tok/s, ${r.parameters} parameters, policy in ${r.outDir}\n`);

@@ -1,0 +1,95 @@
+/**
+ * `lab train policy --preset P --out DIR`: from an empty lab to a trained compact policy in one
+ * command (main/policy/recipe.ts): oracle collection, a frozen dataset, SFT. Each stage resumes:
+ * the collection run and the SFT checkpoint are found again by the output folder's name.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { SingleBar, Presets } from 'cli-progress';
+import { RunFolder, runCollection } from '../../collection/collect-run.ts';
+import { createDataset, readManifest } from '../../datasets/index.ts';
+import { BrowserEnv } from '../../environment/environment.ts';
+import { policySamples, writePolicyCorpus } from '../../policy/sft-data.ts';
+import { POLICY_RECIPES, POLICY_RECIPE_NAMES, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
+import type { AttemptEvent } from '../../collection/retries.ts';
+import { openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { readTrainJob } from '../../models/train-state.ts';
+import { runSftJob } from './policy.ts';
+
+interface RecipeFlags extends BrowserFlags {
+  preset: string;
+  out?: string;
+  copy: boolean;
+  json?: boolean;
+}
+
+export function registerPolicyRecipeCommand(train: Command): void {
+  withBrowserOptions(
+    train
+      .command('policy')
+      .description('from an empty lab to a trained compact policy: oracle episodes on training seeds, a dataset, SFT (resumable)')
+      .option('--preset <name>', `${POLICY_RECIPE_NAMES.join(' | ')} (default: what the shipped policy was trained with)`, 'default')
+      .option('--out <dir>', 'policy folder (default: LAB/policies/recipe-PRESET)')
+      .option('--no-copy', 'the same recipe without the copy path (the ablation)')
+      .option('--json', 'print the result as JSON'),
+  ).action(async (o: RecipeFlags, cmd: Command) => {
+    if (!(POLICY_RECIPE_NAMES as string[]).includes(o.preset)) throw new Error(`--preset must be one of ${POLICY_RECIPE_NAMES.join(', ')}, got "${o.preset}"`);
+    const recipe = POLICY_RECIPES[o.preset as PolicyRecipeName];
+    const store = openLab(cmd);
+    const outDir = resolve(o.out ?? join(store.dir, 'policies', `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
+    const name = `policy-${basename(outDir)}`.replace(/[^A-Za-z0-9_-]/g, '-');
+    const t0 = performance.now();
+    const say = (line: string) => { if (!o.json) process.stderr.write(`${line}\n`); };
+
+    // 1. Oracle episodes (a collection run named after the policy folder, so a rerun resumes it).
+    const run = existsSync(join(store.dir, 'runs', name, 'config.json')) ? RunFolder.open(store.dir, name) : RunFolder.create(store.dir, {
+      runId: name, tasks: `${recipe.families.join(',')}:train`, agent: 'oracle', agentSeed: 0, retries: 0, reflect: 'none', shorten: false,
+      parallel: recipe.parallel, seeds: recipe.seeds, tier: recipe.tier,
+    });
+    const server = await startTaskServer();
+    const host = await startBrowser(o);
+    const envs = Array.from({ length: recipe.parallel }, () => new BrowserEnv(host));
+    const bar = !o.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks', hideCursor: true }, Presets.shades_classic) : null;
+    const collected = await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
+      let started = false;
+      const summary = await runCollection({ envs, server, store, browserKind: host.kind }, run, {
+        signal,
+        onTaskDone: (done, total) => {
+          if (bar) {
+            if (!started) bar.start(total, done);
+            started = true;
+            bar.update(done);
+          } else if (done % 50 === 0 || done === total) say(`collect: ${done}/${total} tasks`);
+        },
+      });
+      return { summary, stopped: signal.aborted || summary.tasksDone < summary.tasks };
+    });
+    if (collected.stopped) throw new Error(`collection stopped; run the same command again to continue (run ${run.dir})`);
+    const collectS = (performance.now() - t0) / 1000;
+
+    // 2. The successful episodes, frozen (split by task instance).
+    const ids = [...new Set(run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.success).map((e) => e.episodeId))];
+    if (!ids.length) throw new Error(`run ${run.dir}: no successful episode to train on`);
+    const ratios = { train: 1 - recipe.validationShare, validation: recipe.validationShare, test: 0 };
+    const samplesFile = join(outDir, 'sft-samples.jsonl');
+    let dataset: { name: string; version: number };
+    if (existsSync(samplesFile) && existsSync(join(outDir, 'train-state.json'))) {
+      dataset = readTrainJob(outDir).dataset as { name: string; version: number };
+    } else {
+      const { manifest } = createDataset(store, { name, description: `lab train policy --preset ${o.preset}: oracle episodes`, filter: { ids }, ratios });
+      dataset = { name: manifest.name, version: manifest.version };
+      const samples = policySamples(store, readManifest(store.dir, dataset));
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
+      writePolicyCorpus(join(outDir, 'corpus'), samples, recipe.prompt);
+    }
+    say(`dataset ${dataset.name}@v${dataset.version}: ${ids.length} episodes; collection took ${collectS.toFixed(0)} s`);
+
+    // 3. SFT of the copying policy (or the ablation without copying).
+    const result = await runSftJob(recipeSftJob(recipe, outDir, samplesFile, dataset, o.copy), !!o.json, !o.json);
+    const out = { preset: o.preset, copy: o.copy, policy: outDir, run: run.dir, dataset, episodes: ids.length, collectS, sft: result, totalS: (performance.now() - t0) / 1000 };
+    if (o.json) return printJson(out);
+    process.stdout.write(`policy ready in ${out.totalS.toFixed(0)} s: ${outDir}\nevaluate it: npm run lab -- eval --policy ${outDir} --split test --seeds 10 --tier 1 --parallel 2\n`);
+  });
+}

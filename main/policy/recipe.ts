@@ -1,0 +1,55 @@
+/**
+ * One recipe from an empty lab to a trained compact policy: oracle episodes on training seeds of
+ * the nine training families (tier 1), frozen as a dataset, then SFT of the copying policy. The
+ * presets are plain data, so `lab train policy --preset P` and the shipped policy's README name the
+ * same numbers.
+ */
+import type { Tier } from '../tasks/types.ts';
+import { defaultPromptSettings, type PromptSettings } from './prompt.ts';
+import { defaultSftJob, defaultSftModel, type SftJob } from './sft.ts';
+
+export const TRAINING_FAMILIES = ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'] as const;
+
+export interface PolicyRecipe {
+  families: readonly string[];
+  /** Training seeds per family, collected with the oracle at this tier. */
+  seeds: number;
+  tier: Tier;
+  parallel: number;
+  /** Share of instances kept out of training for the validation loss. */
+  validationShare: number;
+  prompt: PromptSettings;
+  sft: Pick<SftJob, 'steps' | 'batch' | 'lr' | 'minLr' | 'warmup' | 'seed' | 'vocabSize' | 'evalEvery' | 'checkpointEvery' | 'model' | 'tokenizerSpaces'>;
+}
+
+export const POLICY_RECIPES = {
+  /** What the shipped policy (resources/models/web-policy) was trained with. */
+  default: {
+    families: TRAINING_FAMILIES, seeds: 190, tier: 1, parallel: 2, validationShare: 0.03,
+    prompt: defaultPromptSettings,
+    sft: {
+      steps: 700, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 100, checkpointEvery: 50,
+      model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
+    },
+  },
+  /** Seconds, not minutes: checks that the recipe runs end to end (tests, a first look). */
+  quick: {
+    families: ['shop', 'jobs'], seeds: 3, tier: 1, parallel: 1, validationShare: 0,
+    prompt: { ...defaultPromptSettings, maxPageChars: 300 },
+    sft: {
+      steps: 6, batch: 4, lr: 3e-3, minLr: 3e-4, warmup: 2, seed: 1, vocabSize: 300, evalEvery: 3, checkpointEvery: 3,
+      model: { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256, copy: true }, tokenizerSpaces: 'separate',
+    },
+  },
+} satisfies Record<string, PolicyRecipe>;
+
+export type PolicyRecipeName = keyof typeof POLICY_RECIPES;
+export const POLICY_RECIPE_NAMES = Object.keys(POLICY_RECIPES) as PolicyRecipeName[];
+
+/** The SFT job of a recipe, for a model folder and its frozen samples. */
+export function recipeSftJob(r: PolicyRecipe, outDir: string, samplesFile: string, dataset: SftJob['dataset'], copy = true): SftJob {
+  return {
+    ...defaultSftJob, ...r.sft, outDir, samplesFile, dataset, resume: true, prompt: r.prompt,
+    model: { ...r.sft.model, copy: copy && r.sft.model.copy },
+  };
+}
