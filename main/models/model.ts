@@ -132,8 +132,13 @@ export const TRAIN_EMBEDDINGS = ['gather', 'one-hot'] as const;
 
 export class TransformerLM {
   readonly params: Params;
-  /** How training passes look up embeddings (see embed): gather wherever its gradient runs. */
-  trainEmbedding: (typeof TRAIN_EMBEDDINGS)[number] = tf.getBackend() === 'wasm' ? 'one-hot' : 'gather';
+  /**
+   * How training passes look up embeddings (see embed). Gather on the project's native backend,
+   * which has a one-pass kernel for gather's gradient (UnsortedSegmentSum); one-hot elsewhere:
+   * wasm has no such kernel, and the cpu backend's builds a mask per table row (a step of the
+   * 276K policy took 250 s instead of a few).
+   */
+  trainEmbedding: (typeof TRAIN_EMBEDDINGS)[number] = tf.getBackend() === 'native' ? 'gather' : 'one-hot';
 
   constructor(readonly config: ModelConfig, params?: Params) {
     if (config.dModel % config.nHead !== 0) throw new Error('dModel must be a multiple of nHead');

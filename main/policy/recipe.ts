@@ -28,7 +28,7 @@ export const POLICY_RECIPES = {
     families: TRAINING_FAMILIES, seeds: 190, tier: 1, parallel: 2, validationShare: 0.03,
     prompt: defaultPromptSettings,
     sft: {
-      steps: 700, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 100, checkpointEvery: 50,
+      steps: 600, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 100, checkpointEvery: 50,
       model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
     },
   },

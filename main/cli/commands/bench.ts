@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { benchEnv } from '../../collection/bench-env.ts';
 import { addModelBenchCommands } from './bench-models.ts';
+import { addSftBenchCommand } from './bench-sft.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 /** The `bench` command group; model benchmarks add their subcommands to it. */
@@ -41,5 +42,6 @@ export function registerBenchCommands(program: Command): Command {
     });
   });
   addModelBenchCommands(bench);
+  addSftBenchCommand(bench);
   return bench;
 }

@@ -62,7 +62,7 @@ interface SftFlags {
  * A dataset named in the lab (NAME or NAME@vN), or a manifest file: lab/datasets/NAME/vN/manifest.json
  * (its lab folder is the one four levels up).
  */
-function loadDataset(ref: string, cmd: Command): { lab: LabStore; manifest: ReturnType<typeof readManifest> } {
+export function loadDataset(ref: string, cmd: Command): { lab: LabStore; manifest: ReturnType<typeof readManifest> } {
   if (ref.endsWith('.json')) {
     const path = resolve(ref);
     if (!existsSync(path)) throw new Error(`--dataset: no manifest at ${path}`);

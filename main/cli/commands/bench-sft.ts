@@ -1,0 +1,40 @@
+/**
+ * `lab bench sft --dataset NAME`: SFT tokens/s of the compact policy's training step, the step as
+ * it was (one-hot embedding products, uniformly drawn batches) against what replaced it, in one run.
+ */
+import type { Command } from 'commander';
+import { selectBackend } from '../../models/backend.ts';
+import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer } from '../../models/tokenizer.ts';
+import { POLICY_RECIPES } from '../../policy/recipe.ts';
+import { encodeSample, policySamples, tokenizerTexts } from '../../policy/sft-data.ts';
+import { benchSftSteps } from '../../policy/sft-bench.ts';
+import { intOption, printJson } from '../runtime.ts';
+import { loadDataset } from './policy.ts';
+
+export function addSftBenchCommand(bench: Command): void {
+  bench
+    .command('sft')
+    .description('SFT tokens/s of the compact policy (the default recipe\'s model) under each training-step variant, warm-up and repeats, as JSON')
+    .requiredOption('--dataset <name>', 'dataset (NAME[@vN]) whose steps are trained on')
+    .option('--samples <n>', 'samples encoded (the first N of the training split)', intOption('--samples', 8), 512)
+    .option('--steps <n>', 'steps per timed repeat', intOption('--steps', 1), 5)
+    .option('--warmup <n>', 'untimed steps first', intOption('--warmup', 0), 2)
+    .option('--repeats <n>', 'timed repeats per variant', intOption('--repeats', 1), 3)
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .action(async (o: { dataset: string; samples: number; steps: number; warmup: number; repeats: number; backend?: string }, cmd: Command) => {
+      const backend = await selectBackend(o.backend);
+      const recipe = POLICY_RECIPES.default;
+      const { lab, manifest } = loadDataset(o.dataset, cmd);
+      const samples = policySamples(lab, manifest, ['train']).slice(0, o.samples);
+      if (!samples.length) throw new Error(`--dataset ${o.dataset}: no training samples`);
+      const tokenizer = trainTokenizer(tokenizerTexts(samples, recipe.prompt), recipe.sft.vocabSize, [END_OF_TEXT], SEPARATE_SPACE_PATTERN);
+      const enc = { prompt: recipe.prompt, ctx: recipe.sft.model.ctx, reserve: 64, targets: 'thought+action' as const, promptWeight: 0.1 };
+      const seqs = samples.map((s) => encodeSample(tokenizer, s, enc));
+      const rows = benchSftSteps(seqs, { ...recipe.sft.model, vocabSize: tokenizer.vocabSize }, { batch: recipe.sft.batch, steps: o.steps, warmup: o.warmup, repeats: o.repeats });
+      printJson({
+        backend: backend.id, dataset: `${manifest.name}@v${manifest.version}`, samples: seqs.length,
+        meanSampleTokens: seqs.reduce((n, s) => n + s.ids.length, 0) / seqs.length, model: recipe.sft.model, batch: recipe.sft.batch,
+        steps: o.steps, warmup: o.warmup, repeats: o.repeats, rows,
+      });
+    });
+}

@@ -1,0 +1,94 @@
+/**
+ * SFT step throughput, measured: the same samples and model shape trained under several step
+ * implementations in one process, warm-up first, then repeated timed runs. What `lab bench sft`
+ * prints, so a change to the training step is judged against the old step in the same run.
+ */
+
+import { TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
+import { Rng } from '../models/rng.ts';
+import { AdamW } from '../models/train.ts';
+import { sftBatch } from './sft.ts';
+import type { EncodedSample } from './sft-data.ts';
+
+export interface SftStepVariant {
+  name: string;
+  embedding: TransformerLM['trainEmbedding'];
+  /** Draw each batch from samples of similar length (less padding) instead of uniformly. */
+  lengthBuckets: boolean;
+}
+
+export const SFT_STEP_VARIANTS: SftStepVariant[] = [
+  { name: 'one-hot embeddings, random batches (before)', embedding: 'one-hot', lengthBuckets: false },
+  { name: 'gathered embeddings, random batches', embedding: 'gather', lengthBuckets: false },
+  { name: 'gathered embeddings, length-bucketed batches', embedding: 'gather', lengthBuckets: true },
+];
+
+export interface SftBenchRow {
+  variant: string;
+  /** Sample tokens (padding excluded) per second: mean over repeats, with a 95% t interval. */
+  tokensPerSec: { mean: number; low: number; high: number; runs: number[] };
+  /** Share of the processed positions that were padding. */
+  paddingShare: number;
+  msPerStep: number;
+  speedup: number;
+}
+
+/** Batches of `size` samples: uniform draws, or a random run of neighbours in length order. */
+export function batchPicker(seqs: readonly EncodedSample[], size: number, lengthBuckets: boolean, rng: Rng): () => EncodedSample[] {
+  if (!lengthBuckets) return () => Array.from({ length: size }, () => seqs[rng.int(seqs.length)]);
+  const byLength = [...seqs].sort((a, b) => a.ids.length - b.ids.length);
+  return () => {
+    const start = rng.int(Math.max(1, byLength.length - size + 1));
+    return byLength.slice(start, start + size);
+  };
+}
+
+export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<ModelConfig> & { vocabSize: number }, o: { batch: number; steps: number; warmup: number; repeats: number; variants?: SftStepVariant[] }): SftBenchRow[] {
+  const rows: SftBenchRow[] = [];
+  for (const v of o.variants ?? SFT_STEP_VARIANTS) {
+    const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1 });
+    m.trainEmbedding = v.embedding;
+    const opt = new AdamW(m, 0.01);
+    const next = batchPicker(seqs, o.batch, v.lengthBuckets, new Rng(7));
+    const step = () => {
+      const picked = next();
+      const b = sftBatch(picked);
+      opt.step(b, 1e-3, 1, 0);
+      return { real: picked.reduce((n, s) => n + s.ids.length - 1, 0), padded: b.batch * b.len };
+    };
+    for (let i = 0; i < o.warmup; i++) step();
+    const runs: number[] = [];
+    let real = 0;
+    let padded = 0;
+    let ms = 0;
+    for (let r = 0; r < o.repeats; r++) {
+      let tokens = 0;
+      const t0 = performance.now();
+      for (let i = 0; i < o.steps; i++) {
+        const n = step();
+        tokens += n.real;
+        real += n.real;
+        padded += n.padded;
+      }
+      const dt = performance.now() - t0;
+      ms += dt;
+      runs.push(tokens / (dt / 1000));
+    }
+    opt.dispose();
+    m.dispose();
+    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), speedup: 1 });
+  }
+  for (const r of rows) r.speedup = r.tokensPerSec.mean / rows[0].tokensPerSec.mean;
+  return rows;
+}
+
+/** Mean and 95% t interval of a few repeated measurements. */
+function interval(xs: number[]): SftBenchRow['tokensPerSec'] {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, low: mean, high: mean, runs: xs };
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const t = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26][Math.min(n - 2, 8)];
+  return { mean, low: mean - (t * sd) / Math.sqrt(n), high: mean + (t * sd) / Math.sqrt(n), runs: xs };
+}
+
