@@ -1,5 +1,6 @@
 // The compact policy as the agent of `lab episode` and `lab collect` (--agent policy --policy DIR).
 import { test } from 'node:test';
+import { LabStore } from '../../main/store/lab.ts';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -35,6 +36,9 @@ test('`lab episode` and `lab collect` run the compact policy from its folder; wi
   assert.ok(attempts.length >= 2, 'a failed first attempt and its retries');
   assert.equal(JSON.parse(readFileSync(join(s.run, 'config.json'), 'utf8')).policy.dir, policy);
 
-  await assert.rejects(lab('--lab', dir, 'episode', '--task', 'webmail', '--seed', '10', '--agent', 'policy'), /--agent policy needs --policy DIR/);
-  await assert.rejects(lab('--lab', dir, 'collect', '--tasks', 'webmail:test', '--agent', 'policy'), /needs its model folder \(--policy DIR\)/);
+  // Without --policy the agent is the shipped policy; a folder with no model is refused by name.
+  const shipped = JSON.parse((await lab('--lab', dir, 'episode', '--task', 'webmail', '--seed', '10', '--agent', 'policy', '--max-steps', '1', '--json')).stdout);
+  assert.equal(shipped.steps, 1);
+  assert.match(JSON.stringify(new LabStore(dir).readEpisode(shipped.id).header), /resources\/models\/web-policy/);
+  await assert.rejects(lab('--lab', dir, 'episode', '--task', 'webmail', '--seed', '10', '--agent', 'policy', '--policy', join(dir, 'nothing')), /no model checkpoint in .*nothing/);
 });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { SingleBar, Presets } from 'cli-progress';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { AGENT_NAMES } from '../../agents/registry.ts';
@@ -66,7 +67,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--stream', 'use streamed completions')
       .option('--max-malformed <n>', `malformed outputs in a row that end an episode (default ${ENDPOINT_DEFAULTS.maxMalformed})`, intOption('--max-malformed', 1))
       .option('--endpoint-wait <s>', `seconds to wait out an unreachable endpoint before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
-      .option('--policy <dir>', 'agent policy: the compact policy\'s model folder (from `lab train sft`)')
+      .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
   )).action(async (opts: CollectFlags, cmd: Command) => {
     const store = openLab(cmd);
@@ -132,7 +133,7 @@ function configFrom(opts: CollectFlags) {
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
     ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: endpointConfigFrom(opts) } : {}),
-    ...(opts.policy ? { policy: { dir: resolve(opts.policy) } } : {}),
+    ...(opts.policy || opts.agent === 'policy' ? { policy: { dir: resolve(opts.policy ?? SHIPPED_POLICY) } } : {}),
   };
 }
 

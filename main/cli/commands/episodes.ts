@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { resolve } from 'node:path';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { runEpisode } from '../../collection/episode.ts';
@@ -37,14 +38,14 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
       .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
       .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
-      .option('--policy <dir>', 'agent policy: the compact policy\'s model folder (from `lab train sft`)')
+      .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
   )).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
-    if (opts.agent === 'policy' && !opts.policy) throw new Error('--agent policy needs --policy DIR (a model folder from `lab train sft`)');
-    const policy = opts.policy ? { dir: resolve(opts.policy) } : undefined;
+    const policyDir = opts.policy ?? (opts.agent === 'policy' ? SHIPPED_POLICY : undefined);
+    const policy = policyDir ? { dir: resolve(policyDir) } : undefined;
     const store = openLab(cmd);
     const server = await startTaskServer(extraFamilies(store.dir, opts));
     const host = await startBrowser(opts).catch(async (err) => {

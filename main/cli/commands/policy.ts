@@ -13,6 +13,7 @@ import { readManifest } from '../../datasets/index.ts';
 import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import type { TrainProgress } from '../../models/train.ts';
+import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type SftResult, type TokenizerSpaces } from '../../policy/sft.ts';
@@ -162,7 +163,7 @@ export function registerPolicyCommands(program: Command): void {
     program
       .command('eval')
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
-      .requiredOption('--policy <dir>', 'policy folder (from lab train sft, or SAT-tuned from one with lab train sdsat)')
+      .option('--policy <dir>', `policy folder (from lab train sft or lab train policy, or SAT-tuned from one with lab train sdsat; default: the shipped policy, ${SHIPPED_POLICY_NAME})`, SHIPPED_POLICY)
       .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split', 'all')
       .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
