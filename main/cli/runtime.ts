@@ -22,6 +22,16 @@ export function withBrowserOptions(cmd: Command): Command {
     .option('--chromium <path>', 'Chromium or Chrome executable to launch (default: $LAB_CHROMIUM, then auto-detect)');
 }
 
+export interface EndOnGoalFlags {
+  /** Commander's reading of --no-end-on-goal: true unless the flag is given. */
+  endOnGoal: boolean;
+}
+
+/** Add --no-end-on-goal to a command that runs episodes. */
+export function withEndOnGoalOption(cmd: Command): Command {
+  return cmd.option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes');
+}
+
 export function openLab(cmd: Command): LabStore {
   const dir = (cmd.optsWithGlobals().lab as string | undefined) ?? defaultLabDir();
   return new LabStore(dir);

@@ -59,6 +59,11 @@ export const collectConfigSchema = z.object({
   endpoint: endpointConfigSchema.optional(),
   /** The compact policy's model folder (agent 'policy'). */
   policy: z.object({ dir: z.string() }).optional(),
+  /**
+   * Page-state goals end when the checker passes. New runs record it (true unless
+   * --no-end-on-goal); absent in runs created before the option, which resume as they ran, without.
+   */
+  endOnGoal: z.boolean().optional(),
 }).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {
   message: 'the endpoint agent and the LLM reflector need an endpoint (--endpoint URL --model NAME)',
   path: ['endpoint'],
@@ -106,7 +111,7 @@ export class RunFolder {
 
   static create(labDir: string, config: Omit<CollectConfig, 'runId' | 'createdAt'> & { runId?: string }): RunFolder {
     const runId = config.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
-    const full = collectConfigSchema.parse({ ...config, runId, createdAt: new Date().toISOString() });
+    const full = collectConfigSchema.parse({ ...config, endOnGoal: config.endOnGoal ?? true, runId, createdAt: new Date().toISOString() });
     const dir = join(labDir, 'runs', runId);
     if (existsSync(join(dir, 'config.json'))) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
     mkdirSync(dir, { recursive: true });
@@ -192,7 +197,7 @@ export async function runCollection(
     }
   };
   const work = async (env: BrowserEnv): Promise<void> => {
-    const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal };
+    const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: cfg.endOnGoal ?? false };
     for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
       const key = taskKey(task);
       const prior = run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.task === key);

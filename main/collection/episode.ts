@@ -1,6 +1,7 @@
 /**
  * One episode: a fresh task instance, a fresh page, an agent acting until it is done or out of
- * steps; every step is written to the lab as it happens, the checker judges the end.
+ * steps; every step is written to the lab as it happens, the checker judges the end. A task whose
+ * goal is a page state also ends the moment the checker passes (as BrowserGym's validate).
  */
 import { rmSync } from 'node:fs';
 import { AgentUnavailableError, type Agent, type AgentTurn } from '../agents/types.ts';
@@ -58,10 +59,16 @@ export interface EpisodeDeps {
   /** The environment's timing of each step (benchmarks). */
   onTiming?: (timing: { actionMs: number; settleMs: number; observeMs: number; totalMs: number }) => void;
   signal?: AbortSignal;
+  /**
+   * End a page-state goal as soon as the checker passes after a step (reason 'goal_reached').
+   * Default true; false reproduces the older episodes, which ran until the agent stopped.
+   */
+  endOnGoal?: boolean;
 }
 
 export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promise<EpisodeOutcome> {
   const { env, server, store } = deps;
+  const endOnGoal = deps.endOnGoal ?? true;
   const started = performance.now();
   const instance = server.createInstance(req.family, req.seed, { tier: req.tier, maxSteps: req.maxSteps });
   const { spec, ctx, family } = instance;
@@ -93,10 +100,11 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       startUrl: spec.startUrl,
       split,
       ...(spec.checker ? { checker: spec.checker } : {}),
+      goalKind: spec.goalKind,
       ...(spec.source ? { source: spec.source } : {}),
     },
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
-    env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind },
+    env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind, endOnGoal },
     links: req.links ?? {},
   });
   try {
@@ -155,6 +163,12 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       }
       if (family.isDone?.(ctx)) {
         reason = 'checker';
+        break;
+      }
+      // The checker reads the instance's state in-process (a few microseconds). An answer goal
+      // never ends here: its checker reads the agent's message, which ended the episode above.
+      if (endOnGoal && spec.goalKind === 'state' && family.check(ctx).success) {
+        reason = 'goal_reached';
         break;
       }
     }

@@ -21,7 +21,7 @@ export interface SampleOptions {
 }
 
 export async function collectSample(
-  deps: { env: BrowserEnv; server: TaskServer; store: LabStore; browserKind: string },
+  deps: { env: BrowserEnv; server: TaskServer; store: LabStore; browserKind: string; endOnGoal?: boolean },
   opts: SampleOptions,
 ): Promise<SampleRow[]> {
   const families = deps.server.familyNames;

@@ -129,6 +129,8 @@ function endingWords(reason: string): string {
   switch (reason) {
     case 'checker':
       return 'the agent finished';
+    case 'goal_reached':
+      return 'the goal state was reached';
     case 'max_steps':
       return 'it ran out of steps';
     case 'agent_error':

@@ -41,6 +41,8 @@ export interface EvalRequest {
   tier?: Tier;
   parallel: number;
   maxSteps?: number;
+  /** End page-state goals when the checker passes (default true; false: as before, until the agent stops). */
+  endOnGoal?: boolean;
 }
 
 export interface EvalTask {
@@ -164,7 +166,7 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
       const agent = new CompactPolicyAgent({ ...req.policy, seed: task.run });
       agents.push(agent);
       const out = await runEpisode(
-        { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal },
+        { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: req.endOnGoal ?? true },
         { family: task.family, seed: task.seed, tier: req.tier, agent, maxSteps: req.maxSteps, agentConfig: { ...(await agent.config()), evalId, run: task.run } },
       );
       if (out.reason === 'cancelled') break;

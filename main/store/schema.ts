@@ -49,6 +49,8 @@ export const taskRecordSchema = z.object({
   split: z.enum(['train', 'test', 'other']),
   /** Who decides success: absent = the site's checker; 'page' = the page's own reward (MiniWoB++); 'judge' = an LLM judge afterwards (lab/judgments/). */
   checker: z.enum(['site', 'page', 'judge']).optional(),
+  /** 'state': the goal is a page state (the checker may end the episode); 'answer': a message to the user. Absent in older episodes. */
+  goalKind: z.enum(['state', 'answer']).optional(),
   /** An imported benchmark task: its format, its own id, and the file and row it came from. */
   source: z.object({ format: z.string(), id: z.string(), file: z.string(), row: z.number().int() }).optional(),
 });
@@ -60,7 +62,13 @@ export const episodeHeaderSchema = z.object({
   createdAt: z.string(),
   task: taskRecordSchema,
   agent: z.object({ name: z.string(), config: z.record(z.string(), z.unknown()).optional() }),
-  env: z.object({ viewport: z.object({ width: z.number(), height: z.number() }), screenshots: z.boolean(), browser: z.string() }),
+  env: z.object({
+    viewport: z.object({ width: z.number(), height: z.number() }),
+    screenshots: z.boolean(),
+    browser: z.string(),
+    /** Whether a page-state goal ended the episode when the checker passed; absent in older episodes, which ran without. */
+    endOnGoal: z.boolean().optional(),
+  }),
   links: z
     .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })
     .default({}),
@@ -97,7 +105,11 @@ export const stepRecordSchema = z.object({
 export const endRecordSchema = z.object({
   type: z.literal('end'),
   success: z.boolean(),
-  reason: z.enum(['checker', 'max_steps', 'page_lost', 'agent_error', 'cancelled']),
+  /**
+   * checker: the agent ended it (a message, report_infeasible) or the page did (MiniWoB++), then the
+   * checker judged; goal_reached: the checker found a page-state goal met after a step and ended it.
+   */
+  reason: z.enum(['checker', 'goal_reached', 'max_steps', 'page_lost', 'agent_error', 'cancelled']),
   keyPoints: z.array(z.object({ name: z.string(), met: z.boolean(), detail: z.string().optional() })),
   steps: z.number().int().min(0),
   messages: z.array(z.string()),

@@ -98,6 +98,7 @@ export class TaskServer {
       // A task on the live web may go anywhere; the built-in sites keep to the task server.
       allowedOrigins: generated.startUrl ? [] : [this.url],
       maxSteps: options.maxSteps ?? generated.maxSteps ?? maxStepsForTier(generated.tier),
+      goalKind: generated.goalKind,
       ...(family.checker && family.checker !== 'site' ? { checker: family.checker } : {}),
       ...(generated.source ? { source: generated.source } : {}),
     };

@@ -21,6 +21,8 @@ export interface TaskSpec {
   maxSteps: number;
   /** Who decides success: the site's checker (absent), the page's own reward, or an LLM judge. */
   checker?: Checker;
+  /** What the task asks for: a page state (ends when the checker passes) or an answer (ends with the agent's message). */
+  goalKind: GoalKind;
   /** Where an imported task came from (benchmark, its task id, file and row). */
   source?: TaskSource;
 }
@@ -31,6 +33,14 @@ export interface TaskSpec {
  * 'judge': no checker at all (tasks on the live web); `lab judge` decides afterwards.
  */
 export type Checker = 'site' | 'page' | 'judge';
+
+/**
+ * 'state': the goal is a state of the site (a booking made, a job saved, a mail archived); as
+ *   BrowserGym's validate, the episode ends the moment the checker reports success.
+ * 'answer': the goal is a message to the user (a question answered with send_msg_to_user); the
+ *   episode ends with the agent's message, never earlier, whatever the page state.
+ */
+export type GoalKind = 'state' | 'answer';
 
 export interface TaskSource {
   format: string;
@@ -100,6 +110,8 @@ export interface InstanceContext<State = unknown> {
 export interface GeneratedTask<State> {
   instruction: string;
   state: State;
+  /** Whether the goal is a site state or an answer; decides whether the checker may end the episode. */
+  goalKind: GoalKind;
   /** Where the episode starts, relative to the instance prefix ('/' for the home page). */
   startPath: string;
   /**

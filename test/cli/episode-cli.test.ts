@@ -19,15 +19,26 @@ test('`lab episode --agent oracle --json` succeeds on a test seed of every famil
     const { stdout } = await lab('--lab', dir, 'episode', '--task', family.name, '--seed', String(seed), '--agent', 'oracle', '--json');
     const out = JSON.parse(stdout);
     assert.equal(out.success, true, `${family.name} seed ${seed}: ${JSON.stringify(out.keyPoints)}`);
-    assert.equal(out.reason, 'checker');
     assert.ok(out.keyPoints.length >= 2 && out.keyPoints.every((k: { met: boolean }) => k.met));
     const e = new LabStore(dir).readEpisode(out.id);
+    // A page-state goal ends as the checker passes; an answer goal with the oracle's message.
+    assert.equal(out.reason, e.header.task.goalKind === 'state' ? 'goal_reached' : 'checker', family.name);
+    assert.equal(e.header.env.endOnGoal, true);
     assert.equal(e.header.task.split, 'test');
     assert.equal(e.steps.length, out.steps);
     assert.equal(e.end?.success, true);
   }
   const { stdout } = await lab('--lab', dir, 'episodes', 'list', '--json');
   assert.equal(JSON.parse(stdout).total, builtinFamilies().size);
+});
+
+test('`lab episode --no-end-on-goal` runs a page-state goal to the agent\'s closing message, as before', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-cli-'));
+  const on = JSON.parse((await lab('--lab', dir, 'episode', '--task', 'shop', '--seed', '10001', '--tier', '1', '--json')).stdout);
+  const off = JSON.parse((await lab('--lab', dir, 'episode', '--task', 'shop', '--seed', '10001', '--tier', '1', '--no-end-on-goal', '--json')).stdout);
+  assert.deepEqual([on.success, on.reason, off.success, off.reason], [true, 'goal_reached', true, 'checker']);
+  assert.equal(off.steps, on.steps + 1);
+  assert.equal(new LabStore(dir).readEpisode(off.id).header.env.endOnGoal, false);
 });
 
 test('`lab episode --screenshots` stores one PNG per step by content hash', async () => {

@@ -40,7 +40,9 @@ test('`lab collect --tier 1` forces tier 1 on every instance and records it in t
   const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:train', '--seeds', '4', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--tier', '1', '--json');
   const s = JSON.parse(stdout);
   assert.equal(s.tasksDone, 8);
-  assert.equal(JSON.parse(readFileSync(join(s.run, 'config.json'), 'utf8')).tier, 1);
+  const config = JSON.parse(readFileSync(join(s.run, 'config.json'), 'utf8'));
+  assert.equal(config.tier, 1);
+  assert.equal(config.endOnGoal, true, 'the run records that page-state goals end when the checker passes, so a resume keeps it');
   // Without --tier these seeds would not all be tier 1 (each seed has its own).
   assert.ok([0, 1, 2, 3].some((seed) => tierFromSeed(seed, 'shop') !== 1 || tierFromSeed(seed, 'webmail') !== 1));
   const eps = JSON.parse((await lab('--lab', dir, 'episodes', 'list', '--json')).stdout).episodes as { tier: number; seed: number; status: string }[];

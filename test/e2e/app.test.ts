@@ -145,19 +145,20 @@ test('a human demonstration by clicking in the live view is recorded as an episo
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid=demo-actions] li').length > n, before);
   };
   await clickOn((e) => e.role === 'link' && e.name.includes(sender));
+  // Starring is a page-state goal: the episode ends as the checker passes, before any Finish.
   await clickOn((e) => e.role === 'button' && /^star/i.test(e.name));
-  await page.getByTestId('demo-finish').click();
   await page.getByTestId('demo-outcome').waitFor();
-  assert.match((await page.getByTestId('demo-outcome').textContent())!, /^Success in 3 steps/);
+  assert.match((await page.getByTestId('demo-outcome').textContent())!, /^Success in 2 steps/);
   await page.screenshot({ path: docsScreenshot('demonstration.png') });
 
   const recorded = store.listEpisodes().episodes.find((e) => e.agent === 'human')!;
   const episode = store.readEpisode(recorded.id);
   assert.deepEqual(
     episode.steps.map((s) => s.action.replace(/\d+/, 'N')),
-    ["click('N')", "click('N')", "send_msg_to_user('Done.')"],
+    ["click('N')", "click('N')"],
   );
   assert.equal(episode.end?.success, true);
+  assert.equal(episode.end?.reason, 'goal_reached');
   assert.ok(episode.steps.every((s) => s.observation.screenshot), 'the demonstration records screenshots like an agent episode');
 });
 

@@ -16,7 +16,8 @@ export const counterFamily: TaskFamily<CounterState> = {
   seeds: { train: { from: 0, to: 100 }, test: { from: 100, to: 200 } },
   generate(seed, tier) {
     const target = 1 + (seed % 4);
-    return { instruction: `Press "Add one" ${target} times, then report the count.`, state: { target, count: 0 }, startPath: '/', tier: tier ?? 1 };
+    // Pressing is not enough: the count must be reported, so the goal is an answer.
+    return { instruction: `Press "Add one" ${target} times, then report the count.`, state: { target, count: 0 }, goalKind: 'answer', startPath: '/', tier: tier ?? 1 };
   },
   handle(req, ctx) {
     if (req.method === 'POST' && req.path === '/add') {

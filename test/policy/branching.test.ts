@@ -39,7 +39,7 @@ class MistakenOracle implements Agent {
 }
 
 // webmail seed 1, tier 1: "Star the email from Elena Haddad about the newsletter." The oracle
-// opens the message, stars it, and says it is done (3 steps).
+// opens the message and stars it; the episode ends there, its goal state reached (2 steps).
 const TASK = { family: 'webmail', seed: 1, tier: 1 as const };
 const rollout = (mistakes: Record<number, string>, maxSteps?: number) =>
   runEpisode(deps(), { ...TASK, maxSteps, agent: (i) => new MistakenOracle(i.family.oracle(i.ctx), mistakes), agentConfig: { test: 'rollout' } });
@@ -77,13 +77,13 @@ test('a premature answer is confirmed critical, a harmless scroll recoverable; a
   assert.deepEqual([unreachable.reference?.success, unreachable.policy?.success], [false, false]);
   assert.deepEqual([notBranchable.reference, notBranchable.policy, notBranchable.detail], [null, null, 'no action to branch on: the rollout ended before this step']);
 
-  // Confirmed: open + star + done with the reference action; open + answer with the policy's.
+  // Confirmed: open + star (goal reached) with the reference action; open + answer with the policy's.
   assert.equal(c.reference?.action, mined[0].referenceAction);
   assert.equal(c.policy?.action, "send_msg_to_user('Done.')");
-  assert.deepEqual(c.reference?.runs.map((x) => [x.success, x.steps]), [[true, 3]]);
+  assert.deepEqual(c.reference?.runs.map((x) => [x.success, x.steps]), [[true, 2]]);
   assert.deepEqual(c.policy?.runs.map((x) => [x.success, x.steps]), [[false, 2]]);
   // Recoverable: after the scroll the oracle still stars the message (one step more).
-  assert.deepEqual(rec.policy?.runs.map((x) => [x.success, x.steps]), [[true, 4]]);
+  assert.deepEqual(rec.policy?.runs.map((x) => [x.success, x.steps]), [[true, 3]]);
   assert.equal(rec.reference?.success, true);
   assert.equal(un.status, 'unreproducible');
   assert.match(un.detail ?? '', /step 1: element 3 of \d+ is .* where the rollout recorded \S+ "Renamed"/);

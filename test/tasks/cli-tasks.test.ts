@@ -29,6 +29,7 @@ test('`lab tasks show` describes the generated task of every family: instruction
     assert.equal(d.instruction, f.generate(10042, 2).instruction);
     assert.ok(d.startPath.startsWith('/'));
     assert.ok(d.keyPoints.length >= 2 && d.keyPoints.every((k) => typeof k === 'string'), f.name);
+    assert.equal(d.goalKind, f.generate(10042, 2).goalKind);
   }
   // The real CLI: JSON, text, and a held-out family's seed outside the test range.
   const json = JSON.parse((await lab('tasks', 'show', 'hotels', '--seed', '10042', '--tier', '2', '--json')).stdout);
@@ -36,6 +37,7 @@ test('`lab tasks show` describes the generated task of every family: instruction
   const held = await lab('tasks', 'show', 'restaurants', '--seed', '5');
   assert.match(held.stdout, /^restaurants seed 5 \(other, held-out family\), tier \d/);
   assert.match(held.stdout, /key points:\n {2}- /);
+  assert.match(held.stdout, /\ngoal: (a page state|an answer) \(the episode ends /);
   await assert.rejects(lab('tasks', 'show', 'nope'), /unknown task family "nope"/);
 });
 
@@ -51,6 +53,9 @@ test('`lab tasks validate` runs oracle and random agent in the real environment 
   assert.equal(out.ok, true, stdout);
   assert.deepEqual(out.families.map((f: { family: string }) => f.family), ['wiki']);
   assert.equal(out.families[0].heldOut, true);
+  assert.equal(out.endOnGoal, true);
+  // Wiki asks questions only: every oracle episode ends with its answer, none by the checker.
+  assert.deepEqual(out.families[0].oracle.reasons, { checker: 3 });
   for (const f of out.families) {
     assert.equal(f.oracle.successRate, 1);
     assert.deepEqual(Object.keys(f.oracle.meanStepsByTier), ['1', '2', '3']);
@@ -60,4 +65,5 @@ test('`lab tasks validate` runs oracle and random agent in the real environment 
   const text = await lab('tasks', 'validate', '--seeds', '1', '--family', 'calendar');
   assert.match(text.stdout, /calendar\s+1\/1 \(100%\)\s+[\d.]+ \/ - \/ -\s+\d\/1 \(\d+%\)/);
   assert.match(text.stdout, /Every oracle succeeded/);
+  assert.match(text.stdout, /Page-state goals end when the checker passes: \d of 1 oracle episodes ended so/);
 });

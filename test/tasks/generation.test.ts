@@ -23,6 +23,20 @@ for (const f of families) {
     }
   });
 
+  test(`${f.name}: every instance says whether its goal is a page state or an answer, and its instruction agrees`, () => {
+    const asksForMessage = /\btell me\b[^.?]*\bin a message\b/i;
+    for (let seed = 10000; seed < 10060; seed++) {
+      const g = f.generate(seed);
+      assert.ok(g.goalKind === 'state' || g.goalKind === 'answer', `seed ${seed}: goalKind ${g.goalKind}`);
+      assert.equal(asksForMessage.test(g.instruction), g.goalKind === 'answer', `seed ${seed} (${g.goalKind}): ${g.instruction}`);
+      // A state goal's checker reads the site, never the agent's messages, so a message cannot end it early.
+      if (g.goalKind === 'state') {
+        const ctx = (messages: string[]) => ({ id: 'x', family: f.name, seed, tier: g.tier, baseUrl: 'http://127.0.0.1/i/x', state: structuredClone(g.state), agentMessages: messages });
+        assert.deepEqual(f.check(ctx(['Done. 42, $1,299.00, 9:30 AM'])), f.check(ctx([])), `seed ${seed}`);
+      }
+    }
+  });
+
   test(`${f.name}: data and task differ across seeds`, () => {
     const instructions = new Set<string>();
     const states = new Set<string>();

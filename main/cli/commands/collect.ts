@@ -8,10 +8,10 @@ import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
 import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import { REFLECT_MODES, RunFolder, runCollection, type CollectSummary, type EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 
-interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -42,7 +42,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags {
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(withMiniwobOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
@@ -69,7 +69,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--endpoint-wait <s>', `seconds to wait out an unreachable endpoint before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
-  )).action(async (opts: CollectFlags, cmd: Command) => {
+  ))).action(async (opts: CollectFlags, cmd: Command) => {
     const store = openLab(cmd);
     const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, configFrom(opts));
     // A server that moved keeps its run: --endpoint on resume points the saved config at it.
@@ -134,6 +134,7 @@ function configFrom(opts: CollectFlags) {
     ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
     ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: endpointConfigFrom(opts) } : {}),
     ...(opts.policy || opts.agent === 'policy' ? { policy: { dir: resolve(opts.policy ?? SHIPPED_POLICY) } } : {}),
+    endOnGoal: opts.endOnGoal,
   };
 }
 

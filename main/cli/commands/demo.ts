@@ -2,21 +2,21 @@ import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { BrowserEnv } from '../../environment/environment.ts';
 import { collectSample } from '../../collection/sample.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags } from '../runtime.ts';
 
 /**
  * The main job on the embedded default: oracle and random agents on test seeds of every
  * built-in site, recorded in the lab. Offline, a minute or so on two cores.
  */
 export function registerDemoCommand(program: Command): void {
-  withBrowserOptions(
+  withBrowserOptions(withEndOnGoalOption(
     program
       .command('demo')
       .description('run the oracle and a random agent on every built-in task family and record the episodes')
       .option('--seeds <n>', 'test seeds per family and agent', intOption('--seeds', 1), 2)
       .option('--screenshots', 'record screenshots')
       .option('--json', 'print JSON'),
-  ).action(async (opts: BrowserFlags & { seeds: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {
+  )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(opts);
@@ -24,7 +24,7 @@ export function registerDemoCommand(program: Command): void {
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'demo [{bar}] {value}/{total} {task}', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), () => env.close(), () => void bar?.stop()], async (signal) => {
       const rows = await collectSample(
-        { env, server, store, browserKind: host.kind },
+        { env, server, store, browserKind: host.kind, endOnGoal: opts.endOnGoal },
         {
           agents: ['oracle', 'random'],
           seedsPerFamily: opts.seeds,

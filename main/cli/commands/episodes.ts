@@ -8,9 +8,9 @@ import { endpointSettings } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 
-interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
+interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
   task: string;
   seed: number;
   agent: string;
@@ -25,7 +25,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags {
 }
 
 export function registerEpisodeCommands(program: Command): void {
-  withBrowserOptions(withMiniwobOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
     program
       .command('episode')
       .description('run one episode of a task (built-in family, imported task set, MiniWoB++ task) with an agent and record it in the lab')
@@ -40,7 +40,7 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
-  )).action(async (opts: EpisodeFlags, cmd: Command) => {
+  ))).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
@@ -61,6 +61,7 @@ export function registerEpisodeCommands(program: Command): void {
           store,
           browserKind: host.kind,
           signal,
+          endOnGoal: opts.endOnGoal,
           onStep: opts.json ? undefined : (i, turn, error) => process.stderr.write(`  step ${i + 1}: ${turn.action}${error ? `  -> ${error}` : ''}\n`),
         },
         {

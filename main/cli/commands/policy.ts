@@ -176,8 +176,9 @@ export function registerPolicyCommands(program: Command): void {
       .option('--parallel <n>', 'browser environments at once', intOption('--parallel', 1), 1)
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
+      .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
       .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; k?: number; sampling: string; guided: boolean; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; k?: number; sampling: string; guided: boolean; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
@@ -190,7 +191,7 @@ export function registerPolicyCommands(program: Command): void {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
         policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided },
-        tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps,
+        tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
       }, {
         signal,
         onEpisode: (done, total, e) => {

@@ -10,7 +10,7 @@ import { LabStore } from '../../store/lab.ts';
 import { builtinFamilies } from '../../tasks/registry.ts';
 import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
-import { extraFamilies, withMiniwobOption, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
 import { intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
@@ -39,6 +39,7 @@ export function describeTask(f: TaskFamily, seed: number, tier?: Tier) {
     tier: g.tier,
     instruction: g.instruction,
     startPath: g.startPath,
+    goalKind: g.goalKind,
     maxSteps: g.maxSteps ?? maxStepsForTier(g.tier),
     ...(g.startUrl ? { startUrl: g.startUrl } : {}),
     ...(f.checker && f.checker !== 'site' ? { checker: f.checker } : {}),
@@ -50,7 +51,8 @@ interface FamilyReport {
   family: string;
   heldOut: boolean;
   seeds: number[];
-  oracle: { episodes: number; successes: number; successRate: number; meanStepsByTier: Record<string, number | null>; failures: Array<{ seed: number; tier: Tier; reason: string; unmet: string[] }> };
+  /** reasons: how the oracle's episodes ended (goal_reached: the checker ended a page-state goal). */
+  oracle: { episodes: number; successes: number; successRate: number; meanStepsByTier: Record<string, number | null>; reasons: Record<string, number>; failures: Array<{ seed: number; tier: Tier; reason: string; unmet: string[] }> };
   random: { episodes: number; successes: number; successRate: number } | null;
 }
 
@@ -96,6 +98,7 @@ export function registerTasksCommands(program: Command): void {
       if (opts.json) return printJson(d);
       process.stdout.write(
         `${d.family} seed ${d.seed} (${d.split}${d.heldOut ? ', held-out family' : ''}), tier ${d.tier}, at most ${d.maxSteps} steps\n` +
+          `goal: ${d.goalKind === 'state' ? 'a page state (the episode ends when the checker passes)' : 'an answer (the episode ends with the agent\'s message)'}\n` +
           `start: ${d.startUrl ?? d.startPath}\n\n${d.instruction}\n\n` +
           (d.checker === 'judge' ? 'no checker: episodes are judged afterwards (lab judge)\n' : `key points:\n${d.keyPoints.map((k) => `  - ${k}`).join('\n')}\n`),
       );
@@ -103,7 +106,7 @@ export function registerTasksCommands(program: Command): void {
 
   registerImportCommand(tasks);
 
-  withBrowserOptions(
+  withBrowserOptions(withEndOnGoalOption(
     tasks
       .command('validate')
       .description('run the oracle (and a random agent) on test seeds of every family in the real browser environment')
@@ -112,7 +115,7 @@ export function registerTasksCommands(program: Command): void {
       .option('--no-random', 'skip the random agent')
       .option('--record', 'record the episodes in the lab (default: a temporary lab, removed afterwards)')
       .option('--json', 'print JSON'),
-  ).action(async (opts: BrowserFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
+  )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
     const families = opts.family ? opts.family.map((n) => familyOrThrow(n)) : [...builtinFamilies().values()];
     const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
     const store = tmp ? new LabStore(tmp) : openLab(cmd);
@@ -128,13 +131,14 @@ export function registerTasksCommands(program: Command): void {
       for (const f of families) {
         const seeds = Array.from({ length: opts.seeds }, (_, k) => f.seeds.test.from + k);
         const steps: Record<Tier, number[]> = { 1: [], 2: [], 3: [] };
-        const rep: FamilyReport = { family: f.name, heldOut: !!f.heldOut, seeds, oracle: { episodes: 0, successes: 0, successRate: 0, meanStepsByTier: {}, failures: [] }, random: opts.random ? { episodes: 0, successes: 0, successRate: 0 } : null };
+        const rep: FamilyReport = { family: f.name, heldOut: !!f.heldOut, seeds, oracle: { episodes: 0, successes: 0, successRate: 0, meanStepsByTier: {}, reasons: {}, failures: [] }, random: opts.random ? { episodes: 0, successes: 0, successRate: 0 } : null };
         for (const [k, seed] of seeds.entries()) {
           if (signal.aborted) break;
           const tier = ((k % 3) + 1) as Tier;
           bar?.update(done, { task: `${f.name} seed ${seed} oracle` });
-          const o = await runEpisode({ env, server, store, browserKind: host.kind, signal }, { family: f.name, seed, tier, agent: (i) => i.family.oracle(i.ctx) });
+          const o = await runEpisode({ env, server, store, browserKind: host.kind, signal, endOnGoal: opts.endOnGoal }, { family: f.name, seed, tier, agent: (i) => i.family.oracle(i.ctx) });
           rep.oracle.episodes++;
+          rep.oracle.reasons[o.reason] = (rep.oracle.reasons[o.reason] ?? 0) + 1;
           if (o.success) {
             rep.oracle.successes++;
             steps[tier].push(o.steps);
@@ -144,7 +148,7 @@ export function registerTasksCommands(program: Command): void {
           if (rep.random) {
             if (signal.aborted) break;
             bar?.update(done, { task: `${f.name} seed ${seed} random` });
-            const r = await runEpisode({ env, server, store, browserKind: host.kind, signal }, { family: f.name, seed, tier, agent: randomAgent(seed) });
+            const r = await runEpisode({ env, server, store, browserKind: host.kind, signal, endOnGoal: opts.endOnGoal }, { family: f.name, seed, tier, agent: randomAgent(seed) });
             rep.random.episodes++;
             if (r.success) rep.random.successes++;
             done++;
@@ -161,7 +165,7 @@ export function registerTasksCommands(program: Command): void {
     });
     const ok = reports.length === families.length && reports.every((r) => r.oracle.episodes === opts.seeds && r.oracle.successes === r.oracle.episodes);
     if (!ok) process.exitCode = 1;
-    if (opts.json) return printJson({ ok, seedsPerFamily: opts.seeds, families: reports });
+    if (opts.json) return printJson({ ok, seedsPerFamily: opts.seeds, endOnGoal: opts.endOnGoal, families: reports });
     const pct = (x: number) => `${Math.round(x * 100)}%`;
     const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(1));
     process.stdout.write(`\n${'family'.padEnd(13)}${'oracle'.padEnd(12)}${'steps t1 / t2 / t3'.padEnd(22)}random\n`);
@@ -174,6 +178,13 @@ export function registerTasksCommands(program: Command): void {
       for (const x of o.failures) process.stdout.write(`  oracle failed on seed ${x.seed} tier ${x.tier} (${x.reason}): ${x.unmet.join('; ')}\n`);
     }
     if (reports.some((r) => r.heldOut)) process.stdout.write('* held-out family (test seeds only)\n');
+    const byGoal = reports.reduce((n, r) => n + (r.oracle.reasons.goal_reached ?? 0), 0);
+    const episodes = reports.reduce((n, r) => n + r.oracle.episodes, 0);
+    process.stdout.write(
+      opts.endOnGoal
+        ? `Page-state goals end when the checker passes: ${byGoal} of ${episodes} oracle episodes ended so (goal_reached).\n`
+        : 'Page-state goals ran until the agent stopped (--no-end-on-goal).\n',
+    );
     process.stdout.write(ok ? '\nEvery oracle succeeded.\n' : '\nSome oracles failed.\n');
   });
 }

@@ -66,6 +66,9 @@ export function importedFamily(name: string, tasks: ImportedTask[]): TaskFamily<
       return {
         instruction: t.instruction,
         state: t,
+        // Nothing reads the live site's state at run time, so nothing could end the episode early:
+        // the agent ends it, with its answer or its last action, as the benchmarks' protocols have it.
+        goalKind: 'answer',
         tier: t.tier,
         startPath: '/',
         startUrl: t.startUrl,

@@ -81,6 +81,9 @@ function miniwobFamily(root: string, task: string, maxTimeMs: number): TaskFamil
         // Replaced by the page's own #query once it has started (pageInstruction).
         instruction: `MiniWoB++ task ${task}: follow the instruction on the page.`,
         state: { task, root, maxTimeMs },
+        // The page's reward is the goal state; the page ends its own episode (isDone, reason
+        // 'checker') before the episode runner would ask the checker.
+        goalKind: 'state',
         // MiniWoB++ tasks are short and have no tiers of their own: tier 1's budget unless asked.
         tier: tier ?? 1,
         startPath: pagePath,

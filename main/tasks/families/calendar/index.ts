@@ -12,8 +12,8 @@ export const calendarFamily: TaskFamily<CalendarState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'calendar');
-    const { state, instruction } = generateCalendarTask(seed, t);
-    return { instruction, state, startPath: '/', tier: t };
+    const { state, instruction, goalKind } = generateCalendarTask(seed, t);
+    return { instruction, state, goalKind, startPath: '/', tier: t };
   },
   handle: handleCalendar,
   check: checkCalendar,

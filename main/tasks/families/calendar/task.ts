@@ -1,5 +1,5 @@
 /** Picks the calendar task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { addDays, dayMonthYear, longDate, weekday } from '../flights/dates.ts';
@@ -29,7 +29,7 @@ function q(title: string): string {
   return `"${title}"`;
 }
 
-export function generateCalendarTask(seed: number, tier: Tier): { state: CalendarState; instruction: string } {
+export function generateCalendarTask(seed: number, tier: Tier): { state: CalendarState; instruction: string; goalKind: GoalKind } {
   const { today, events } = generateCalendar(seed);
   const rng = new Rng(mixSeed(seed, 'calendar-task', tier));
   const ym = today.slice(0, 7);
@@ -99,7 +99,9 @@ export function generateCalendarTask(seed: number, tier: Tier): { state: Calenda
       `Then schedule ${q(title)} for one hour on ${dayMonthYear(date)}, starting at the earliest time between 9 AM and 5 PM when I am free.`;
   }
   const state: CalendarState = { owner: rng.pick(OWNERS), today, events, goals, initial: events.map((e) => ({ ...e })), nextId: 9000 };
-  return { state, instruction };
+  // Questions (a start time, a free hour) are answered by message; the rest are changes to the calendar.
+  const goalKind: GoalKind = goals.some((g) => g.kind === 'start_time' || g.kind === 'free_slot') ? 'answer' : 'state';
+  return { state, instruction, goalKind };
 }
 
 /** The event a create goal made: new, with the asked title. */

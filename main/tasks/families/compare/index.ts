@@ -15,8 +15,8 @@ export const compareFamily: TaskFamily<CompareState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'compare');
-    const { state, instruction } = generateCompareTask(seed, t);
-    return { instruction, state, startPath: '/', tier: t };
+    const { state, instruction, goalKind } = generateCompareTask(seed, t);
+    return { instruction, state, goalKind, startPath: '/', tier: t };
   },
   handle: handleCompare,
   check: checkCompare,

@@ -1,5 +1,5 @@
 /** Picks the comparison task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
 import { answerMatches, normalizeText, sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
@@ -20,7 +20,7 @@ export function cheaperStore(stores: [Store, Store], item: number, qty: number):
   return a < b ? stores[0] : b < a ? stores[1] : undefined;
 }
 
-export function generateCompareTask(seed: number, tier: Tier): { state: CompareState; instruction: string } {
+export function generateCompareTask(seed: number, tier: Tier): { state: CompareState; instruction: string; goalKind: GoalKind } {
   const stores = generateStores(seed);
   const rng = new Rng(mixSeed(seed, 'compare-task', tier));
   const items = stores[0].items;
@@ -47,7 +47,7 @@ export function generateCompareTask(seed: number, tier: Tier): { state: CompareS
     goal = { kind: 'buy', item: it.id, store: cheaperStore(stores, it.id, qty)!.key, qty, name, street, city, zip };
     instruction = `Buy ${qty} × ${it.name} from whichever of ${sa} and ${sb} is cheaper in total, shipping included (a store that is out of stock does not count). Ship to ${name}, ${street}, ${city}, ZIP ${zip}.`;
   }
-  return { state: { stores, goal, orders: [] }, instruction };
+  return { state: { stores, goal, orders: [] }, instruction, goalKind: goal.kind === 'buy' ? 'state' : 'answer' };
 }
 
 /** The store a message names first ("GearHub is cheaper than TrailMart" names GearHub). */

@@ -13,8 +13,8 @@ export const flightsFamily: TaskFamily<FlightsState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'flights');
-    const { state, instruction, startPath } = generateFlights(seed, t);
-    return { instruction, state, startPath, tier: t };
+    const { state, instruction, startPath, goalKind } = generateFlights(seed, t);
+    return { instruction, state, goalKind, startPath, tier: t };
   },
   handle: handleFlights,
   check: checkFlights,

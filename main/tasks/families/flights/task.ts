@@ -1,5 +1,5 @@
 /** Picks the flight task for a seed and tier and phrases its instruction. */
-import type { Tier } from '../../types.ts';
+import type { GoalKind, Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { AIRPORTS, FARE_CLASSES, cityOf, flightsFor, pickAirlines, pickByCriterion, type Criterion, type FareClass, type FlightsGoal, type FlightsState } from './data.ts';
 import { addDays, dayMonthYear, iso } from './dates.ts';
@@ -14,7 +14,7 @@ const CRITERION_TEXT: Record<Criterion, string> = {
   shortest: 'the fastest flight (shortest total travel time)',
 };
 
-export function generateFlights(seed: number, tier: Tier): { state: FlightsState; instruction: string; startPath: string } {
+export function generateFlights(seed: number, tier: Tier): { state: FlightsState; instruction: string; startPath: string; goalKind: GoalKind } {
   const rng = new Rng(mixSeed(seed, 'flights-task', tier));
   const year = 2026 + rng.int(0, 1);
   const month = rng.int(1, 12);
@@ -46,5 +46,6 @@ export function generateFlights(seed: number, tier: Tier): { state: FlightsState
     const pax = passengers === 1 ? '1 adult' : `${passengers} adults`;
     instruction = `Book ${CRITERION_TEXT[criterion]} ${route} for ${pax} in ${fareClass}. Passenger${passengers > 1 ? 's' : ''}: ${who}.`;
   }
-  return { state, instruction, startPath };
+  // Every flights task is a booking.
+  return { state, instruction, startPath, goalKind: 'state' };
 }

@@ -12,8 +12,8 @@ export const hotelsFamily: TaskFamily<HotelsState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'hotels');
-    const { state, instruction, startPath } = generateHotelsTask(seed, t);
-    return { instruction, state, startPath, tier: t };
+    const { state, instruction, startPath, goalKind } = generateHotelsTask(seed, t);
+    return { instruction, state, goalKind, startPath, tier: t };
   },
   handle: handleHotels,
   check: checkHotels,

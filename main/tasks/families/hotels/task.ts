@@ -1,5 +1,5 @@
 /** Picks the hotel task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
 import { answerMatches, sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
@@ -30,7 +30,7 @@ export function cheapestHotel(hotels: Hotel[], city: string, guests: number, min
   return c[0].h;
 }
 
-export function generateHotelsTask(seed: number, tier: Tier): { state: HotelsState; instruction: string; startPath: string } {
+export function generateHotelsTask(seed: number, tier: Tier): { state: HotelsState; instruction: string; startPath: string; goalKind: GoalKind } {
   const { cities, hotels } = generateHotels(seed);
   const rng = new Rng(mixSeed(seed, 'hotels-task', tier));
   const today = iso(2026 + rng.int(0, 1), rng.int(1, 12), rng.int(1, 28));
@@ -89,7 +89,7 @@ export function generateHotelsTask(seed: number, tier: Tier): { state: HotelsSta
     instruction = `Find the cheapest hotel in ${city} with at least ${minStars} stars${breakfast ? ' that includes free breakfast' : ''} for ${guestsText(guests)}, checking in on ${dayMonthYear(checkin)} and out on ${dayMonthYear(checkout)}. Book its cheapest room that sleeps ${guestsText(guests)} for ${first} ${last} (email ${email}).`;
   }
   const state: HotelsState = { siteName: rng.pick(SITES), today, cities, hotels, goal, search: { city, checkin, checkout, guests }, bookings: [], ui: { cookiesDismissed: false } };
-  return { state, instruction, startPath };
+  return { state, instruction, startPath, goalKind: goal.kind === 'book' ? 'state' : 'answer' };
 }
 
 function bookingPoints(ctx: Ctx, b: HotelBooking | undefined): KeyPoint[] {

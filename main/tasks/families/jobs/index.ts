@@ -12,8 +12,8 @@ export const jobsFamily: TaskFamily<JobsState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'jobs');
-    const { state, instruction, startPath } = generateJobsTask(seed, t);
-    return { instruction, state, startPath, tier: t };
+    const { state, instruction, startPath, goalKind } = generateJobsTask(seed, t);
+    return { instruction, state, goalKind, startPath, tier: t };
   },
   handle: handleJobs,
   check: checkJobs,

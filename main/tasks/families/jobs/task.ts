@@ -1,5 +1,5 @@
 /** Picks the job-board task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { answerMatches, sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { generateJobs, type Application, type Job, type JobsGoal, type JobsState } from './data.ts';
@@ -18,7 +18,7 @@ export function newest(jobs: Job[]): Job[] {
   return [...jobs].sort((a, b) => a.postedDaysAgo - b.postedDaysAgo || a.id - b.id).slice(0, 5);
 }
 
-export function generateJobsTask(seed: number, tier: Tier): { state: JobsState; instruction: string; startPath: string } {
+export function generateJobsTask(seed: number, tier: Tier): { state: JobsState; instruction: string; startPath: string; goalKind: GoalKind } {
   const jobs = generateJobs(seed);
   const rng = new Rng(mixSeed(seed, 'jobs-task', tier));
   const first = rng.pick(FIRST);
@@ -54,7 +54,7 @@ export function generateJobsTask(seed: number, tier: Tier): { state: JobsState; 
     instruction = `Find the best-paying ${remote ? 'remote ' : ''}${j.level.toLowerCase()} ${j.title} job (highest top of the salary range) and apply to it. ${who}`;
   }
   const state: JobsState = { siteName: rng.pick(SITES), jobs, saved: [], applications: [], goal, ui: { cookiesDismissed: false } };
-  return { state, instruction, startPath };
+  return { state, instruction, startPath, goalKind: goal.kind === 'years' ? 'answer' : 'state' };
 }
 
 const digits = (s: string) => s.replace(/\D/g, '');

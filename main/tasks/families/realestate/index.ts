@@ -12,8 +12,8 @@ export const realEstateFamily: TaskFamily<RealEstateState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'realestate');
-    const { state, instruction, startPath } = generateRealEstateTask(seed, t);
-    return { instruction, state, startPath, tier: t };
+    const { state, instruction, startPath, goalKind } = generateRealEstateTask(seed, t);
+    return { instruction, state, goalKind, startPath, tier: t };
   },
   handle: handleRealEstate,
   check: checkRealEstate,

@@ -1,5 +1,5 @@
 /** Picks the real-estate task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { answerMatches, sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { addDays, dayMonthYear, iso } from '../flights/dates.ts';
@@ -15,7 +15,7 @@ export function cheapest(homes: Home[], city: string, type: string, beds: number
   return homes.filter((h) => h.city === city && h.type === type && h.beds >= beds).sort((a, b) => a.price - b.price)[0];
 }
 
-export function generateRealEstateTask(seed: number, tier: Tier): { state: RealEstateState; instruction: string; startPath: string } {
+export function generateRealEstateTask(seed: number, tier: Tier): { state: RealEstateState; instruction: string; startPath: string; goalKind: GoalKind } {
   const homes = generateHomes(seed);
   const rng = new Rng(mixSeed(seed, 'realestate-task', tier));
   const today = iso(2026 + rng.int(0, 1), rng.int(1, 12), rng.int(1, 28));
@@ -51,7 +51,7 @@ export function generateRealEstateTask(seed: number, tier: Tier): { state: RealE
     goal = { kind: 'tour', home: target.id, date, time, name, email, phone, city: h0.city, type: h0.type, beds };
     instruction = `Find the cheapest ${h0.type.toLowerCase()} in ${h0.city} with at least ${beds} bedroom${beds > 1 ? 's' : ''} and request a tour of it on ${dayMonthYear(date)} at ${timeLabel(time)} ${who}.`;
   }
-  return { state: { siteName: rng.pick(SITES), today, homes, saved: [], tours: [], goal }, instruction, startPath };
+  return { state: { siteName: rng.pick(SITES), today, homes, saved: [], tours: [], goal }, instruction, startPath, goalKind: goal.kind === 'tour' ? 'state' : 'answer' };
 }
 
 const digits = (s: string) => s.replace(/\D/g, '');

@@ -16,8 +16,8 @@ export const restaurantsFamily: TaskFamily<RestaurantsState> = {
   seeds: { train: { ...HELD_OUT_SEEDS.train }, test: { ...HELD_OUT_SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'restaurants');
-    const { state, instruction, startPath } = generateRestaurantsTask(seed, t);
-    return { instruction, state, startPath, tier: t };
+    const { state, instruction, startPath, goalKind } = generateRestaurantsTask(seed, t);
+    return { instruction, state, goalKind, startPath, tier: t };
   },
   handle: handleRestaurants,
   check: checkRestaurants,

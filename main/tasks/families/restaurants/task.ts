@@ -1,5 +1,5 @@
 /** Picks the restaurant task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
 import { answerMatches, sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
@@ -26,7 +26,7 @@ function firstOpen(seed: number, r: Restaurant, from: string, party: number, aft
   return { date: from, time: TIMES.find((t) => slotOpen(seed, r, from, t, 1)) ?? after };
 }
 
-export function generateRestaurantsTask(seed: number, tier: Tier): { state: RestaurantsState; instruction: string; startPath: string } {
+export function generateRestaurantsTask(seed: number, tier: Tier): { state: RestaurantsState; instruction: string; startPath: string; goalKind: GoalKind } {
   const { city, restaurants } = generateRestaurants(seed);
   const rng = new Rng(mixSeed(seed, 'restaurants-task', tier));
   const today = iso(2026 + rng.int(0, 1), rng.int(1, 12), rng.int(1, 28));
@@ -60,7 +60,7 @@ export function generateRestaurantsTask(seed: number, tier: Tier): { state: Rest
     instruction = `Book a table for ${partyLabel(party)} on ${dayMonthYear(date)} at the highest-rated ${best.cuisine} restaurant in ${best.area}, at the earliest time available from ${timeLabel(after)} on. The reservation is for ${name}, phone ${phone}.`;
   }
   const state: RestaurantsState = { siteName: rng.pick(SITES), city, today, restaurants, goal, reservations: [], promo: { dismissed: false, joined: false }, ui: { cookiesDismissed: true } };
-  return { state, instruction, startPath };
+  return { state, instruction, startPath, goalKind: goal.kind === 'reserve' ? 'state' : 'answer' };
 }
 
 const digits = (s: string) => s.replace(/\D/g, '');

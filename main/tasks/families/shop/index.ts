@@ -13,8 +13,8 @@ export const shopFamily: TaskFamily<ShopState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'shop');
-    const { state, instruction } = generateShop(seed, t);
-    return { instruction, state, startPath: '/', tier: t };
+    const { state, instruction, goalKind } = generateShop(seed, t);
+    return { instruction, state, goalKind, startPath: '/', tier: t };
   },
   handle: handleShop,
   check: checkShop,

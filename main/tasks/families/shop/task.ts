@@ -1,9 +1,9 @@
 /** Picks the shop task for a seed and tier and phrases its instruction. */
-import type { Tier } from '../../types.ts';
+import type { GoalKind, Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { FEATURED, SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
 
-export function generateShop(seed: number, tier: Tier): { state: ShopState; instruction: string } {
+export function generateShop(seed: number, tier: Tier): { state: ShopState; instruction: string; goalKind: GoalKind } {
   const catalog = generateCatalog(seed);
   const rng = new Rng(mixSeed(seed, 'shop-task', tier));
   const products = catalog.products;
@@ -24,7 +24,8 @@ export function generateShop(seed: number, tier: Tier): { state: ShopState; inst
     }
   }
   const state: ShopState = { ...catalog, account, goal, cart: [], orders: [], ui: { cookiesDismissed: false } };
-  return { state, instruction: instructionFor(goal, products) };
+  // Every shop task is a cart or an order.
+  return { state, instruction: instructionFor(goal, products), goalKind: 'state' };
 }
 
 /** The cheapest in-stock product of one brand in one category, made unique by construction. */

@@ -12,8 +12,8 @@ export const ticketsFamily: TaskFamily<TicketsState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'tickets');
-    const { state, instruction, startPath } = generateTicketsTask(seed, t);
-    return { instruction, state, startPath, tier: t };
+    const { state, instruction, startPath, goalKind } = generateTicketsTask(seed, t);
+    return { instruction, state, goalKind, startPath, tier: t };
   },
   handle: handleTickets,
   check: checkTickets,

@@ -1,5 +1,5 @@
 /** Picks the ticketing task for a seed and tier, phrases its instruction, and judges the result. */
-import type { CheckResult, KeyPoint, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
 import { answerMatches, sameText } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
@@ -13,7 +13,7 @@ const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia']
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', 'Sato', 'Karimi', 'Berg'];
 const SITES = ['TicketTrove', 'SeatSpot', 'StageDoor', 'GateKeeper'];
 
-export function generateTicketsTask(seed: number, tier: Tier): { state: TicketsState; instruction: string; startPath: string } {
+export function generateTicketsTask(seed: number, tier: Tier): { state: TicketsState; instruction: string; startPath: string; goalKind: GoalKind } {
   const { today, events } = generateEvents(seed);
   const rng = new Rng(mixSeed(seed, 'tickets-task', tier));
   const first = rng.pick(FIRST);
@@ -48,7 +48,7 @@ export function generateTicketsTask(seed: number, tier: Tier): { state: TicketsS
       instruction = `Get two seats next to each other in row ${r} for ${e.name} in ${e.city} on ${dayMonthYear(e.date)}, ${how}. Name ${name}, email ${email}.`;
     }
   }
-  return { state: { siteName: rng.pick(SITES), today, events, holds: {}, orders: [], goal }, instruction, startPath };
+  return { state: { siteName: rng.pick(SITES), today, events, holds: {}, orders: [], goal }, instruction, startPath, goalKind: goal.kind === 'buy' ? 'state' : 'answer' };
 }
 
 function orderPoints(ctx: Ctx, o: TicketOrder | undefined): KeyPoint[] {

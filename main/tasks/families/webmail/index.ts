@@ -13,8 +13,8 @@ export const webmailFamily: TaskFamily<WebmailState> = {
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'webmail');
-    const { state, instruction } = generateWebmail(seed, t);
-    return { instruction, state, startPath: '/folder/inbox', tier: t };
+    const { state, instruction, goalKind } = generateWebmail(seed, t);
+    return { instruction, state, goalKind, startPath: '/folder/inbox', tier: t };
   },
   handle: handleWebmail,
   check: checkWebmail,

@@ -1,5 +1,5 @@
 /** Picks the mail task for a seed and tier and phrases its instruction. */
-import type { Tier } from '../../types.ts';
+import type { GoalKind, Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { folderLabel, generateMailbox, type Folder, type MailGoal, type Message, type WebmailState } from './data.ts';
 
@@ -10,7 +10,7 @@ function about(m: Message): string {
   return `the email from ${m.from.name} about ${m.topic}`;
 }
 
-export function generateWebmail(seed: number, tier: Tier): { state: WebmailState; instruction: string } {
+export function generateWebmail(seed: number, tier: Tier): { state: WebmailState; instruction: string; goalKind: GoalKind } {
   const { me, messages } = generateMailbox(seed);
   const rng = new Rng(mixSeed(seed, 'webmail-task', tier));
   const inbox = messages.filter((m) => m.folder === 'inbox');
@@ -68,5 +68,5 @@ export function generateWebmail(seed: number, tier: Tier): { state: WebmailState
     initial: { folders: Object.fromEntries(messages.map((m) => [m.id, m.folder])), starred: messages.filter((m) => m.starred).map((m) => m.id) },
     nextId: 5000,
   };
-  return { state, instruction: parts.join(' ') };
+  return { state, instruction: parts.join(' '), goalKind: goals.some((g) => g.kind === 'answer') ? 'answer' : 'state' };
 }

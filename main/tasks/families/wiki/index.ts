@@ -13,8 +13,8 @@ export const wikiFamily: TaskFamily<WikiState> = {
   seeds: { train: { ...HELD_OUT_SEEDS.train }, test: { ...HELD_OUT_SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'wiki');
-    const { state, instruction } = generateWikiTask(seed, t);
-    return { instruction, state, startPath: '/', tier: t };
+    const { state, instruction, goalKind } = generateWikiTask(seed, t);
+    return { instruction, state, goalKind, startPath: '/', tier: t };
   },
   handle: handleWiki,
   check: checkWiki,

@@ -1,5 +1,5 @@
 /** Picks the wiki question for a seed and tier, and judges the agent's answer. */
-import type { CheckResult, Tier } from '../../types.ts';
+import type { CheckResult, GoalKind, Tier } from '../../types.ts';
 import { answerMatches } from '../common/normalize.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { MONTHS_LONG, generateWiki, type City, type WikiGoal, type WikiState } from './data.ts';
@@ -8,7 +8,7 @@ import type { Ctx } from './pages.ts';
 const SITES = ['Wikiverse', 'OpenAtlas', 'Gazetteer', 'Knowpedia'];
 const n = (x: number) => x.toLocaleString('en-US');
 
-export function generateWikiTask(seed: number, tier: Tier): { state: WikiState; instruction: string } {
+export function generateWikiTask(seed: number, tier: Tier): { state: WikiState; instruction: string; goalKind: GoalKind } {
   const { countries, cities } = generateWiki(seed);
   const rng = new Rng(mixSeed(seed, 'wiki-task', tier));
   const city = (name: string) => cities.find((c) => c.name === name)!;
@@ -81,7 +81,7 @@ export function generateWikiTask(seed: number, tier: Tier): { state: WikiState; 
       instruction = ask(`Who is the mayor of the city of ${c.name} that ${what}?`);
     }
   }
-  return { state: { siteName: rng.pick(SITES), countries, cities, goal }, instruction };
+  return { state: { siteName: rng.pick(SITES), countries, cities, goal }, instruction, goalKind: 'answer' };
 }
 
 export function checkWiki(ctx: Ctx): CheckResult {
