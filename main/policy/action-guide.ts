@@ -33,7 +33,9 @@ export interface PromptElement {
 export function promptElements(prompt: string): PromptElement[] {
   // A line may be marked (`* [ID] ...`) and an option (`*XL`) as matching the task (see prompt.ts).
   const idFirst = /^(?:\* )?\[([^\]\s']+)\] (\S*)(.*)$/;
-  const nameFirst = /^(?:\* )?([A-Za-z]+)(?: "(?:[^"\\]|\\.)*")? \[([^\]\s']+)\](.*)$/;
+  // Roles are lower-case words (and a few input types the environment names in capitals), which
+  // keeps a text run such as `Price [EUR] 80` from reading as an element.
+  const nameFirst = /^(?:\* )?([a-z][A-Za-z]*|Date|DateTime|InputTime|ColorWell)(?: "(?:[^"\\]|\\.)*")? \[([^\]\s']+)\](.*)$/;
   return prompt.split('\n').flatMap((line) => {
     const a = idFirst.exec(line);
     const b = a ? null : nameFirst.exec(line);

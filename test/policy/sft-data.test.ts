@@ -24,6 +24,8 @@ const sample: PolicySample = {
   target: { thought: 'Pick size XL.', action: "select_option('48', 'XL')" },
 };
 
+/** The layout these prompt tests were written for; name-first is tested on its own below. */
+const idFirst = { ...defaultPromptSettings, elementLayout: 'id-first' as const };
 const tokenizer = trainTokenizer(tokenizerTexts([sample], defaultPromptSettings), 320);
 const settings = { prompt: defaultPromptSettings, ctx: 512, reserve: 64 };
 
@@ -74,11 +76,11 @@ test('a padded SFT batch predicts token i+1 at row i, with loss only where token
 test('the prompt drops the per-instance origin, clips history to the last actions, and keeps the viewport first within budget', () => {
   assert.equal(urlPath('http://127.0.0.1:4000/i/abc123/product/7?x=1'), '/product/7?x=1');
   const many = { ...sample.input, history: ['a()', 'b()', 'c()', 'd()', 'e()'] };
-  const text = renderPolicyPrompt(many, { ...defaultPromptSettings, maxHistory: 2 });
+  const text = renderPolicyPrompt(many, { ...idFirst, maxHistory: 2 });
   assert.match(text, /History: \(3 earlier\) d\(\) ; e\(\)/);
   assert.doesNotMatch(text, /127\.0\.0\.1/);
   const els = [el('1', 'link', 'Below the fold', false), el('2', 'button', 'Visible')];
-  const small = renderPolicyPrompt({ ...sample.input, elements: els }, { ...defaultPromptSettings, maxPageChars: 25 });
+  const small = renderPolicyPrompt({ ...sample.input, elements: els }, { ...idFirst, maxPageChars: 25 });
   assert.match(small, /\[2\] button "Visible"\n\(1 more\)/);
 });
 
@@ -99,7 +101,7 @@ test('task element order: elements sharing words with the task, controls and ove
     el('7', 'button', 'Accept all cookies'), // drawn over the page: in the viewport after an element below it
   ];
   const input = { ...sample.input, instruction: 'Open the Terra Jacket page.', elements: page };
-  const task = { ...defaultPromptSettings, elementOrder: 'task' as const, maxPageChars: 60 };
+  const task = { ...idFirst, elementOrder: 'task' as const, maxPageChars: 60 };
   const text = renderPolicyPrompt(input, task);
   assert.match(text, /\[4\] heading "Terra Jacket"\n\[7\] button "Accept all cookies"\n\(5 more\)/);
   const pageOrder = renderPolicyPrompt(input, { ...task, elementOrder: 'page' });
@@ -118,11 +120,25 @@ test('task-match marks: the lines sharing the most task words get "* ", options 
     { ...el('4', 'combobox', 'Size'), options: ['S', 'XL', 'XXL'] },
   ];
   const input = { ...sample.input, instruction: 'Add the Terra Jacket in size XL to your cart.', elements: page };
-  const text = renderPolicyPrompt(input, { ...defaultPromptSettings, markTaskMatches: true });
+  const text = renderPolicyPrompt(input, { ...idFirst, markTaskMatches: true });
   assert.match(text, /^\* \[1\] link "Terra Jacket"\n\[2\] link "Terra Boots"\n\* \[3\] heading "Terra Jacket"\n\[4\] combobox "Size" options: S \| \*XL \| XXL$/m);
-  assert.doesNotMatch(renderPolicyPrompt(input, defaultPromptSettings), /\*/);
-  const none = renderPolicyPrompt({ ...input, instruction: 'Open the help page.' }, { ...defaultPromptSettings, markTaskMatches: true });
+  assert.doesNotMatch(renderPolicyPrompt(input, idFirst), /\*/);
+  const none = renderPolicyPrompt({ ...input, instruction: 'Open the help page.' }, { ...idFirst, markTaskMatches: true });
   assert.doesNotMatch(none, /^\* /m);
   assert.deepEqual(promptElements(text).at(-1), { id: '4', role: 'combobox', options: ['S', 'XL', 'XXL'] });
   assert.deepEqual(promptElements(text).map((e) => e.id), ['1', '2', '3', '4']);
+});
+
+test('name-first element lines put the id after the name; the action guide reads both layouts alike', () => {
+  const page: PageElement[] = [el('1', 'link', 'Terra Jacket'), { ...el('4', 'combobox', 'Size'), options: ['S', 'XL'] }, el('9', 'text', 'Price [EUR] 80')];
+  const input = { ...sample.input, instruction: 'Buy the Terra Jacket.', elements: page };
+  const nameFirst = renderPolicyPrompt(input, defaultPromptSettings);
+  assert.equal(defaultPromptSettings.elementLayout, 'name-first');
+  assert.match(nameFirst, /^link "Terra Jacket" \[1\]\ncombobox "Size" \[4\] options: S \| XL$/m);
+  const old = renderPolicyPrompt(input, idFirst);
+  assert.match(old, /^\[1\] link "Terra Jacket"$/m);
+  const expected = [{ id: '1', role: 'link', options: [] }, { id: '4', role: 'combobox', options: ['S', 'XL'] }];
+  assert.deepEqual(promptElements(nameFirst), expected);
+  assert.deepEqual(promptElements(old), expected);
+  assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).elementLayout, 'id-first', 'older policy.json files keep their layout');
 });
