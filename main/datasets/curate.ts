@@ -32,13 +32,15 @@ export interface CurateResult {
   matched: number;
   /** Episode files that could not be read (skipped). */
   errors: string[];
+  /** Episodes kept without their labels, whose labels file could not be read (file and line). */
+  warnings: string[];
   stats: DatasetStats;
 }
 
 export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateResult {
   const filter = parseFilter(req.filter ?? {});
   const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
-  const { infos, errors } = loadEpisodeInfos(lab);
+  const { infos, errors, warnings } = loadEpisodeInfos(lab);
   if (filter.ids) {
     const known = new Set(infos.map((e) => e.id));
     const unknown = filter.ids.filter((id) => !known.has(id));
@@ -47,7 +49,7 @@ export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateRe
   const matched = infos.filter((e) => matchesFilter(e, filter));
   const { kept, dropped } = dedupeEpisodes(matched);
   const episodes = kept.map((e) => ({ ...e, split: splitOf(e.family, e.seed, ratios) }));
-  return { episodes, dropped, matched: matched.length, errors, stats: computeStats(episodes) };
+  return { episodes, dropped, matched: matched.length, errors, warnings, stats: computeStats(episodes) };
 }
 
 export interface CreateDatasetRequest extends CurateRequest {
@@ -60,6 +62,7 @@ export interface CreateDatasetResult {
   matched: number;
   dropped: number;
   errors: string[];
+  warnings: string[];
 }
 
 /** Freeze the selection as lab/datasets/<name>/v<N>/manifest.json (N = the next version). */
@@ -102,7 +105,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
     episodes,
     stats: preview.stats,
   }));
-  return { manifest, matched: preview.matched, dropped: preview.dropped.length, errors: preview.errors };
+  return { manifest, matched: preview.matched, dropped: preview.dropped.length, errors: preview.errors, warnings: preview.warnings };
 }
 
 function bump(counts: Record<string, number>, key: string | number, by = 1): void {

@@ -49,15 +49,20 @@ export interface EpisodeInfo {
   actions: string[];
 }
 
-/** Read every episode with its labels. Unreadable episodes are returned as errors, not fatal. */
-export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors: string[] } {
+/**
+ * Read every episode with its labels. Unreadable episodes are returned as errors, not fatal; an
+ * episode whose labels file cannot be read is kept without its labels, with a warning.
+ */
+export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors: string[]; warnings: string[] } {
   const labels = new LabelStore(lab.dir);
   const infos: EpisodeInfo[] = [];
   const errors: string[] = [];
+  const warnings: string[] = [];
   for (const id of lab.episodeIds()) {
     try {
       const e = lab.readEpisode(id);
-      const l = labels.read(id);
+      const { labels: l, problem } = labels.readOrReport(id);
+      if (problem) warnings.push(problem);
       infos.push({
         id,
         family: e.header.task.family,
@@ -76,7 +81,7 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
       errors.push(`episode ${id}: ${(err as Error).message}`);
     }
   }
-  return { infos, errors };
+  return { infos, errors, warnings };
 }
 
 export function effectiveOutcome(checkerSuccess: boolean | null, labels: EpisodeLabels): Outcome {

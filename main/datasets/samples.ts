@@ -47,6 +47,8 @@ export interface BuildSamplesResult {
   samples: TrainingSample[];
   /** Steps left out because they were labeled wrong or detour without a correction. */
   skipped: number;
+  /** Episodes whose labels file could not be read: exported without labels (file and line named). */
+  warnings: string[];
 }
 
 const SKIP: ReadonlySet<StepLabel> = new Set(['wrong', 'detour']);
@@ -56,6 +58,7 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
   const where = `dataset ${manifest.name} v${manifest.version}`;
   const labels = new LabelStore(lab.dir);
   const samples: TrainingSample[] = [];
+  const warnings: string[] = [];
   let skipped = 0;
   for (const entry of manifest.episodes) {
     if (opts.signal?.aborted) break;
@@ -66,7 +69,8 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
     } catch (err) {
       throw new DatasetError(`${where}: episode ${entry.id} cannot be read: ${(err as Error).message}`);
     }
-    const l = labels.read(entry.id);
+    const { labels: l, problem } = labels.readOrReport(entry.id);
+    if (problem) warnings.push(`${where}: ${problem}`);
     const history: PromptStep[] = [];
     for (const step of episode.steps) {
       const label = l.steps[step.index] ?? null;
@@ -101,5 +105,5 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
       history.push({ action: step.action, error: step.error });
     }
   }
-  return { samples, skipped };
+  return { samples, skipped, warnings };
 }

@@ -105,6 +105,7 @@ export function registerDatasetCommands(program: Command): void {
       const lab = openLab(cmd);
       const result = createDataset(lab, { name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description });
       for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
+      for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
       if (opts.json) return printJson({ ...result, path: join(versionDir(lab.dir, result.manifest.name, result.manifest.version), 'manifest.json') });
       process.stdout.write(`${describe(result.manifest)}\n  (${result.matched} matched the filter)\n`);
     });
@@ -172,6 +173,7 @@ export function registerDatasetCommands(program: Command): void {
           }),
         );
         bar?.stop();
+        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         if (opts.json) return printJson(result);
         process.stdout.write(
           `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels\n  ${result.outDir}\n`,

@@ -47,6 +47,8 @@ export interface ExportResult {
   /** Steps left out (labeled wrong or detour without a correction). */
   skippedSteps: number;
   images: number;
+  /** What was exported differently from the manifest's promise, each naming its file (labels not applied). */
+  warnings: string[];
 }
 
 export function isExportFormat(s: string): s is ExportFormat {
@@ -57,7 +59,7 @@ export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<
   if (!isExportFormat(req.format)) throw new DatasetError(`unknown export format "${req.format}" (known: ${EXPORT_FORMATS.join(', ')})`);
   const manifest: DatasetManifest = readManifest(lab.dir, req.dataset);
   const where = `dataset ${manifest.name} v${manifest.version}`;
-  const { samples, skipped } = buildSamples(lab, manifest, { signal: req.signal });
+  const { samples, skipped, warnings } = buildSamples(lab, manifest, { signal: req.signal });
   if (!samples.length) {
     throw new DatasetError(`${where} yields no training samples: its ${manifest.episodes.length} episodes have ${manifest.stats.steps} steps, ${skipped} of them labeled wrong or detour without a correction`);
   }
@@ -76,5 +78,6 @@ export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<
     samplesBySplit: Object.fromEntries(splits.map((g) => [g.split, g.samples.length])),
     skippedSteps: skipped,
     images: new Set(samples.flatMap((s) => s.images.map((i) => i.sha256))).size,
+    warnings,
   };
 }
