@@ -28,6 +28,11 @@ export const datasetFilterSchema = z
     ids: z.array(z.string().min(1)).optional(),
     /** Case-insensitive substring of the task instruction. */
     search: z.string().optional(),
+    /**
+     * Keep orphans: episodes with no step and no end record, what a run killed right after it
+     * opened an episode leaves. Left out by default; they hold nothing to train on.
+     */
+    includeOrphans: z.boolean().optional(),
   })
   .strict();
 export type DatasetFilter = z.infer<typeof datasetFilterSchema>;
@@ -47,7 +52,14 @@ export interface EpisodeInfo {
   tags: string[];
   /** The recorded action strings, in order (dedupe compares them). */
   actions: string[];
+  /** The episode has its end record (false: the run stopped mid-episode). */
+  ended: boolean;
+  /** Steps whose recorded screenshot is not in the blob store (deleted, or lost with a disk). */
+  missingScreenshots: Array<{ step: number; sha256: string }>;
 }
+
+/** No step and no end: a run killed right after it opened the episode file. */
+export const isOrphan = (e: Pick<EpisodeInfo, 'steps' | 'ended'>): boolean => e.steps === 0 && !e.ended;
 
 /**
  * Read every episode with its labels. Unreadable episodes are returned as errors, not fatal; an
@@ -76,6 +88,8 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         outcome: effectiveOutcome(e.end ? (e.header.task.checker === 'judge' ? lab.judgments.latest(id)?.verdict === 'success' : e.end.success) : null, l),
         tags: l.tags,
         actions: e.steps.map((s) => s.action),
+        ended: !!e.end,
+        missingScreenshots: e.steps.flatMap((s) => (s.observation.screenshot && !lab.blobs.has(s.observation.screenshot) ? [{ step: s.index, sha256: s.observation.screenshot }] : [])),
       });
     } catch (err) {
       errors.push(`episode ${id}: ${(err as Error).message}`);

@@ -41,13 +41,20 @@ export interface BuildSamplesOptions {
   /** Only these splits (default all). */
   splits?: readonly SplitName[];
   signal?: AbortSignal;
+  /** Fail on a step whose screenshot file is missing, instead of leaving the step out. */
+  strict?: boolean;
 }
 
 export interface BuildSamplesResult {
   samples: TrainingSample[];
   /** Steps left out because they were labeled wrong or detour without a correction. */
   skipped: number;
-  /** Episodes whose labels file could not be read: exported without labels (file and line named). */
+  /** Steps left out because their screenshot file is missing (each also in warnings). */
+  missingScreenshots: number;
+  /**
+   * Episodes whose labels file could not be read (exported without labels, file and line named),
+   * and each step left out for a missing screenshot (file named).
+   */
   warnings: string[];
 }
 
@@ -60,6 +67,7 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
   const samples: TrainingSample[] = [];
   const warnings: string[] = [];
   let skipped = 0;
+  let missingScreenshots = 0;
   for (const entry of manifest.episodes) {
     if (opts.signal?.aborted) break;
     if (opts.splits && !opts.splits.includes(entry.split)) continue;
@@ -82,10 +90,16 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
         const target = correction !== undefined ? { action: correction } : { thought: step.thought, action: step.action };
         const shot = step.observation.screenshot;
         const images: SampleImage[] = [];
-        if (shot) {
-          if (!lab.blobs.has(shot)) throw new DatasetError(`${where}: episode ${entry.id} step ${step.index}: screenshot ${shot} is missing from ${lab.blobs.dir}`);
-          images.push({ sha256: shot, path: lab.blobs.pathOf(shot) });
+        if (shot && !lab.blobs.has(shot)) {
+          const what = `${where}: episode ${entry.id} step ${step.index}: screenshot ${lab.blobs.pathOf(shot)} is missing`;
+          if (opts.strict) throw new DatasetError(what);
+          // A vision sample without its image would teach from a page the model never saw.
+          warnings.push(`${what}; step left out`);
+          missingScreenshots++;
+          history.push({ action: step.action, error: step.error });
+          continue;
         }
+        if (shot) images.push({ sha256: shot, path: lab.blobs.pathOf(shot) });
         samples.push({
           episodeId: entry.id,
           step: step.index,
@@ -105,5 +119,5 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
       history.push({ action: step.action, error: step.error });
     }
   }
-  return { samples, skipped, warnings };
+  return { samples, skipped, missingScreenshots, warnings };
 }

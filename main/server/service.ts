@@ -237,7 +237,7 @@ export class LabService implements LabApi {
 
   async previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview> {
     const r = previewDataset(this.deps.store, { filter: parseFilter(filter), ratios });
-    return { matched: r.matched, dropped: r.dropped.length, episodes: r.episodes.length, stats: r.stats, errors: [...r.errors, ...r.warnings] };
+    return { matched: r.matched, dropped: r.dropped.length, orphans: r.orphans, episodes: r.episodes.length, stats: r.stats, errors: [...r.errors, ...r.warnings] };
   }
 
   async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }) {
