@@ -72,6 +72,11 @@ export class BrowserEnv {
     this.options = { ...DEFAULT_ENV_OPTIONS, ...options };
   }
 
+  /** The host's sandbox state, for the episode header. */
+  get sandbox(): BrowserHost['sandbox'] {
+    return this.host.sandbox;
+  }
+
   get session(): CdpSession {
     if (!this.page) throw new Error('no episode is running: call reset() first');
     return this.page.session;

@@ -60,7 +60,13 @@ export const episodeHeaderSchema = z.object({
   createdAt: z.string(),
   task: taskRecordSchema,
   agent: z.object({ name: z.string(), config: z.record(z.string(), z.unknown()).optional() }),
-  env: z.object({ viewport: z.object({ width: z.number(), height: z.number() }), screenshots: z.boolean(), browser: z.string() }),
+  env: z.object({
+    viewport: z.object({ width: z.number(), height: z.number() }),
+    screenshots: z.boolean(),
+    browser: z.string(),
+    /** Whether the page ran in Chromium's sandbox, and why not; absent in headers written before it was recorded, and for remote browsers. */
+    sandbox: z.object({ enabled: z.boolean(), reason: z.string().optional() }).optional(),
+  }),
   links: z
     .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })
     .default({}),
