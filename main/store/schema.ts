@@ -94,7 +94,11 @@ export const stepRecordSchema = z.object({
       latencyMs: z.number().min(0),
       attempts: z.number().int().min(1),
       malformed: z.string().optional(),
+      /** The start of a malformed answer (clipped); outputChars is its whole length when it was clipped. */
       output: z.string().optional(),
+      outputChars: z.number().int().min(0).optional(),
+      /** The whole length of a thought that was clipped in the step. */
+      thoughtChars: z.number().int().min(0).optional(),
     })
     .optional(),
   at: z.string(),
