@@ -75,7 +75,12 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
       }).end(await readFile(path));
       return;
     }
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    let rel: string;
+    try {
+      rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    } catch {
+      return void res.writeHead(400, security).end(`malformed percent-encoding in ${url.pathname}`);
+    }
     const path = normalize(join(opts.rendererDir, rel));
     if (!path.startsWith(opts.rendererDir + sep)) return void res.writeHead(403, security).end();
     try {

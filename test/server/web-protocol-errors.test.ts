@@ -77,6 +77,15 @@ async function rawUpgrade(): Promise<{ socket: Socket; received: () => Buffer; e
   return { socket, received: () => data.subarray(bodyStart), ended };
 }
 
+test('a malformed percent-encoding in the path is a 400, not a 500', async () => {
+  for (const path of ['/%ZZ', '/assets/%E0%A4%A.js', '/%']) {
+    const res = await fetch(`${web.url}${path}`);
+    assert.equal(res.status, 400, path);
+    assert.match(await res.text(), /malformed percent-encoding/);
+  }
+  assert.equal((await fetch(`${web.url}/no-such-file.js`)).status, 404, 'a well-formed missing path is still a 404');
+});
+
 test('an unmasked frame closes that connection with 1002 and the server keeps serving', async () => {
   const other = await openClient();
   assert.equal((await other.call('info')).mode, 'web');
