@@ -316,6 +316,11 @@ export class ChromiumHost implements BrowserHost {
     return host;
   }
 
+  /** The launched browser's process id; null when attached to a remote one. */
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
   /** Product and version of the browser, e.g. "Chrome/156.0.8078.73". */
   async version(): Promise<string> {
     const v = await this.conn.send<{ product: string }>('Browser.getVersion');
