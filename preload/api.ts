@@ -31,6 +31,8 @@ export interface DatasetVersionInfo {
 export interface DatasetPreview {
   matched: number;
   dropped: number;
+  /** Orphaned episodes (no step, no end record) the filter matched and left out. */
+  orphans: number;
   episodes: number;
   stats: DatasetStats;
   errors: string[];

@@ -73,7 +73,12 @@ export function endpointSettings(o: EndpointAgentOptions): EndpointAgentSettings
 /** Statuses that say the endpoint is misconfigured, not that this step's request was bad. */
 const CONFIG_STATUS = new Set([401, 403, 404]);
 
+/** How much of a malformed answer a step keeps (llm.output; llm.outputChars has the whole length). */
 const OUTPUT_CHARS = 2000;
+/** How much of a thought a step keeps (llm.thoughtChars has the whole length). */
+const THOUGHT_CHARS = 2000;
+/** The parse error quotes the output; keep it short too. */
+const MALFORMED_CHARS = 300;
 
 export class EndpointAgent implements Agent {
   readonly name = 'endpoint';
@@ -128,10 +133,15 @@ export class EndpointAgent implements Agent {
       if (err instanceof EndpointError && (err.retryable || (err.status !== null && CONFIG_STATUS.has(err.status)))) {
         throw new AgentUnavailableError(`the endpoint ${s.baseUrl} is unavailable: ${message}`);
       }
+      // A 200 whose body is no chat completion was not refused: say what came back instead.
+      if (err instanceof EndpointError && err.badResponse) throw new Error(`the endpoint's answer could not be used: ${message}`);
       throw new Error(`the endpoint refused the request: ${message}`);
     }
 
-    const { thought, actionText } = extractAction(result.text);
+    const extracted = extractAction(result.text);
+    const { actionText } = extracted;
+    // A model can write a megabyte; steps and the next prompts keep a bounded thought, and say how long it was.
+    const thought = extracted.thought && clipText(extracted.thought, THOUGHT_CHARS);
     let malformed: string | undefined;
     try {
       parseAction(actionText);
@@ -148,7 +158,9 @@ export class EndpointAgent implements Agent {
         completionTokens: result.usage.completionTokens,
         latencyMs: Math.round(result.latencyMs),
         attempts: result.attempts,
-        ...(malformed !== undefined ? { malformed, output: result.text.slice(0, OUTPUT_CHARS) } : {}),
+        ...(malformed !== undefined ? { malformed: clipText(malformed, MALFORMED_CHARS), output: clipText(result.text, OUTPUT_CHARS) } : {}),
+        ...(malformed !== undefined && result.text.length > OUTPUT_CHARS ? { outputChars: result.text.length } : {}),
+        ...(extracted.thought && extracted.thought.length > THOUGHT_CHARS ? { thoughtChars: extracted.thought.length } : {}),
       },
     };
     this.steps.push({ thought, action, error: null });
@@ -162,9 +174,13 @@ function stepSeed(seed: number, step: number): number {
 }
 
 /**
- * Malformed output as the step's action, clipped (the whole text is in llm.output). Whitespace is
+ * Malformed output as the step's action, clipped (the start of the text is in llm.output). Whitespace is
  * kept as written: collapsing it could turn text that failed to parse into an action that parses.
  */
 function clipAction(text: string, max: number): string {
+  return clipText(text, max);
+}
+
+function clipText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -20,6 +20,10 @@ export interface LlmCall {
   malformed?: string;
   /** The raw model output (clipped), kept when it was malformed. */
   output?: string;
+  /** The whole output's length, when output was clipped. */
+  outputChars?: number;
+  /** The whole thought's length, when the step's thought was clipped. */
+  thoughtChars?: number;
 }
 
 /**

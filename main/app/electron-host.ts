@@ -10,6 +10,8 @@ import { environmentPermission, environmentViewPreferences, environmentWindowOpe
 
 export class ElectronHost implements BrowserHost {
   readonly kind = 'electron' as const;
+  // main.ts calls app.enableSandbox() and every environment view sets sandbox: true (policy.ts).
+  readonly sandbox = { enabled: true };
 
   constructor(
     private electron: typeof import('electron'),

@@ -8,7 +8,7 @@ import * as electron from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPORT_CSP, appWindowPreferences, cspFor, isTrustedSender } from './policy.ts';
+import { REPORT_CSP, REPORT_WINDOW_PREFERENCES, appWindowOpen, appWindowPreferences, cspFor, isAllowedAppNavigation, isTrustedSender } from './policy.ts';
 import { ElectronHost } from './electron-host.ts';
 import { LabStore } from '../store/lab.ts';
 import { defaultLabDir } from '../paths.ts';
@@ -73,14 +73,13 @@ app.whenReady().then(() => {
 
   // The app window never navigates away from its UI and never opens windows; links go to the OS browser.
   win.webContents.on('will-navigate', (event, url) => {
-    if (url !== rendererUrl) event.preventDefault();
+    if (!isAllowedAppNavigation(url, rendererUrl)) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
+    const decision = appWindowOpen(url);
     // A report (no script, strict CSP) opens in a sandboxed window without preload or Node.
-    if (url.startsWith('lab-report://')) {
-      return { action: 'allow', overrideBrowserWindowOptions: { width: 1100, height: 900, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } } };
-    }
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    if (decision.action === 'allow') return { action: 'allow', overrideBrowserWindowOptions: { width: 1100, height: 900, webPreferences: REPORT_WINDOW_PREFERENCES } };
+    if (decision.openExternally) void shell.openExternal(decision.openExternally);
     return { action: 'deny' };
   });
   void win.loadURL(rendererUrl);

@@ -72,6 +72,31 @@ export function isAllowedEnvironmentNavigation(url: string, allowedOrigins: read
   return allowedOrigins.length === 0 || allowedOrigins.includes(parsed.origin);
 }
 
+/** The app window shows only its own UI: any navigation away from it is refused. */
+export function isAllowedAppNavigation(url: string, rendererUrl: string): boolean {
+  return url === rendererUrl;
+}
+
+/** The locked-down window a report opens in: no preload, no Node, no script at all. */
+export const REPORT_WINDOW_PREFERENCES = { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } as const;
+
+/**
+ * window.open and target=_blank from the app window: an experiment report opens in a locked window;
+ * a plain https link (no credentials in it) goes to the OS browser; everything else (file:, custom
+ * schemes, http, javascript:) is denied, since shell.openExternal would hand it to whatever app claims it.
+ */
+export function appWindowOpen(url: string): { action: 'allow'; reportWindow: true } | { action: 'deny'; openExternally: string | null } {
+  if (/^lab-report:\/\/experiments\/[A-Za-z0-9_-]+\/report\.html$/.test(url)) return { action: 'allow', reportWindow: true };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { action: 'deny', openExternally: null };
+  }
+  const external = parsed.protocol === 'https:' && !parsed.username && !parsed.password ? parsed.href : null;
+  return { action: 'deny', openExternally: external };
+}
+
 /** Environment pages get no permission: no camera, microphone, notifications, geolocation, clipboard... */
 export function environmentPermission(_permission: string): boolean {
   return false;

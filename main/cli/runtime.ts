@@ -1,5 +1,7 @@
 /** What CLI commands share: the lab folder, a browser, the task server, output helpers. */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ChromiumHost } from '../environment/chromium.ts';
 import { defaultLabDir } from '../paths.ts';
 import { LabStore } from '../store/lab.ts';
@@ -34,7 +36,11 @@ export function withEndOnGoalOption(cmd: Command): Command {
 
 export function openLab(cmd: Command): LabStore {
   const dir = (cmd.optsWithGlobals().lab as string | undefined) ?? defaultLabDir();
-  return new LabStore(dir);
+  const existed = existsSync(dir);
+  const store = new LabStore(dir);
+  // A typo in --lab would otherwise quietly start an empty lab and "lose" every episode.
+  if (!existed) process.stderr.write(`lab: created a new, empty lab at ${resolve(dir)}\n`);
+  return store;
 }
 
 export function startBrowser(flags: BrowserFlags): Promise<ChromiumHost> {

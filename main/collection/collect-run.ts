@@ -7,7 +7,7 @@
  * computed from the log alone, so a resumed run (same folder) skips what the log holds, continues
  * a half-done task from its last logged attempt, and reports over everything, with nothing twice.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import type { TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { AGENT_NAMES } from '../agents/registry.ts';
-import { readJsonl } from '../store/jsonl.ts';
+import { appendJsonlLine, readJsonl, repairTornTail } from '../store/jsonl.ts';
 import { RuleReflector, ReflectionStore, type Reflector } from './reflect.ts';
 import { LlmReflector } from './llm-reflector.ts';
 import type { RetryInfo } from '../llm/client.ts';
@@ -127,17 +127,14 @@ export class RunFolder {
     const config = collectConfigSchema.parse(JSON.parse(readFileSync(cfgPath, 'utf8')));
     const log = join(dir, 'progress.jsonl');
     // A crash can leave a torn last line: drop it (its work is redone) so appends start clean.
-    if (existsSync(log)) {
-      const text = readFileSync(log, 'utf8');
-      if (text && !text.endsWith('\n')) writeFileSync(log, text.slice(0, text.lastIndexOf('\n') + 1));
-    }
+    repairTornTail(log);
     const events = existsSync(log) ? readJsonl(log, progressEventSchema).records : [];
     return new RunFolder(dir, config, events);
   }
 
   append(e: ProgressEvent): void {
     this.events.push(e);
-    appendFileSync(join(this.dir, 'progress.jsonl'), JSON.stringify(e) + '\n');
+    appendJsonlLine(join(this.dir, 'progress.jsonl'), e);
   }
 }
 

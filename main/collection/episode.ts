@@ -104,7 +104,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       ...(spec.source ? { source: spec.source } : {}),
     },
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
-    env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind, endOnGoal },
+    env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind, endOnGoal, ...(env.sandbox ? { sandbox: env.sandbox } : {}) },
     links: req.links ?? {},
   });
   try {

@@ -5,7 +5,7 @@
  */
 import type { LabStore } from '../store/lab.ts';
 import { DatasetError } from './errors.ts';
-import { loadEpisodeInfos, matchesFilter, parseFilter, type DatasetFilter, type EpisodeInfo } from './filter.ts';
+import { isOrphan, loadEpisodeInfos, matchesFilter, parseFilter, type DatasetFilter, type EpisodeInfo } from './filter.ts';
 import { fileSha256 } from './hash.ts';
 import {
   MANIFEST_FORMAT,
@@ -30,24 +30,33 @@ export interface CurateResult {
   dropped: Array<{ id: string; duplicateOf: string }>;
   /** Episodes the filter matched before deduplication. */
   matched: number;
+  /** Orphans (no step, no end record) the filter matched and left out; 0 with includeOrphans. */
+  orphans: number;
   /** Episode files that could not be read (skipped). */
   errors: string[];
+  /**
+   * Episodes kept without their labels, whose labels file could not be read (file and line), and
+   * steps of kept episodes whose screenshot file is missing (exports leave those steps out).
+   */
+  warnings: string[];
   stats: DatasetStats;
 }
 
 export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateResult {
   const filter = parseFilter(req.filter ?? {});
   const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
-  const { infos, errors } = loadEpisodeInfos(lab);
+  const { infos, errors, warnings } = loadEpisodeInfos(lab);
   if (filter.ids) {
     const known = new Set(infos.map((e) => e.id));
     const unknown = filter.ids.filter((id) => !known.has(id));
     if (unknown.length) throw new DatasetError(`filter ids: no readable episode ${unknown.join(', ')} in ${lab.dir}`);
   }
-  const matched = infos.filter((e) => matchesFilter(e, filter));
+  const all = infos.filter((e) => matchesFilter(e, filter));
+  const matched = filter.includeOrphans ? all : all.filter((e) => !isOrphan(e));
   const { kept, dropped } = dedupeEpisodes(matched);
   const episodes = kept.map((e) => ({ ...e, split: splitOf(e.family, e.seed, ratios) }));
-  return { episodes, dropped, matched: matched.length, errors, stats: computeStats(episodes) };
+  const missing = episodes.flatMap((e) => e.missingScreenshots.map((m) => `episode ${e.id} step ${m.step}: screenshot ${lab.blobs.pathOf(m.sha256)} is missing (recorded in the manifest; exports leave the step out)`));
+  return { episodes, dropped, matched: matched.length, orphans: all.length - matched.length, errors, warnings: [...warnings, ...missing], stats: computeStats(episodes) };
 }
 
 export interface CreateDatasetRequest extends CurateRequest {
@@ -59,7 +68,10 @@ export interface CreateDatasetResult {
   manifest: DatasetManifest;
   matched: number;
   dropped: number;
+  /** Orphaned episodes (no step, no end record) left out. */
+  orphans: number;
   errors: string[];
+  warnings: string[];
 }
 
 /** Freeze the selection as lab/datasets/<name>/v<N>/manifest.json (N = the next version). */
@@ -69,7 +81,11 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
   const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
   const preview = previewDataset(lab, { filter, ratios });
   if (!preview.episodes.length) {
-    const why = preview.matched ? `all ${preview.matched} matching episodes were duplicates` : 'the filter matches no episode';
+    const why = preview.matched
+      ? `all ${preview.matched} matching episodes were duplicates`
+      : preview.orphans
+        ? `the filter matches only ${preview.orphans} orphaned episodes (no step, no end record; includeOrphans keeps them)`
+        : 'the filter matches no episode';
     throw new DatasetError(`dataset ${name}: nothing to freeze: ${why} (filter ${JSON.stringify(filter)}, lab ${lab.dir})`);
   }
   // Hash now, so later edits to an episode or its labels are caught when the dataset is read.
@@ -87,6 +103,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
       split: e.split,
       episodeSha256,
       labelsSha256: fileSha256(labelsFile(lab.dir, e.id)),
+      ...(e.missingScreenshots.length ? { missingScreenshots: e.missingScreenshots } : {}),
     };
   });
   const manifest = writeNextVersion(lab.dir, name, (version) => ({
@@ -102,7 +119,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
     episodes,
     stats: preview.stats,
   }));
-  return { manifest, matched: preview.matched, dropped: preview.dropped.length, errors: preview.errors };
+  return { manifest, matched: preview.matched, dropped: preview.dropped.length, orphans: preview.orphans, errors: preview.errors, warnings: preview.warnings };
 }
 
 function bump(counts: Record<string, number>, key: string | number, by = 1): void {

@@ -28,6 +28,11 @@ export const datasetFilterSchema = z
     ids: z.array(z.string().min(1)).optional(),
     /** Case-insensitive substring of the task instruction. */
     search: z.string().optional(),
+    /**
+     * Keep orphans: episodes with no step and no end record, what a run killed right after it
+     * opened an episode leaves. Left out by default; they hold nothing to train on.
+     */
+    includeOrphans: z.boolean().optional(),
   })
   .strict();
 export type DatasetFilter = z.infer<typeof datasetFilterSchema>;
@@ -47,17 +52,29 @@ export interface EpisodeInfo {
   tags: string[];
   /** The recorded action strings, in order (dedupe compares them). */
   actions: string[];
+  /** The episode has its end record (false: the run stopped mid-episode). */
+  ended: boolean;
+  /** Steps whose recorded screenshot is not in the blob store (deleted, or lost with a disk). */
+  missingScreenshots: Array<{ step: number; sha256: string }>;
 }
 
-/** Read every episode with its labels. Unreadable episodes are returned as errors, not fatal. */
-export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors: string[] } {
+/** No step and no end: a run killed right after it opened the episode file. */
+export const isOrphan = (e: Pick<EpisodeInfo, 'steps' | 'ended'>): boolean => e.steps === 0 && !e.ended;
+
+/**
+ * Read every episode with its labels. Unreadable episodes are returned as errors, not fatal; an
+ * episode whose labels file cannot be read is kept without its labels, with a warning.
+ */
+export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors: string[]; warnings: string[] } {
   const labels = new LabelStore(lab.dir);
   const infos: EpisodeInfo[] = [];
   const errors: string[] = [];
+  const warnings: string[] = [];
   for (const id of lab.episodeIds()) {
     try {
       const e = lab.readEpisode(id);
-      const l = labels.read(id);
+      const { labels: l, problem } = labels.readOrReport(id);
+      if (problem) warnings.push(problem);
       infos.push({
         id,
         family: e.header.task.family,
@@ -71,12 +88,14 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         outcome: effectiveOutcome(e.end ? (e.header.task.checker === 'judge' ? lab.judgments.latest(id)?.verdict === 'success' : e.end.success) : null, l),
         tags: l.tags,
         actions: e.steps.map((s) => s.action),
+        ended: !!e.end,
+        missingScreenshots: e.steps.flatMap((s) => (s.observation.screenshot && !lab.blobs.has(s.observation.screenshot) ? [{ step: s.index, sha256: s.observation.screenshot }] : [])),
       });
     } catch (err) {
       errors.push(`episode ${id}: ${(err as Error).message}`);
     }
   }
-  return { infos, errors };
+  return { infos, errors, warnings };
 }
 
 export function effectiveOutcome(checkerSuccess: boolean | null, labels: EpisodeLabels): Outcome {

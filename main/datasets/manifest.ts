@@ -30,6 +30,8 @@ export const manifestEpisodeSchema = z.object({
   episodeSha256: sha,
   /** null: the episode had no labels file when the dataset was frozen. */
   labelsSha256: sha.nullable(),
+  /** Steps whose screenshot was already missing from the blob store when the dataset was frozen. */
+  missingScreenshots: z.array(z.object({ step: z.number().int().min(0), sha256: sha })).optional(),
 });
 
 export const statsSchema = z.object({

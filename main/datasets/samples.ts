@@ -41,12 +41,21 @@ export interface BuildSamplesOptions {
   /** Only these splits (default all). */
   splits?: readonly SplitName[];
   signal?: AbortSignal;
+  /** Fail on a step whose screenshot file is missing, instead of leaving the step out. */
+  strict?: boolean;
 }
 
 export interface BuildSamplesResult {
   samples: TrainingSample[];
   /** Steps left out because they were labeled wrong or detour without a correction. */
   skipped: number;
+  /** Steps left out because their screenshot file is missing (each also in warnings). */
+  missingScreenshots: number;
+  /**
+   * Episodes whose labels file could not be read (exported without labels, file and line named),
+   * and each step left out for a missing screenshot (file named).
+   */
+  warnings: string[];
 }
 
 const SKIP: ReadonlySet<StepLabel> = new Set(['wrong', 'detour']);
@@ -56,7 +65,9 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
   const where = `dataset ${manifest.name} v${manifest.version}`;
   const labels = new LabelStore(lab.dir);
   const samples: TrainingSample[] = [];
+  const warnings: string[] = [];
   let skipped = 0;
+  let missingScreenshots = 0;
   for (const entry of manifest.episodes) {
     if (opts.signal?.aborted) break;
     if (opts.splits && !opts.splits.includes(entry.split)) continue;
@@ -66,7 +77,8 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
     } catch (err) {
       throw new DatasetError(`${where}: episode ${entry.id} cannot be read: ${(err as Error).message}`);
     }
-    const l = labels.read(entry.id);
+    const { labels: l, problem } = labels.readOrReport(entry.id);
+    if (problem) warnings.push(`${where}: ${problem}`);
     const history: PromptStep[] = [];
     for (const step of episode.steps) {
       const label = l.steps[step.index] ?? null;
@@ -78,10 +90,16 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
         const target = correction !== undefined ? { action: correction } : { thought: step.thought, action: step.action };
         const shot = step.observation.screenshot;
         const images: SampleImage[] = [];
-        if (shot) {
-          if (!lab.blobs.has(shot)) throw new DatasetError(`${where}: episode ${entry.id} step ${step.index}: screenshot ${shot} is missing from ${lab.blobs.dir}`);
-          images.push({ sha256: shot, path: lab.blobs.pathOf(shot) });
+        if (shot && !lab.blobs.has(shot)) {
+          const what = `${where}: episode ${entry.id} step ${step.index}: screenshot ${lab.blobs.pathOf(shot)} is missing`;
+          if (opts.strict) throw new DatasetError(what);
+          // A vision sample without its image would teach from a page the model never saw.
+          warnings.push(`${what}; step left out`);
+          missingScreenshots++;
+          history.push({ action: step.action, error: step.error });
+          continue;
         }
+        if (shot) images.push({ sha256: shot, path: lab.blobs.pathOf(shot) });
         samples.push({
           episodeId: entry.id,
           step: step.index,
@@ -101,5 +119,5 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
       history.push({ action: step.action, error: step.error });
     }
   }
-  return { samples, skipped };
+  return { samples, skipped, missingScreenshots, warnings };
 }

@@ -25,6 +25,8 @@ export interface PageHandle {
 /** Something that hands out isolated pages: a Chromium process or an Electron window. */
 export interface BrowserHost {
   readonly kind: 'chromium' | 'remote' | 'electron';
+  /** Whether the browser runs its pages sandboxed, and why not; undefined where unknown (remote). */
+  readonly sandbox?: { enabled: boolean; reason?: string };
   newPage(viewport: { width: number; height: number }): Promise<PageHandle>;
   close(): Promise<void>;
 }

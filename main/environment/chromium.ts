@@ -17,6 +17,7 @@ import {
   type CdpSession,
   type PageHandle,
 } from './cdp.ts';
+import { decideSandbox, sandboxFacts, sandboxStartFailure, type SandboxState } from './sandbox.ts';
 
 const CANDIDATES: Record<string, string[]> = {
   linux: [
@@ -51,10 +52,9 @@ export function findChromium(configured?: string): string {
   );
 }
 
-/** Flags that keep a headless Chromium quiet on a machine with no network. */
+/** Flags that keep a headless Chromium quiet on a machine with no network (the sandbox: ./sandbox.ts). */
 const CHROMIUM_FLAGS = [
   '--headless=new',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -253,6 +253,8 @@ export class ChromiumHost implements BrowserHost {
     private conn: BrowserConnection,
     private proc: ChildProcess | null,
     private userDataDir: string | null,
+    /** A launched browser's sandbox; undefined for a remote one (its own business). */
+    readonly sandbox?: SandboxState,
   ) {
     this.kind = proc ? 'chromium' : 'remote';
     conn.on('', (method, params) => this.onBrowserEvent(method, params));
@@ -267,8 +269,24 @@ export class ChromiumHost implements BrowserHost {
       return ChromiumHost.init(new ChromiumHost(conn, null, null));
     }
     const executable = findChromium(options.executable);
+    let sandbox = decideSandbox(sandboxFacts(executable, options.args));
+    let launched;
+    try {
+      launched = await ChromiumHost.launch(executable, options, sandbox.enabled);
+    } catch (err) {
+      // The system checks can miss a sandbox that cannot start (a seccomp filter, a container):
+      // run without it rather than not at all, and say why in every episode header.
+      const why = sandbox.enabled ? sandboxStartFailure((err as Error).message) : null;
+      if (!why) throw err;
+      sandbox = { enabled: false, reason: `Chromium could not start its sandbox: ${why}` };
+      launched = await ChromiumHost.launch(executable, options, false);
+    }
+    return ChromiumHost.init(new ChromiumHost(launched.conn, launched.proc, launched.userDataDir, sandbox));
+  }
+
+  private static async launch(executable: string, options: ChromiumOptions, sandbox: boolean): Promise<{ conn: BrowserConnection; proc: ChildProcess; userDataDir: string }> {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lab-chromium-'));
-    const flags = [...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', ...(options.args ?? [])];
+    const flags = [...CHROMIUM_FLAGS, ...(sandbox ? [] : ['--no-sandbox']), `--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', ...(options.args ?? [])];
     if (options.headless === false) flags.splice(flags.indexOf('--headless=new'), 1);
     const proc = spawn(executable, [...flags, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
@@ -290,12 +308,17 @@ export class ChromiumHost implements BrowserHost {
       rmSync(userDataDir, { recursive: true, force: true });
       throw err;
     });
-    return ChromiumHost.init(new ChromiumHost(conn, proc, userDataDir));
+    return { conn, proc, userDataDir };
   }
 
   private static async init(host: ChromiumHost): Promise<ChromiumHost> {
     await host.conn.send('Target.setDiscoverTargets', { discover: true });
     return host;
+  }
+
+  /** The launched browser's process id; null when attached to a remote one. */
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
   }
 
   /** Product and version of the browser, e.g. "Chrome/156.0.8078.73". */

@@ -10,6 +10,7 @@ import { observeElements } from './observe.ts';
 import { PageState, type DialogPolicy } from './page-state.ts';
 import { callExpression, drawMarks, installSettleTracker, removeMarks } from './page-scripts.ts';
 import type { Observation, PageElement, Screenshot, StepError, StepResult } from './types.ts';
+import { allowedLoopbackOrigins, guardLoopback } from './loopback-guard.ts';
 
 export interface EnvOptions {
   viewport: { width: number; height: number };
@@ -72,6 +73,11 @@ export class BrowserEnv {
     this.options = { ...DEFAULT_ENV_OPTIONS, ...options };
   }
 
+  /** The host's sandbox state, for the episode header. */
+  get sandbox(): BrowserHost['sandbox'] {
+    return this.host.sandbox;
+  }
+
   get session(): CdpSession {
     if (!this.page) throw new Error('no episode is running: call reset() first');
     return this.page.session;
@@ -94,6 +100,8 @@ export class BrowserEnv {
     this.state = new PageState(session, this.options.dialogs);
     const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
     this.state.mainFrameId = tree.frameTree.frame.id;
+    // Before the first request: the page may reach its own and the task's origins on loopback, no other port there.
+    await guardLoopback(session, allowedLoopbackOrigins(start.startUrl, start.allowedOrigins ?? []));
     const deadline = Date.now() + this.options.stepTimeoutMs;
     let error: StepError | null = null;
     const nav = await session.send<{ errorText?: string }>('Page.navigate', { url: start.startUrl });

@@ -8,12 +8,12 @@
  * A stage counts as finished only when its outputs file exists and a "done" line follows it, so a
  * process killed between the two simply redoes that stage.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { EXPERIMENT_ID, ExperimentConfig } from './config.ts';
-import { readJsonl } from '../store/jsonl.ts';
+import { appendJsonlLine, readJsonl, repairTornTail } from '../store/jsonl.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 
 export const StageEvent = z.object({
@@ -75,17 +75,14 @@ export class ExperimentFolder {
     const log = join(dir, 'stages.jsonl');
     const events = readStageEvents(log);
     // A kill can tear only the last line: cut it, so the next event starts a line of its own.
-    if (existsSync(log)) {
-      const text = readFileSync(log, 'utf8');
-      if (text && !text.endsWith('\n')) writeFileSync(log, text.slice(0, text.lastIndexOf('\n') + 1));
-    }
+    repairTornTail(log);
     return new ExperimentFolder(dir, config, events);
   }
 
   log(e: Omit<StageEvent, 'at'>): void {
     const full = { ...e, at: new Date().toISOString() };
     this.events.push(full);
-    appendFileSync(join(this.dir, 'stages.jsonl'), JSON.stringify(full) + '\n');
+    appendJsonlLine(join(this.dir, 'stages.jsonl'), full);
   }
 
   outputsPath(stage: string): string {

@@ -4,8 +4,9 @@
  * when the run is cancelled it throws StageStopped after leaving its own resumable state behind
  * (a collection run's log, an SFT or Salvage-DS checkpoint).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendJsonlLine } from '../store/jsonl.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
@@ -142,7 +143,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
       mkdirSync(join(ctx.folder.dir, 'curves'), { recursive: true });
       const handle = startSft(job, {
         progress: (p) => {
-          appendFileSync(curve, JSON.stringify({ step: p.step, loss: p.loss, valLoss: p.valLoss, lr: p.lr, tokensPerSec: p.tokensPerSec }) + '\n');
+          appendJsonlLine(curve, { step: p.step, loss: p.loss, valLoss: p.valLoss, lr: p.lr, tokensPerSec: p.tokensPerSec });
           ctx.progress(p.step, p.steps, `loss ${p.loss.toFixed(3)}`);
         },
       });

@@ -9,7 +9,7 @@
  * the server's Retry-After honoured. Everything that is not worth retrying (a 400 naming a bad
  * field, a 401) throws at once as an EndpointError with the status and the server's message.
  */
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -50,9 +50,13 @@ export interface EndpointOptions {
   baseUrl: string;
   model: string;
   apiKey?: string;
-  /** Per-request timeout (default 120 s). */
+  /** Longest one request may take (default 120 s); a request that runs out is retried like an outage. */
   timeoutMs?: number;
-  /** How long to keep retrying while the endpoint is unreachable or answers 408/409/429/5xx (default 5 min). */
+  /**
+   * How long to keep retrying, counted from a call's first failure, while the endpoint is
+   * unreachable, times out, or answers 408/409/429/5xx (default 5 min). A retry's own timeout is
+   * cut to what is left of this window, so a call that fails never runs much past timeout + wait.
+   */
   maxWaitMs?: number;
   /** First backoff delay (default 500 ms); doubles per retry up to maxDelayMs (default 15 s). */
   baseDelayMs?: number;
@@ -66,11 +70,18 @@ export class EndpointError extends Error {
     message: string,
     readonly status: number | null,
     readonly retryable: boolean,
+    /** The endpoint answered (200) but not with a usable chat completion: not JSON, no choices. */
+    readonly badResponse = false,
   ) {
     super(message);
     this.name = 'EndpointError';
   }
 }
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
+/** A retry near the end of the wait window still gets this long, or it could not succeed at all. */
+const MIN_RETRY_TIMEOUT_MS = 250;
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 /** Outages show as refused connections, 502/503/504 or 429 and are waited out; a 500 gets this many tries. */
@@ -90,6 +101,7 @@ export function endpointFromEnv(overrides: Partial<EndpointOptions> = {}): Endpo
 
 export class ChatEndpoint {
   private readonly client: OpenAI;
+  private readonly timeoutMs: number;
   private readonly maxWaitMs: number;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
@@ -102,14 +114,15 @@ export class ChatEndpoint {
       throw new Error(`endpoint URL "${options.baseUrl}" is not a URL (expected e.g. http://127.0.0.1:8000/v1)`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`endpoint URL "${options.baseUrl}" must be http or https`);
-    this.maxWaitMs = options.maxWaitMs ?? 5 * 60_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 15_000;
     this.client = new OpenAI({
       baseURL: options.baseUrl.replace(/\/+$/, ''),
       // Local servers take any key; the SDK insists on one.
       apiKey: options.apiKey || 'no-key',
-      timeout: options.timeoutMs ?? 120_000,
+      timeout: this.timeoutMs,
       maxRetries: 0,
     });
   }
@@ -120,14 +133,13 @@ export class ChatEndpoint {
 
   /** One completion, waiting out outages up to maxWaitMs. */
   chat(request: ChatRequest): Promise<ChatResult> {
-    return this.withRetries(request.signal, async () => {
+    return this.withRetries(request.signal, async (timeout) => {
       const t0 = performance.now();
       const response = await this.client.chat.completions.create(
         { ...this.body(request), stream: false },
-        { signal: request.signal },
+        { signal: request.signal, timeout },
       );
-      const choice = response.choices[0];
-      if (!choice) throw new EndpointError('the endpoint answered with no choices', null, false);
+      const choice = usableChoice(response, this.options.baseUrl);
       return {
         text: choice.message?.content ?? '',
         finishReason: choice.finish_reason ?? null,
@@ -145,11 +157,11 @@ export class ChatEndpoint {
    */
   chatStream(request: ChatRequest, onDelta: (text: string) => void): Promise<ChatResult> {
     let delivered = 0;
-    return this.withRetries(request.signal, async () => {
+    return this.withRetries(request.signal, async (timeout) => {
       const t0 = performance.now();
       const stream = await this.client.chat.completions.create(
         { ...this.body(request), stream: true, stream_options: { include_usage: true } },
-        { signal: request.signal },
+        { signal: request.signal, timeout },
       );
       let text = '';
       let finishReason: string | null = null;
@@ -186,13 +198,19 @@ export class ChatEndpoint {
     };
   }
 
-  private async withRetries(signal: AbortSignal | undefined, attempt: () => Promise<Omit<ChatResult, 'attempts'>>): Promise<ChatResult> {
-    const start = Date.now();
+  private async withRetries(signal: AbortSignal | undefined, attempt: (timeoutMs: number) => Promise<Omit<ChatResult, 'attempts'>>): Promise<ChatResult> {
+    // The wait window opens at the first failure: a slow answer that arrives is not an outage.
+    let start: number | null = null;
     for (let n = 1; ; n++) {
+      const timeout = start === null ? this.timeoutMs : Math.max(MIN_RETRY_TIMEOUT_MS, Math.min(this.timeoutMs, start + this.maxWaitMs - Date.now()));
       try {
-        return { ...(await attempt()), attempts: n };
+        return { ...(await attempt(timeout)), attempts: n };
       } catch (error) {
-        const failure = classify(error, this.options.baseUrl);
+        const why = timeout < this.timeoutMs
+          ? `what was left of the --endpoint-wait window; --endpoint-timeout is ${formatSeconds(this.timeoutMs)}`
+          : 'the per-request timeout, --endpoint-timeout';
+        const failure = classify(error, this.options.baseUrl, `within ${formatSeconds(timeout)} (${why})`);
+        start ??= Date.now();
         if (!failure.retryable) throw failure.error;
         // A plain 500 is usually a server bug, not an outage: a few tries, not the whole window.
         if (failure.error.status === 500 && n >= MAX_TRIES_ON_500) {
@@ -202,7 +220,11 @@ export class ChatEndpoint {
         // Jitter keeps parallel environments from hammering a recovering server in lockstep.
         const delayMs = Math.round(failure.retryAfterMs ?? backoff * (0.75 + Math.random() * 0.5));
         if (Date.now() - start + delayMs > this.maxWaitMs) {
-          throw new EndpointError(`${failure.error.message} (gave up after ${n} attempts in ${Math.round((Date.now() - start) / 1000)} s)`, failure.error.status, true);
+          throw new EndpointError(
+            `${failure.error.message} (gave up after ${n} attempt${n === 1 ? '' : 's'}: retrying stops ${formatSeconds(this.maxWaitMs)} after the first failure, --endpoint-wait)`,
+            failure.error.status,
+            true,
+          );
         }
         this.options.onRetry?.({ attempt: n, delayMs, error: failure.error.message });
         await sleep(delayMs, signal);
@@ -211,14 +233,22 @@ export class ChatEndpoint {
   }
 }
 
-function classify(error: unknown, baseUrl: string): { error: EndpointError; retryable: boolean; retryAfterMs?: number } {
+function classify(error: unknown, baseUrl: string, timeoutNote: string): { error: EndpointError; retryable: boolean; retryAfterMs?: number } {
   if (error instanceof EndpointError) return { error, retryable: error.retryable };
   if (error instanceof APIUserAbortError) throw error;
+  if (error instanceof APIConnectionTimeoutError) {
+    // Its cause is the AbortError DOMException, whose numeric code (20) once made the whole message.
+    return { error: new EndpointError(`${baseUrl} did not answer ${timeoutNote}`, null, true), retryable: true };
+  }
   if (error instanceof APIConnectionError) {
-    // Covers refused connections, resets and timeouts: the server is down or restarting.
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const detail = cause?.code ?? cause?.message ?? error.message;
+    // Refused connections, resets, DNS failures: the server is down or restarting.
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' && cause.message ? cause.message : error.message;
     return { error: new EndpointError(`cannot reach ${baseUrl}: ${detail}`, null, true), retryable: true };
+  }
+  // The SDK parses a 200's body itself; a body that is not JSON surfaces as a SyntaxError.
+  if (error instanceof SyntaxError) {
+    return { error: new EndpointError(`${baseUrl} answered 200 with a body that is not valid JSON (${error.message})`, 200, false, true), retryable: false };
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
@@ -232,6 +262,26 @@ function classify(error: unknown, baseUrl: string): { error: EndpointError; retr
   }
   throw error;
 }
+
+/** The first choice of a 200 answer, or an error saying what the answer was instead. */
+function usableChoice(response: unknown, baseUrl: string): { message?: { content?: string | null }; finish_reason?: string | null } {
+  const bad = (what: string) => new EndpointError(`${baseUrl} answered 200 ${what}: ${preview(response)}`, 200, false, true);
+  if (typeof response !== 'object' || response === null) throw bad('with something that is not a chat completion');
+  const choices = (response as { choices?: unknown }).choices;
+  if (!Array.isArray(choices)) throw bad('without a choices array');
+  if (!choices.length) throw bad('with an empty choices array');
+  const choice = choices[0] as { message?: { content?: unknown } } | null;
+  const content = choice?.message?.content;
+  if (content !== undefined && content !== null && typeof content !== 'string') throw bad('with a message content that is not text');
+  return choice as { message?: { content?: string | null }; finish_reason?: string | null };
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
+}
+
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 function serverMessage(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;

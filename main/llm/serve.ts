@@ -27,6 +27,12 @@ export interface ChatServerOptions {
   /** Sees every valid chat request body (a request log, or tests checking what clients send). */
   onRequest?: (body: ChatCompletionRequest) => void;
   maxBodyBytes?: number;
+  /**
+   * Web page origins besides the server's own that may call it (they also get CORS headers). A
+   * request whose Origin header names any other page is refused: without it, any site open in a
+   * browser could make the model generate with a "simple" cross-origin POST (text/plain, no preflight).
+   */
+  allowOrigins?: readonly string[];
 }
 
 const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -70,7 +76,30 @@ export class ChatServer {
     });
   }
 
+  /** The server's own origins: the address it listens on, and the loopback names for it. */
+  private ownOrigins(): string[] {
+    const a = this.server?.address();
+    if (!a || typeof a !== 'object') return [];
+    const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+    return [`http://${host}:${a.port}`, `http://127.0.0.1:${a.port}`, `http://localhost:${a.port}`, `http://[::1]:${a.port}`];
+  }
+
+  /** Refuse foreign web pages; give allowed ones their CORS headers. True when the request was answered here (a preflight). */
+  private checkOrigin(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined) return false; // not from a web page (curl, SDKs, the workbench)
+    const allowed = this.opts.allowOrigins ?? [];
+    if (!this.ownOrigins().includes(origin) && !allowed.includes(origin)) {
+      throw new ApiError(403, `requests from the web page origin ${origin} are refused; start lab serve with --allow-origin ${origin} to allow it`, null, 'origin_not_allowed');
+    }
+    if (allowed.includes(origin)) res.setHeader('access-control-allow-origin', origin).setHeader('vary', 'origin');
+    if (req.method !== 'OPTIONS') return false;
+    res.writeHead(204, { 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' }).end();
+    return true;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.checkOrigin(req, res)) return;
     const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '') || '/';
     const route = (method: string) => {
       if (req.method !== method) throw new ApiError(405, `${req.method} is not allowed on ${path}; use ${method}`, null, 'method_not_allowed');
@@ -90,7 +119,12 @@ export class ChatServer {
     }
     if (path.startsWith('/v1/models/')) {
       route('GET');
-      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      let id: string;
+      try {
+        id = decodeURIComponent(path.slice('/v1/models/'.length));
+      } catch {
+        throw new ApiError(400, `path ${path}: malformed percent-encoding`, null, 'invalid_path');
+      }
       if (id !== this.opts.modelName) throw new ApiError(404, `The model '${id}' does not exist; this server serves '${this.opts.modelName}'`, 'model', 'model_not_found');
       return this.json(res, 200, this.modelObject());
     }

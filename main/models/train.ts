@@ -5,13 +5,14 @@
  * `outDir` every `checkpointEvery` steps and on cancellation, and a run resumes from them.
  */
 import * as tf from '@tensorflow/tfjs';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { selectBackend } from './backend.ts';
 import { ADAMW_KERNEL } from './native-backend.ts';
 import { sampleBatch, buildBatch, type Batch, type SatBlocks } from './batches.ts';
 import { isCheckpoint, loadModel, loadTokenizer, saveModel, type SatSettings } from './checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
+import { appendJsonlLine } from '../store/jsonl.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from './train-state.ts';
 import { TransformerLM, defaultModelConfig, oneHot, type ModelConfig } from './model.ts';
 import { Rng } from './rng.ts';
@@ -230,7 +231,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
     finalLoss: lastLoss, valLoss: finalVal, baseValLoss: baseVal, valSatLoss: valSat,
     elapsedS: (performance.now() - t0) / 1000,
   };
-  appendFileSync(join(job.outDir, 'runs.jsonl'), JSON.stringify({ time: new Date().toISOString(), ...result, job }) + '\n');
+  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), ...result, job });
   model.dispose();
   base?.dispose();
   opt.dispose();

@@ -4,10 +4,10 @@
  * itself). The app's training view lists these, the folders under lab/policies/, and the policies
  * evaluation reports name.
  */
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { readJsonl } from '../store/jsonl.ts';
+import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 
 export const REGISTRY_FILE = 'policies.jsonl';
 export const TRAINING_KINDS = ['sft', 'salvage'] as const;
@@ -18,7 +18,7 @@ export type RegistryLine = z.infer<typeof RegistryLine>;
 
 export function registerTrainingRun(labDir: string, kind: TrainingKind, dir: string): void {
   mkdirSync(labDir, { recursive: true });
-  appendFileSync(join(labDir, REGISTRY_FILE), JSON.stringify({ time: new Date().toISOString(), kind, dir: resolve(dir) } satisfies RegistryLine) + '\n');
+  appendJsonlLine(join(labDir, REGISTRY_FILE), { time: new Date().toISOString(), kind, dir: resolve(dir) } satisfies RegistryLine);
 }
 
 /** Registered folders, first registration order, each once. */

@@ -9,13 +9,14 @@
  * loss (see ./sft-data.ts): padding carries no loss, prompt tokens the job's prompt weight (0 by
  * default in the data, 0.1 in defaultSftJob), and the validation loss counts target tokens only.
  */
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../models/backend.ts';
 import type { Batch } from '../models/batches.ts';
 import { isCheckpoint, loadModel, saveModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
+import { appendJsonlLine } from '../store/jsonl.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { MASKED, TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
@@ -179,7 +180,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss, valLoss: maskedLoss(model, valSeqs), valOn: val.length ? 'validation' : 'train',
     elapsedS: (performance.now() - t0) / 1000,
   };
-  appendFileSync(join(job.outDir, 'runs.jsonl'), JSON.stringify({ time: new Date().toISOString(), kind: 'sft', ...result, job }) + '\n');
+  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), kind: 'sft', ...result, job });
   model.dispose();
   opt.dispose();
   return result;

@@ -3,9 +3,10 @@
  * step, appended as it happens, so a dashboard can draw the loss curve while the run trains.
  * A resumed run keeps the lines up to its checkpoint and redoes the rest (as the loop does).
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { appendJsonlLine } from '../store/jsonl.ts';
 
 export const TRAIN_LOG_FILE = 'train-log.jsonl';
 
@@ -21,7 +22,7 @@ export const TrainLogLine = z.object({
 export type TrainLogLine = z.infer<typeof TrainLogLine>;
 
 export function appendTrainLog(dir: string, line: TrainLogLine): void {
-  appendFileSync(join(dir, TRAIN_LOG_FILE), JSON.stringify(line) + '\n');
+  appendJsonlLine(join(dir, TRAIN_LOG_FILE), line);
 }
 
 /** Start a fresh log (a run that does not resume), or keep the lines a resumed run will not redo. */

@@ -9,11 +9,11 @@
  * Labels are not touched: tagging the episode would change its labels file and so invalidate every
  * frozen version that already holds it.
  */
-import { appendFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
-import { readJsonl } from '../store/jsonl.ts';
+import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 import { readRun } from './run-reader.ts';
 import { createDataset, listVersions, readManifest, validateDatasetName } from '../datasets/index.ts';
 
@@ -78,6 +78,6 @@ export function decide(store: LabStore, req: DecideRequest): DecideResult {
     message = `${req.decision === 'accept' ? 'accepted' : 'rejected'} ${episodeId}: ${name} v${version} holds ${episodes} episodes${dropped}`;
   }
   const decision: ReviewDecision = { type: 'decision', task, episodeId, decision: req.decision, dataset: name, version, at: new Date().toISOString() };
-  appendFileSync(join(run.dir, 'review.jsonl'), JSON.stringify(decision) + '\n');
+  appendJsonlLine(join(run.dir, 'review.jsonl'), decision);
   return { decision, episodes, message };
 }

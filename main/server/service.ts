@@ -93,7 +93,8 @@ export class LabService implements LabApi {
   async listEpisodes(): Promise<{ episodes: EpisodeRow[]; errors: string[] }> {
     const { episodes, errors } = this.deps.store.listEpisodes();
     const rows = episodes.map((e): EpisodeRow => {
-      const labels = this.labels.read(e.id);
+      const { labels, problem } = this.labels.readOrReport(e.id);
+      if (problem) errors.push(problem);
       return {
         ...e,
         outcome: labels.outcome ?? e.status,
@@ -236,7 +237,7 @@ export class LabService implements LabApi {
 
   async previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview> {
     const r = previewDataset(this.deps.store, { filter: parseFilter(filter), ratios });
-    return { matched: r.matched, dropped: r.dropped.length, episodes: r.episodes.length, stats: r.stats, errors: r.errors };
+    return { matched: r.matched, dropped: r.dropped.length, orphans: r.orphans, episodes: r.episodes.length, stats: r.stats, errors: [...r.errors, ...r.warnings] };
   }
 
   async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }) {

@@ -75,7 +75,12 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
       }).end(await readFile(path));
       return;
     }
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    let rel: string;
+    try {
+      rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    } catch {
+      return void res.writeHead(400, security).end(`malformed percent-encoding in ${url.pathname}`);
+    }
     const path = normalize(join(opts.rendererDir, rel));
     if (!path.startsWith(opts.rendererDir + sep)) return void res.writeHead(403, security).end();
     try {
@@ -110,6 +115,13 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
   function serveSocket(ws: WebSocket): void {
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
+    // A protocol error (an unmasked frame, a message over maxPayload, bad UTF-8) is that client's
+    // problem: ws has already sent the close frame with the matching code (1002, 1009, 1007) and
+    // drops the connection. Without a listener the 'error' event would throw and end web mode.
+    ws.on('error', (err) => {
+      const code = (err as Error & { code?: string }).code ?? '';
+      process.stderr.write(`web: closed one API connection after a protocol error: ${err.message}${code ? ` (${code})` : ''}\n`);
+    });
     ws.on('message', async (raw) => {
       let id: unknown = null;
       try {

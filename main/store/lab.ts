@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { BlobStore } from './blobs.ts';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
 import { JudgmentStore } from './judgments.ts';
+import { assertLabDirUsable } from './lab-dir.ts';
 import {
   FORMAT_VERSION,
   episodeLineSchema,
@@ -55,6 +56,7 @@ export class LabStore {
   readonly episodesDir: string;
 
   constructor(readonly dir: string) {
+    assertLabDirUsable(dir);
     this.episodesDir = join(dir, 'episodes');
     this.blobs = new BlobStore(join(dir, 'blobs'));
     this.judgments = new JudgmentStore(dir);

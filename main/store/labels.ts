@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
-import { STEP_LABELS, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from './label-model.ts';
+import { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from './label-model.ts';
 
 export { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent, type StepLabel } from './label-model.ts';
 
@@ -61,9 +61,28 @@ export class LabelStore {
     return foldLabels(this.events(episodeId));
   }
 
+  /**
+   * For lists and datasets, where one damaged labels file must not hide its episode: the labels,
+   * or none and the reason (naming file and line) when the file cannot be read.
+   */
+  readOrReport(episodeId: string): { labels: EpisodeLabels; problem: string | null } {
+    try {
+      return { labels: this.read(episodeId), problem: null };
+    } catch (err) {
+      return { labels: emptyLabels(), problem: `episode ${episodeId}: labels not applied: ${(err as Error).message}` };
+    }
+  }
+
   /** Validate and append one edit; returns the labels after it. */
   append(episodeId: string, edit: LabelEdit): EpisodeLabels {
     const event = labelEventSchema.parse({ ...edit, at: new Date().toISOString() });
+    // An edit appended to a file that cannot be read would be written yet reported as failed, and
+    // stay without effect: refuse it, naming the damage, before writing anything.
+    try {
+      this.events(episodeId);
+    } catch (err) {
+      throw new Error(`label edit not saved: ${(err as Error).message}; repair or remove that file first`);
+    }
     const out = new JsonlAppender(this.path(episodeId), true);
     try {
       out.append(event);

@@ -68,6 +68,8 @@ export const episodeHeaderSchema = z.object({
     browser: z.string(),
     /** Whether a page-state goal ended the episode when the checker passed; absent in older episodes, which ran without. */
     endOnGoal: z.boolean().optional(),
+    /** Whether the page ran in Chromium's sandbox, and why not; absent in headers written before it was recorded, and for remote browsers. */
+    sandbox: z.object({ enabled: z.boolean(), reason: z.string().optional() }).optional(),
   }),
   links: z
     .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })
@@ -96,7 +98,11 @@ export const stepRecordSchema = z.object({
       latencyMs: z.number().min(0),
       attempts: z.number().int().min(1),
       malformed: z.string().optional(),
+      /** The start of a malformed answer (clipped); outputChars is its whole length when it was clipped. */
       output: z.string().optional(),
+      outputChars: z.number().int().min(0).optional(),
+      /** The whole length of a thought that was clipped in the step. */
+      thoughtChars: z.number().int().min(0).optional(),
     })
     .optional(),
   at: z.string(),

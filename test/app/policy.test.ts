@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import {
   APP_CSP,
   REPORT_CSP,
+  REPORT_WINDOW_PREFERENCES,
+  appWindowOpen,
   appWindowPreferences,
+  isAllowedAppNavigation,
   cspFor,
   environmentPermission,
   environmentViewPreferences,
@@ -21,6 +24,9 @@ test('environment views are sandboxed, isolated, without Node or preload, in the
   assert.equal(p.webSecurity, true);
   assert.equal(p.webviewTag, false);
   assert.equal('preload' in p, false);
+  assert.equal(p.allowRunningInsecureContent, false);
+  assert.equal(p.experimentalFeatures, false);
+  assert.equal('enableBlinkFeatures' in p, false);
   assert.equal(p.partition, 'lab-env-abc');
   assert.ok(!p.partition.startsWith('persist:'), 'nothing persists across episodes');
 });
@@ -60,6 +66,10 @@ test('the app window is sandboxed and its CSP allows only its own code', () => {
   assert.equal(p.sandbox, true);
   assert.equal(p.contextIsolation, true);
   assert.equal(p.nodeIntegration, false);
+  assert.equal(p.webSecurity, true);
+  assert.equal(p.webviewTag, false);
+  assert.equal(p.allowRunningInsecureContent, false);
+  assert.equal('experimentalFeatures' in p || 'enableBlinkFeatures' in p, false);
   assert.match(APP_CSP, /default-src 'self'/);
   assert.match(APP_CSP, /script-src 'self'(;|$)/);
   assert.doesNotMatch(APP_CSP, /unsafe-eval/);
@@ -77,4 +87,21 @@ test('an experiment report is served under a CSP that runs no script and fetches
   // The session's header hook keeps it for the report and gives everything else the app's.
   assert.equal(cspFor('lab-report://experiments/demo1/report.html'), REPORT_CSP);
   assert.equal(cspFor('http://127.0.0.1:5173/'), APP_CSP);
+});
+
+test('the app window never navigates away from its UI', () => {
+  const app = 'file:///opt/agent-lab/out/renderer/index.html';
+  assert.equal(isAllowedAppNavigation(app, app), true);
+  assert.equal(isAllowedAppNavigation('https://evil.example/', app), false);
+  assert.equal(isAllowedAppNavigation('file:///opt/agent-lab/out/renderer/other.html', app), false);
+});
+
+test('window.open from the app: reports in a locked window, https links to the OS browser, nothing else', () => {
+  assert.deepEqual(appWindowOpen('lab-report://experiments/demo_1/report.html'), { action: 'allow', reportWindow: true });
+  assert.equal(REPORT_WINDOW_PREFERENCES.javascript, false);
+  assert.equal(REPORT_WINDOW_PREFERENCES.sandbox, true);
+  assert.deepEqual(appWindowOpen('https://example.com/docs?q=1'), { action: 'deny', openExternally: 'https://example.com/docs?q=1' });
+  for (const url of ['http://example.com/', 'file:///etc/passwd', 'smb://host/share', 'javascript:alert(1)', 'https://user:pw@example.com/', 'lab-report://experiments/../x', 'not a url']) {
+    assert.deepEqual(appWindowOpen(url), { action: 'deny', openExternally: null }, url);
+  }
 });

@@ -278,11 +278,14 @@ test('empty, edited and unknown datasets fail with errors naming the dataset, ve
   await assert.rejects(exportDataset(lab, { dataset: 'nothing-left@v1', format: 'openai', outDir: outDir() }), new RegExp(`dataset nothing-left v1: the labels of episode ${id} changed`));
   await assert.rejects(exportDataset(lab, { dataset: 'missing', format: 'openai', outDir: outDir() }), /dataset missing does not exist/);
   await assert.rejects(exportDataset(lab, { dataset: 'nothing-left', format: 'csv' as ExportFormat, outDir: outDir() }), /unknown export format "csv"/);
-  // A screenshot deleted from the blob store is named with its episode and step.
+  // With --strict, a screenshot deleted from the blob store fails the export, naming episode, step and file.
   const shots = screenshotLab();
   const blob = shots.lab.readEpisode(shots.ids.test).steps[0].observation.screenshot!;
   rmSync(shots.lab.blobs.pathOf(blob));
-  await assert.rejects(exportDataset(shots.lab, { dataset: 'shots', format: 'hf', outDir: outDir() }), /dataset shots v1: episode .* step 0: screenshot [0-9a-f]{64} is missing/);
+  await assert.rejects(
+    exportDataset(shots.lab, { dataset: 'shots', format: 'hf', outDir: outDir(), strict: true }),
+    /dataset shots v1: episode .* step 0: screenshot \S+\/[0-9a-f]{64}\.png is missing/,
+  );
 });
 
 test('hf refuses a split that mixes steps with and without screenshots; hf-parquet stores a null image', async () => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { benchEnv } from '../../collection/bench-env.ts';
+import { benchSoak } from '../../collection/bench-soak.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addSftBenchCommand } from './bench-sft.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -39,6 +40,38 @@ export function registerBenchCommands(program: Command): Command {
       });
       bar?.stop();
       printJson(result);
+    });
+  });
+  withBrowserOptions(
+    bench
+      .command('soak')
+      .description('episodes without pause for a fixed time, sampling memory, open files, browser processes and step latency; fails when they grow')
+      .option('--minutes <n>', 'how long to run', intOption('--minutes', 1), 30)
+      .option('--parallel <n>', 'environments working at once', intOption('--parallel', 1), 2)
+      .option('--sample-s <s>', 'seconds between samples', intOption('--sample-s', 1), 10)
+      .option('--screenshots', 'take a set-of-marks screenshot at every step')
+      .option('--out <file>', 'append every sample to this JSON Lines file as it is taken')
+      .option('--json', 'print JSON only'),
+  ).action(async (opts: BrowserFlags & { minutes: number; parallel: number; sampleS: number; screenshots?: boolean; out?: string; json?: boolean }) => {
+    const server = await startTaskServer();
+    const host = await startBrowser(opts);
+    await withCleanup([() => server.stop(), () => host.close()], async (signal) => {
+      const result = await benchSoak(host, server, await host.version(), {
+        durationS: opts.minutes * 60,
+        sampleS: opts.sampleS,
+        parallel: opts.parallel,
+        families: server.familyNames,
+        screenshots: !!opts.screenshots,
+        browserPid: host.pid,
+        samplesFile: opts.out,
+        signal,
+        onSample: opts.json
+          ? undefined
+          : (s) => process.stderr.write(`soak ${s.elapsedS.toFixed(0)} s: ${s.episodes} episodes, ${s.steps} steps, ${s.errors} errors, rss ${s.rssMb} MB, fds ${s.fds ?? '-'}, browser ${s.browserProcesses ?? '-'} processes ${s.browserRssMb ?? '-'} MB, step p50 ${s.stepP50Ms ?? '-'} ms\n`),
+      });
+      printJson(result);
+      // A soak is a check: a leak must fail the command (a target with nothing to measure does not).
+      if (Object.values(result.meetsTargets).some((ok) => ok === false)) process.exitCode = 1;
     });
   });
   addModelBenchCommands(bench);

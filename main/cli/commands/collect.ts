@@ -6,7 +6,8 @@ import { BrowserEnv } from '../../environment/environment.ts';
 import { AGENT_NAMES } from '../../agents/registry.ts';
 import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
 import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-agent.ts';
-import { endpointFromEnv } from '../../llm/client.ts';
+import { DEFAULT_TIMEOUT_MS, endpointFromEnv } from '../../llm/client.ts';
+import { forTerminal } from '../terminal.ts';
 import { REFLECT_MODES, RunFolder, runCollection, type CollectSummary, type EndpointConfig } from '../../collection/collect-run.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
@@ -34,6 +35,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
   stream?: boolean;
   maxMalformed?: number;
   endpointWait?: number;
+  endpointTimeout?: number;
   policy?: string;
 }
 
@@ -66,7 +68,8 @@ export function registerCollectCommand(program: Command): void {
       .option('--vision', 'send the set-of-marks screenshot as an image part (vision models; turns screenshots on)')
       .option('--stream', 'use streamed completions')
       .option('--max-malformed <n>', `malformed outputs in a row that end an episode (default ${ENDPOINT_DEFAULTS.maxMalformed})`, intOption('--max-malformed', 1))
-      .option('--endpoint-wait <s>', `seconds to wait out an unreachable endpoint before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
+      .option('--endpoint-wait <s>', `seconds to keep retrying a failing endpoint (unreachable, timed out, 429/5xx), from its first failure, before the run stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
+      .option('--endpoint-timeout <s>', `longest one request may take, in seconds; a request that runs out is retried within --endpoint-wait (default ${DEFAULT_TIMEOUT_MS / 1000})`, intOption('--endpoint-timeout', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
   ))).action(async (opts: CollectFlags, cmd: Command) => {
@@ -89,7 +92,7 @@ export function registerCollectCommand(program: Command): void {
         endpoint: {
           apiKey,
           onRetry: (r) => {
-            process.stderr.write(`\nendpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`);
+            process.stderr.write(`\nendpoint: ${forTerminal(r.error)}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`);
           },
         },
         onTaskDone: (done, total, task) => {
@@ -157,6 +160,7 @@ function endpointConfigFrom(opts: CollectFlags): EndpointConfig {
     stream: !!opts.stream,
     maxMalformed: opts.maxMalformed ?? ENDPOINT_DEFAULTS.maxMalformed,
     maxWaitMs: opts.endpointWait !== undefined ? opts.endpointWait * 1000 : ENDPOINT_DEFAULTS.maxWaitMs,
+    ...(opts.endpointTimeout !== undefined ? { timeoutMs: opts.endpointTimeout * 1000 } : {}),
   };
 }
 

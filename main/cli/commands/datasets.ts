@@ -33,6 +33,7 @@ interface CreateFlags {
   until?: string;
   id?: string[];
   search?: string;
+  includeOrphans?: boolean;
   split: string;
   description?: string;
   json?: boolean;
@@ -57,6 +58,7 @@ function filterFromFlags(o: CreateFlags): DatasetFilter {
     until: o.until,
     ids: o.id,
     search: o.search,
+    includeOrphans: o.includeOrphans || undefined,
   };
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as DatasetFilter;
 }
@@ -98,6 +100,7 @@ export function registerDatasetCommands(program: Command): void {
     .option('--until <date>', 'created before this date/time')
     .option('--id <id>', 'only these episode ids (repeatable)', collect)
     .option('--search <text>', 'instruction contains this text (case-insensitive)')
+    .option('--include-orphans', 'keep orphaned episodes (no step and no end record, left by a run killed as it began); left out by default')
     .option('--split <ratios>', 'train,validation,test ratios', '0.8,0.1,0.1')
     .option('--description <text>', 'a note stored in the manifest')
     .option('--json', 'print JSON')
@@ -105,8 +108,10 @@ export function registerDatasetCommands(program: Command): void {
       const lab = openLab(cmd);
       const result = createDataset(lab, { name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description });
       for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
+      for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+      if (result.orphans) process.stderr.write(`left out ${result.orphans} orphaned episode(s) (no step, no end record: a run killed as it began); --include-orphans keeps them\n`);
       if (opts.json) return printJson({ ...result, path: join(versionDir(lab.dir, result.manifest.name, result.manifest.version), 'manifest.json') });
-      process.stdout.write(`${describe(result.manifest)}\n  (${result.matched} matched the filter)\n`);
+      process.stdout.write(`${describe(result.manifest)}\n  (${result.matched} matched the filter${result.orphans ? `, ${result.orphans} orphans left out` : ''})\n`);
     });
 
   datasets
@@ -149,8 +154,9 @@ export function registerDatasetCommands(program: Command): void {
     .requiredOption('--dataset <ref>', 'NAME or NAME@vN (default: latest version)')
     .requiredOption('--format <f>', `${EXPORT_FORMATS.join(' | ')}`)
     .requiredOption('--out <dir>', 'output folder (new or empty)')
+    .option('--strict', 'fail when a step\'s screenshot file is missing, instead of leaving the step out with a warning')
     .option('--json', 'print JSON')
-    .action(async (opts: { dataset: string; format: string; out: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { dataset: string; format: string; out: string; strict?: boolean; json?: boolean }, cmd: Command) => {
       if (!isExportFormat(opts.format)) throw new DatasetError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${opts.format}"`);
       const format = opts.format;
       const lab = openLab(cmd);
@@ -162,6 +168,7 @@ export function registerDatasetCommands(program: Command): void {
             dataset: opts.dataset,
             format,
             outDir: opts.out,
+            strict: opts.strict,
             signal,
             onProgress: ({ done, total }) => {
               if (!bar) return;
@@ -172,9 +179,10 @@ export function registerDatasetCommands(program: Command): void {
           }),
         );
         bar?.stop();
+        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         if (opts.json) return printJson(result);
         process.stdout.write(
-          `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels\n  ${result.outDir}\n`,
+          `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels${result.missingScreenshots ? `, ${result.missingScreenshots} left out for a missing screenshot (--strict fails instead)` : ''}\n  ${result.outDir}\n`,
         );
       } catch (err) {
         if (err instanceof ExportCancelledError) {

@@ -7,6 +7,7 @@ import { loadModel } from '../../models/checkpoint.ts';
 import { END_OF_TEXT } from '../../models/tokenizer.ts';
 import { DECODE_MODES, createDecoder, summarize, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import { int } from './train.ts';
+import { forTerminal } from '../terminal.ts';
 
 export const SHIPPED_MODEL = resourcePath('models', 'sdsat-ts');
 
@@ -58,7 +59,7 @@ export function registerDecodeCommands(program: Command): void {
           streamed.push(id);
           const text = loaded.tokenizer.decode(streamed);
           if (!text.endsWith('\uFFFD')) {
-            process.stdout.write(text);
+            process.stdout.write(forTerminal(text, { multiline: true }));
             streamed.length = 0;
           }
         },

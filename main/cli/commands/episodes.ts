@@ -8,6 +8,7 @@ import { endpointSettings } from '../../agents/endpoint-agent.ts';
 import { endpointFromEnv } from '../../llm/client.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
+import { forTerminal } from '../terminal.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
@@ -21,6 +22,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
   endpoint?: string;
   model?: string;
   vision?: boolean;
+  endpointTimeout?: number;
   policy?: string;
 }
 
@@ -38,12 +40,15 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
       .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
       .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
+      .option('--endpoint-timeout <s>', 'agent endpoint: longest one request may take, in seconds (default 120)', intOption('--endpoint-timeout', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
   ))).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
-    const endpoint = opts.agent === 'endpoint' ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision } : undefined;
+    const endpoint = opts.agent === 'endpoint'
+      ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}) }
+      : undefined;
     const policyDir = opts.policy ?? (opts.agent === 'policy' ? SHIPPED_POLICY : undefined);
     const policy = policyDir ? { dir: resolve(policyDir) } : undefined;
     const store = openLab(cmd);
@@ -62,7 +67,7 @@ export function registerEpisodeCommands(program: Command): void {
           browserKind: host.kind,
           signal,
           endOnGoal: opts.endOnGoal,
-          onStep: opts.json ? undefined : (i, turn, error) => process.stderr.write(`  step ${i + 1}: ${turn.action}${error ? `  -> ${error}` : ''}\n`),
+          onStep: opts.json ? undefined : (i, turn, error) => process.stderr.write(`  step ${i + 1}: ${forTerminal(turn.action)}${error ? `  -> ${forTerminal(error)}` : ''}\n`),
         },
         {
           family: opts.task,
@@ -70,7 +75,7 @@ export function registerEpisodeCommands(program: Command): void {
           tier: opts.tier,
           maxSteps: opts.maxSteps,
           agent: (instance) => makeAgent(opts.agent, instance, opts.seed, {
-              endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${r.error}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },
+              endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${forTerminal(r.error)}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },
               policy,
             }),
           ...(endpoint ? { agentConfig: { kind: 'endpoint', seed: opts.seed, ...endpointSettings(endpoint) } } : {}),
@@ -119,13 +124,13 @@ export function registerEpisodeCommands(program: Command): void {
         return printJson(judgment ? { ...e, judgment } : e);
       }
       const t = e.header.task;
-      process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${t.instruction}\n\n`);
+      process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${forTerminal(t.instruction, { multiline: true })}\n\n`);
       for (const s of e.steps) {
-        process.stdout.write(`${String(s.index + 1).padStart(3)}. ${s.action}${s.error ? `  -> ${s.error.code}: ${s.error.message}` : ''}  [${s.observation.url}] ${s.timing.totalMs} ms\n`);
-        if (s.thought) process.stdout.write(`     ${s.thought}\n`);
+        process.stdout.write(`${String(s.index + 1).padStart(3)}. ${forTerminal(s.action)}${s.error ? `  -> ${s.error.code}: ${forTerminal(s.error.message)}` : ''}  [${forTerminal(s.observation.url)}] ${s.timing.totalMs} ms\n`);
+        if (s.thought) process.stdout.write(`     ${forTerminal(s.thought)}\n`);
         if (s.llm) {
           const l = s.llm;
-          process.stdout.write(`     model: ${l.promptTokens}+${l.completionTokens} tokens, ${l.latencyMs} ms${l.attempts > 1 ? `, ${l.attempts} tries` : ''}${l.malformed !== undefined ? `, malformed output (${l.malformed})` : ''}\n`);
+          process.stdout.write(`     model: ${l.promptTokens}+${l.completionTokens} tokens, ${l.latencyMs} ms${l.attempts > 1 ? `, ${l.attempts} tries` : ''}${l.malformed !== undefined ? `, malformed output (${forTerminal(l.malformed)})` : ''}\n`);
         }
       }
       if (e.end && t.checker === 'judge') {
@@ -133,11 +138,11 @@ export function registerEpisodeCommands(program: Command): void {
         const j = new JudgmentStore(openLab(cmd).dir).latest(e.header.id);
         const verdict = !j ? 'NOT JUDGED YET (lab judge ' + e.header.id + ')' : j.verdict ? `${j.verdict.toUpperCase()} by the judge (${j.judge.model})` : `MALFORMED judge answer (${j.malformed})`;
         process.stdout.write(`\n${verdict}, ended by ${e.end.reason}\n`);
-        if (j?.verdict) process.stdout.write(`${j.keyPoints.map((k) => `  - ${k}`).join('\n')}\n  ${j.reasons.replace(/\n+/g, '\n  ')}\n`);
+        if (j?.verdict) process.stdout.write(`${j.keyPoints.map((k) => `  - ${forTerminal(k)}`).join('\n')}\n  ${forTerminal(j.reasons, { multiline: true }).replace(/\n+/g, '\n  ')}\n`);
       } else if (e.end) {
         process.stdout.write(`\n${e.end.success ? 'SUCCESS' : 'FAILURE'} (${e.end.reason})\n`);
         if (e.end.reward) process.stdout.write(`  page reward ${e.end.reward.value} (raw ${e.end.reward.raw})${e.end.reward.reason ? `: ${e.end.reward.reason}` : ''}\n`);
-        for (const k of e.end.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
+        for (const k of e.end.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${forTerminal(k.detail)})` : ''}\n`);
       } else process.stdout.write('\n(incomplete: the run stopped before the episode ended)\n');
     });
 }

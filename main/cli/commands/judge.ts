@@ -4,6 +4,7 @@ import { JudgmentStore } from '../../store/judgments.ts';
 import { judgeAndRecord, unjudgedEpisodes } from '../../judge/run.ts';
 import { DEFAULT_JUDGE_OPTIONS } from '../../judge/webjudge.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
+import { forTerminal } from '../terminal.ts';
 
 interface JudgeFlags {
   allUnjudged?: boolean;
@@ -38,7 +39,7 @@ export function registerJudgeCommand(program: Command): void {
       const endpoint = endpointFromEnv({
         ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}),
         ...(opts.model ? { model: opts.model } : {}),
-        onRetry: (r) => process.stderr.write(`  endpoint: ${r.error}; retry ${r.attempt} in ${Math.round(r.delayMs / 1000)} s\n`),
+        onRetry: (r) => process.stderr.write(`  endpoint: ${forTerminal(r.error)}; retry ${r.attempt} in ${Math.round(r.delayMs / 1000)} s\n`),
       });
       const chat = new ChatEndpoint(endpoint);
       if (!targets.length && !opts.json) process.stdout.write('nothing to judge: every ended episode of a judged task has a verdict\n');
@@ -52,9 +53,9 @@ export function registerJudgeCommand(program: Command): void {
             ? undefined
             : (r, i) => {
                 const head = `[${i + 1}/${targets.length}] ${r.episodeId}: `;
-                if (r.error) process.stdout.write(`${head}not judged: ${r.error}\n`);
-                else if (!r.judgment!.verdict) process.stdout.write(`${head}MALFORMED judge answer (${r.judgment!.malformed}); recorded, judge it again later\n`);
-                else process.stdout.write(`${head}${r.judgment!.verdict.toUpperCase()} (${r.judgment!.keyScreenshots.length} key screenshots)\n  ${r.judgment!.reasons.replace(/\n+/g, '\n  ')}\n`);
+                if (r.error) process.stdout.write(`${head}not judged: ${forTerminal(r.error)}\n`);
+                else if (!r.judgment!.verdict) process.stdout.write(`${head}MALFORMED judge answer (${forTerminal(r.judgment!.malformed ?? '')}); recorded, judge it again later\n`);
+                else process.stdout.write(`${head}${r.judgment!.verdict.toUpperCase()} (${r.judgment!.keyScreenshots.length} key screenshots)\n  ${forTerminal(r.judgment!.reasons, { multiline: true }).replace(/\n+/g, '\n  ')}\n`);
               },
         }),
       );

@@ -17,6 +17,19 @@ interface ServeFlags {
   backend?: string;
   quiet?: boolean;
   apiKey?: string;
+  allowOrigin?: string[];
+}
+
+/** An origin as browsers send it: scheme://host[:port], no path (a trailing slash is forgiven). */
+function parseOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--allow-origin: "${value}" is not an origin (expected e.g. http://127.0.0.1:5173)`);
+  }
+  if (url.origin === 'null' || value.replace(/\/$/, '') !== url.origin) throw new Error(`--allow-origin: "${value}" is not an origin (expected scheme://host[:port], like ${url.origin})`);
+  return url.origin;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -30,6 +43,7 @@ export function registerServeCommand(program: Command): void {
     .option('--decode <mode>', `decoder: ${DECODE_MODES.join(' | ')}`, 'sdsat')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--api-key <key>', 'require this bearer key on /v1 routes (default $LAB_SERVE_KEY; none: open to anyone who can reach the port)')
+    .option('--allow-origin <origin>', 'let web pages of this origin call the server, with CORS headers (repeatable); requests from any other page (an Origin header that is not the server\'s own) are refused', (v: string, acc: string[] = []) => [...acc, parseOrigin(v)])
     .option('--quiet', 'no per-request log lines')
     .action(async (o: ServeFlags) => {
       if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
@@ -38,7 +52,7 @@ export function registerServeCommand(program: Command): void {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend });
       const apiKey = o.apiKey ?? (process.env.LAB_SERVE_KEY || undefined);
-      const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), apiKey, log: o.quiet ? undefined : log });
+      const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), apiKey, allowOrigins: o.allowOrigin ?? [], log: o.quiet ? undefined : log });
       if (!apiKey && o.host !== '127.0.0.1' && o.host !== 'localhost') log(`warning: listening on ${o.host} without --api-key: anyone who can reach the port can use the model`);
       await withCleanup([() => worker.close(), () => server.close()], async (signal) => {
         const url = await server.listen(o.port, o.host);

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { defaultLabDir, resourcePath } from '../../paths.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob, type TrainProgress, type TrainResult } from '../../models/train.ts';
+import { assertLabDirUsable } from '../../store/lab-dir.ts';
 
 export const DEFAULT_CORPUS = resourcePath('corpus', 'typescript-lib');
 
@@ -30,7 +31,9 @@ interface CommonOpts {
 /** The lab folder given with the global --lab option, else the default. */
 export function labDir(cmd: Command): string {
   const root = cmd.optsWithGlobals<{ lab?: string }>();
-  return root.lab ? resolve(root.lab) : defaultLabDir();
+  const dir = root.lab ? resolve(root.lab) : defaultLabDir();
+  assertLabDirUsable(dir);
+  return dir;
 }
 
 function addCommon(cmd: Command, name: string, d: Partial<TrainJob>): Command {

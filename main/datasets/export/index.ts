@@ -33,6 +33,8 @@ export interface ExportRequest {
   outDir: string;
   onProgress?: (p: ExportProgress) => void;
   signal?: AbortSignal;
+  /** Fail on a missing screenshot instead of leaving its step out. */
+  strict?: boolean;
 }
 
 export interface ExportResult {
@@ -46,7 +48,11 @@ export interface ExportResult {
   samplesBySplit: Partial<Record<SplitName, number>>;
   /** Steps left out (labeled wrong or detour without a correction). */
   skippedSteps: number;
+  /** Steps left out because their screenshot file is missing (each named in warnings). */
+  missingScreenshots: number;
   images: number;
+  /** What was exported differently from the manifest's promise, each naming its file (labels not applied, steps left out). */
+  warnings: string[];
 }
 
 export function isExportFormat(s: string): s is ExportFormat {
@@ -57,9 +63,9 @@ export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<
   if (!isExportFormat(req.format)) throw new DatasetError(`unknown export format "${req.format}" (known: ${EXPORT_FORMATS.join(', ')})`);
   const manifest: DatasetManifest = readManifest(lab.dir, req.dataset);
   const where = `dataset ${manifest.name} v${manifest.version}`;
-  const { samples, skipped } = buildSamples(lab, manifest, { signal: req.signal });
+  const { samples, skipped, missingScreenshots, warnings } = buildSamples(lab, manifest, { signal: req.signal, strict: req.strict });
   if (!samples.length) {
-    throw new DatasetError(`${where} yields no training samples: its ${manifest.episodes.length} episodes have ${manifest.stats.steps} steps, ${skipped} of them labeled wrong or detour without a correction`);
+    throw new DatasetError(`${where} yields no training samples: its ${manifest.episodes.length} episodes have ${manifest.stats.steps} steps, ${skipped} of them labeled wrong or detour without a correction, ${missingScreenshots} without their screenshot file`);
   }
   const splits = groupBySplit(samples);
   const files: string[] = [];
@@ -75,6 +81,8 @@ export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<
     samples: samples.length,
     samplesBySplit: Object.fromEntries(splits.map((g) => [g.split, g.samples.length])),
     skippedSteps: skipped,
+    missingScreenshots,
     images: new Set(samples.flatMap((s) => s.images.map((i) => i.sha256))).size,
+    warnings,
   };
 }

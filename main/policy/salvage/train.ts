@@ -13,12 +13,13 @@
  * it; it also holds the optimizer, salvage-state.json and salvage-config.json. Runs wherever it is
  * called; the CLI runs it in a worker (./runner.ts).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../../models/backend.ts';
 import { isCheckpoint, loadModel, saveModel } from '../../models/checkpoint.ts';
 import { writeFileAtomic } from '../../store/json-file.ts';
+import { appendJsonlLine } from '../../store/jsonl.ts';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
 import { Rng } from '../../models/rng.ts';
 import { END_OF_TEXT, type Tokenizer } from '../../models/tokenizer.ts';
@@ -176,7 +177,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     const s = runIteration(job, run.iteration, states, model, ref.model, tokenizer, stop);
     s.elapsedS = (performance.now() - it0) / 1000;
     run.iteration++;
-    appendFileSync(join(job.outDir, STATS_FILE), JSON.stringify(s) + '\n');
+    appendJsonlLine(join(job.outDir, STATS_FILE), s);
     if (run.iteration % job.checkpointEvery === 0) await checkpoint();
     rewardSum += s.meanReward * s.groups;
     groups += s.groups;
@@ -188,7 +189,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     outDir: job.outDir, backend: backend.id, iterationsDone: run.iteration, resumedFrom, cancelled, states: states.length,
     meanReward: groups ? rewardSum / groups : NaN, keptShare: groups ? kept / groups : NaN, elapsedS: (performance.now() - t0) / 1000,
   };
-  appendFileSync(join(job.outDir, 'runs.jsonl'), JSON.stringify({ time: new Date().toISOString(), kind: 'salvage', ...result, job }) + '\n');
+  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), kind: 'salvage', ...result, job });
   model.dispose();
   ref.model.dispose();
   opt.dispose();

@@ -1,0 +1,45 @@
+/**
+ * Lab folders in kernel pseudo-filesystems are refused with a message (Node's recursive mkdir
+ * under /proc never returns, so `lab --lab /proc/x` used to hang), and a --lab folder that did not
+ * exist gets one line on stderr saying a new, empty lab was made there.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { assertLabDirUsable } from '../../main/store/lab-dir.ts';
+import { LabStore } from '../../main/store/lab.ts';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { timeout: 120_000 });
+
+test('paths in /proc, /sys and /dev (also through a symlink) are refused; ordinary folders and /dev/shm are not', { skip: process.platform !== 'linux' && 'Linux paths' }, () => {
+  assert.throws(() => assertLabDirUsable('/proc/x'), /--lab \/proc\/x: \/proc\/x is under \/proc, a kernel pseudo-filesystem/);
+  assert.throws(() => assertLabDirUsable('/proc/self/new/lab'), /under \/proc/);
+  assert.throws(() => assertLabDirUsable('/sys/kernel/lab'), /under \/sys/);
+  assert.throws(() => assertLabDirUsable('/dev/lab'), /under \/dev/);
+  const link = join(mkdtempSync(join(tmpdir(), 'lab-dir-')), 'to-proc');
+  symlinkSync('/proc', link);
+  assert.throws(() => assertLabDirUsable(join(link, 'x')), /is under \/proc/);
+  assert.throws(() => new LabStore('/proc/x'), /under \/proc/, 'the store refuses before it makes folders');
+  assertLabDirUsable(join(tmpdir(), 'some', 'new', 'lab'));
+  if (existsSync('/dev/shm')) assertLabDirUsable('/dev/shm/agent-lab-test');
+});
+
+test('lab --lab /proc/x exits with the reason instead of hanging; a new --lab folder is announced once', { skip: process.platform !== 'linux' && 'Linux paths' }, async () => {
+  await assert.rejects(lab('--lab', '/proc/x', 'episodes', 'list'), (err: Error & { stderr: string; killed: boolean }) => {
+    assert.equal(err.killed, false, 'it returned by itself');
+    assert.match(err.stderr, /lab: --lab \/proc\/x: \/proc\/x is under \/proc/);
+    return true;
+  });
+  const dir = join(mkdtempSync(join(tmpdir(), 'lab-dir-')), 'typo');
+  const first = await lab('--lab', dir, 'episodes', 'list');
+  assert.equal(first.stderr, `lab: created a new, empty lab at ${dir}\n`);
+  const second = await lab('--lab', dir, 'episodes', 'list');
+  assert.equal(second.stderr, '', 'said once, when the folder was made');
+  rmSync(dir, { recursive: true, force: true });
+});
