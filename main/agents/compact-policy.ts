@@ -37,7 +37,15 @@ export interface CompactPolicyOptions {
    * prompt shows. Default true; false decodes freely (malformed outputs then become invalid actions).
    */
   guided?: boolean;
+  /**
+   * With guidance: no token may repeat an n-gram of this many tokens on the same output line (see
+   * ActionGuide); 0 turns it off. Default NO_REPEAT_NGRAM.
+   */
+  noRepeatNgram?: number;
 }
+
+/** Four tokens: with spaces as their own tokens, a repeated pair of words ("the the the") is caught at the third. */
+export const NO_REPEAT_NGRAM = 4;
 
 /** What the episode header records about the policy. */
 export interface CompactPolicyConfig {
@@ -46,6 +54,8 @@ export interface CompactPolicyConfig {
   decode: DecodeMode;
   sampling: Sampling;
   guided: boolean;
+  /** The guide's no-repeat n-gram; absent in headers written before it existed (none). */
+  noRepeatNgram?: number;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -110,6 +120,7 @@ export class CompactPolicyAgent implements Agent {
     const p = await this.load();
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
+      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM } : {}),
       seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
@@ -132,7 +143,7 @@ export class CompactPolicyAgent implements Agent {
     if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
-    const constraint = (this.options.guided ?? true) ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), eot, settings.targets === 'action', maxNew) : undefined;
+    const constraint = (this.options.guided ?? true) ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM) : undefined;
     const out = await this.decoder!.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed: mixSeed(this.taskSeed, this.step++), stopTokens: [eot], constraint,
     });

@@ -110,7 +110,14 @@ export class ActionGuide implements TokenConstraint {
    * @param maxTokens the output's token budget, when known: the thought then ends by half of it, so
    *   that a thought that goes on and on (a tiny model repeats itself) leaves room for the action
    */
-  constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number) {
+  /**
+   * @param noRepeatNgram no token may complete an n-gram of tokens that already stands earlier on the
+   *   same output line (0: off). A tiny model decoded greedily falls into loops ("the the the",
+   *   "PN PN PN"), and a copy pointer feeds them: after "PN PN" the position whose previous token is
+   *   "PN" holds "PN" again. Counted within a line, so the action may repeat what the thought said.
+   */
+  constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number,
+    private readonly noRepeatNgram = 0) {
     this.pieces = pieces(tokenizer);
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
     this.names = ACTION_TYPES.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
@@ -121,6 +128,12 @@ export class ActionGuide implements TokenConstraint {
   }
 
   allowed(emitted: readonly number[]): Uint8Array | null {
+    const mask = this.grammar(emitted);
+    if (mask && this.noRepeatNgram > 1) banRepeats(mask, emitted, this.noRepeatNgram, (t) => (this.pieces[t] ?? '').includes('\n'));
+    return mask;
+  }
+
+  private grammar(emitted: readonly number[]): Uint8Array | null {
     const text = emitted.map((t) => this.pieces[t] ?? '').join('');
     const mask = new Uint8Array(this.pieces.length);
     const newline = this.inAction ? -1 : text.indexOf('\n');
@@ -187,6 +200,28 @@ export class ActionGuide implements TokenConstraint {
     if (i === rest.length) return 'open';
     return rest[i] === ')' && i + 1 === rest.length ? 'whole' : 'dead';
   }
+}
+
+/**
+ * Clears, in place, every token that would complete an n-gram already on the current line (the
+ * tokens after the last one holding a newline), unless that would leave no token allowed.
+ */
+export function banRepeats(mask: Uint8Array, emitted: readonly number[], n: number, endsLine: (t: number) => boolean): void {
+  let start = emitted.length;
+  while (start > 0 && !endsLine(emitted[start - 1])) start--;
+  const line = emitted.slice(start);
+  if (line.length < n - 1) return;
+  const tail = line.slice(line.length - (n - 1));
+  const banned: number[] = [];
+  for (let i = 0; i + n - 1 < line.length; i++) {
+    let same = true;
+    for (let j = 0; j < n - 1 && same; j++) same = line[i + j] === tail[j];
+    if (same && mask[line[i + n - 1]]) banned.push(line[i + n - 1]);
+  }
+  if (!banned.length) return;
+  const before = mask.reduce((a, x) => a + x, 0);
+  if (new Set(banned).size >= before) return;
+  for (const t of banned) mask[t] = 0;
 }
 
 /** Index after the single-quoted string at s[i], 'open' when s ends inside it; one line only. */

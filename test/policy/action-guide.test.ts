@@ -123,3 +123,24 @@ test('guided decoding on the shipped model: an action on a shown id, and SDSAT g
   }
   model.dispose();
 });
+
+test('the no-repeat n-gram ban: a token that would repeat an n-gram of the current line is cleared, earlier lines do not count, and it never clears the last allowed token', async () => {
+  const { banRepeats } = await import('../../main/policy/action-guide.ts');
+  const NL = 9;
+  const endsLine = (t: number) => t === NL;
+  const mask = () => new Uint8Array(12).fill(1);
+  // Line "1 2 1 2 1": with n = 3, the tail (2, 1) was followed by 2 before, so 2 is banned.
+  let m = mask();
+  banRepeats(m, [1, 2, 1, 2, 1], 3, endsLine);
+  assert.equal(m[2], 0);
+  assert.equal(m[1], 1);
+  // The same tokens before a newline belong to another line: nothing is banned.
+  m = mask();
+  banRepeats(m, [1, 2, 1, 2, NL, 2, 1], 3, endsLine);
+  assert.ok(m.every((x) => x === 1));
+  // When the repeat is the only token allowed, it stays (the grammar wins over the ban).
+  m = new Uint8Array(12);
+  m[2] = 1;
+  banRepeats(m, [1, 2, 1, 2, 1], 3, endsLine);
+  assert.equal(m[2], 1);
+});

@@ -14,6 +14,7 @@ import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
 import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
+import { NO_REPEAT_NGRAM } from '../../agents/compact-policy.ts';
 import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type SftResult, type TokenizerSpaces } from '../../policy/sft.ts';
@@ -173,12 +174,13 @@ export function registerPolicyCommands(program: Command): void {
       .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
       .option('--sampling <s>', 'greedy, or nucleus:TOP_P[:TEMPERATURE]', 'greedy')
       .option('--no-guided', 'decode freely instead of guiding the output to an action on an element id the prompt shows')
+      .option('--ngram-ban <n>', `guided: no token may repeat an n-gram of n tokens on the same output line (0: off; default ${NO_REPEAT_NGRAM})`, intOption('--ngram-ban', 0))
       .option('--parallel <n>', 'browser environments at once', intOption('--parallel', 1), 1)
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
       .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; k?: number; sampling: string; guided: boolean; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; k?: number; sampling: string; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
@@ -190,7 +192,7 @@ export function registerPolicyCommands(program: Command): void {
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided },
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
         tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
       }, {
         signal,
