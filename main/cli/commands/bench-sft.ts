@@ -2,7 +2,12 @@
  * `lab bench sft --dataset NAME`: SFT tokens/s of the compact policy's training step, the step as
  * it was (one-hot embedding products, uniformly drawn batches) against what replaced it, in one run.
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { loadModel } from '../../models/checkpoint.ts';
+import { actionAccuracy } from '../../policy/action-accuracy.ts';
+import { readPolicySettings } from '../../policy/settings.ts';
+import { SHIPPED_POLICY } from '../../policy/shipped.ts';
 import { selectBackend } from '../../models/backend.ts';
 import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer } from '../../models/tokenizer.ts';
 import { POLICY_RECIPES } from '../../policy/recipe.ts';
@@ -36,5 +41,28 @@ export function addSftBenchCommand(bench: Command): void {
         meanSampleTokens: seqs.reduce((n, s) => n + s.ids.length, 0) / seqs.length, model: recipe.sft.model, batch: recipe.sft.batch,
         steps: o.steps, warmup: o.warmup, repeats: o.repeats, rows,
       });
+    });
+}
+
+export function addActionBenchCommand(bench: Command): void {
+  bench
+    .command('actions')
+    .description('how often policies write the dataset\'s action (and its first argument) when given the dataset\'s own thought, on its validation steps, as JSON')
+    .requiredOption('--dataset <name>', 'dataset (NAME[@vN]) whose validation steps are used')
+    .option('--policy <dir...>', 'policy folders, compared on the same steps (default: the shipped policy)')
+    .option('--samples <n>', 'validation steps (the first N)', intOption('--samples', 1), 120)
+    .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .action(async (o: { dataset: string; policy?: string[]; samples: number; backend?: string }, cmd: Command) => {
+      const backend = await selectBackend(o.backend);
+      const { lab, manifest } = loadDataset(o.dataset, cmd);
+      const samples = policySamples(lab, manifest, ['validation']).slice(0, o.samples);
+      if (!samples.length) throw new Error(`--dataset ${o.dataset}: no validation steps`);
+      const rows = [];
+      for (const dir of (o.policy ?? [SHIPPED_POLICY]).map((d) => resolve(d))) {
+        const policy = loadModel(dir);
+        rows.push({ policy: dir, copy: !!policy.model.config.copy, ...(await actionAccuracy(policy, readPolicySettings(dir, policy.meta), samples)) });
+        policy.model.dispose();
+      }
+      printJson({ backend: backend.id, dataset: `${manifest.name}@v${manifest.version}`, rows });
     });
 }

@@ -3,7 +3,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { benchEnv } from '../../collection/bench-env.ts';
 import { benchSoak } from '../../collection/bench-soak.ts';
 import { addModelBenchCommands } from './bench-models.ts';
-import { addSftBenchCommand } from './bench-sft.ts';
+import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 /** The `bench` command group; model benchmarks add their subcommands to it. */
@@ -76,5 +76,6 @@ export function registerBenchCommands(program: Command): Command {
   });
   addModelBenchCommands(bench);
   addSftBenchCommand(bench);
+  addActionBenchCommand(bench);
   return bench;
 }
