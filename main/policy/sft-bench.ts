@@ -3,7 +3,6 @@
  * implementations in one process, warm-up first, then repeated timed runs. What `lab bench sft`
  * prints, so a change to the training step is judged against the old step in the same run.
  */
-
 import { TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { AdamW } from '../models/train.ts';

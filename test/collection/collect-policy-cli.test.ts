@@ -40,5 +40,5 @@ test('`lab episode` and `lab collect` run the compact policy from its folder; wi
   const shipped = JSON.parse((await lab('--lab', dir, 'episode', '--task', 'webmail', '--seed', '10', '--agent', 'policy', '--max-steps', '1', '--json')).stdout);
   assert.equal(shipped.steps, 1);
   assert.match(JSON.stringify(new LabStore(dir).readEpisode(shipped.id).header), /resources\/models\/web-policy/);
-  await assert.rejects(lab('--lab', dir, 'episode', '--task', 'webmail', '--seed', '10', '--agent', 'policy', '--policy', join(dir, 'nothing')), /no model checkpoint in .*nothing/);
+  await assert.rejects(lab('--lab', dir, 'episode', '--task', 'webmail', '--seed', '10', '--agent', 'policy', '--policy', join(dir, 'nothing')), /no policy model in .*nothing/);
 });

@@ -79,6 +79,8 @@ export function registerEpisodeCommands(program: Command): void {
               policy,
             }),
           ...(endpoint ? { agentConfig: { kind: 'endpoint', seed: opts.seed, ...endpointSettings(endpoint) } } : {}),
+          // As collection records it: which policy folder acted (the shipped one when none was named).
+          ...(opts.agent === 'policy' && policy ? { agentConfig: { kind: 'compact-policy', seed: opts.seed, dir: policy.dir } } : {}),
         },
       );
       if (opts.json) return printJson({ task: opts.task, seed: opts.seed, agent: opts.agent, ...outcome });
