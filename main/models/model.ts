@@ -5,9 +5,13 @@
  * The embedding table may hold extra rows for semantic adaptive tokens (SAT, see ../models/sdsat.ts):
  * they can be fed as input but are never predicted, so the output head covers standard tokens only.
  *
+ * With `copy`, the output is a pointer-generator mixture: a pointer over earlier positions and a
+ * gate mix the vocabulary softmax with the tokens those positions hold (the compact web policy
+ * must write ids and names that stand in its prompt). The output is still one distribution.
+ *
  * Two forward paths share the same block code:
- *  - `forwardTrain`: whole sequences with an arbitrary additive attention bias (SAT masks), one-hot
- *    embeddings because `tf.gather` has no gradient on the wasm backend;
+ *  - `forwardTrain` / `labelLogProbs`: whole sequences with an arbitrary additive attention bias
+ *    (SAT masks); embeddings gathered, or as one-hot products where gather has no gradient (wasm);
  *  - `forward`: inference with a KV cache, any number of new tokens per call, causal.
  */
 import * as tf from '@tensorflow/tfjs';
