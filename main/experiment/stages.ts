@@ -4,7 +4,7 @@
  * when the run is cancelled it throws StageStopped after leaving its own resumable state behind
  * (a collection run's log, an SFT or Salvage-DS checkpoint).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
@@ -14,7 +14,7 @@ import { RunFolder, runCollection, type CollectSummary } from '../collection/col
 import type { AttemptEvent } from '../collection/retries.ts';
 import { createDataset, readManifest } from '../datasets/index.ts';
 import { defaultPromptSettings } from '../policy/prompt.ts';
-import { policySamples, writePolicyCorpus } from '../policy/sft-data.ts';
+import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../policy/sft-data.ts';
 import { defaultSftJob, type SftJob, type SftResult } from '../policy/sft.ts';
 import { startSft } from '../policy/sft-runner.ts';
 import { runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
@@ -123,14 +123,11 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
     async run(ctx) {
       const s = ctx.config.sft;
       const outDir = policyDir(ctx, name);
-      const samplesFile = join(outDir, 'sft-samples.jsonl');
+      const samplesFile = join(outDir, SFT_SAMPLES_FILE);
       const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
       const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches, elementLayout: s.elementLayout };
       if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
-        const samples = policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version }));
-        mkdirSync(outDir, { recursive: true });
-        writeFileSync(samplesFile, samples.map((x) => JSON.stringify(x)).join('\n') + '\n');
-        writePolicyCorpus(join(outDir, 'corpus'), samples, prompt);
+        writeSftSamples(outDir, policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version })), prompt);
       }
       const job: SftJob = {
         ...defaultSftJob, outDir, samplesFile, dataset: { name: ds.name, version: ds.version },

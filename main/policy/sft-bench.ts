@@ -8,6 +8,7 @@ import { Rng } from '../models/rng.ts';
 import { AdamW } from '../models/train.ts';
 import { sftBatch } from './sft.ts';
 import type { EncodedSample } from './sft-data.ts';
+import { tMean } from './stats.ts';
 
 export interface SftStepVariant {
   name: string;
@@ -83,11 +84,7 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
 
 /** Mean and 95% t interval of a few repeated measurements. */
 function interval(xs: number[]): SftBenchRow['tokensPerSec'] {
-  const n = xs.length;
-  const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, low: mean, high: mean, runs: xs };
-  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
-  const t = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26][Math.min(n - 2, 8)];
-  return { mean, low: mean - (t * sd) / Math.sqrt(n), high: mean + (t * sd) / Math.sqrt(n), runs: xs };
+  const m = tMean(xs);
+  const mean = m.value ?? NaN;
+  return { mean, low: m.ci95?.low ?? mean, high: m.ci95?.high ?? mean, runs: xs };
 }
-

@@ -136,6 +136,20 @@ export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'i
 }
 
 /**
+ * Freeze a dataset's steps into a policy folder for SFT: `sft-samples.jsonl` (what training reads
+ * and a resumed run reads again) and the corpus beside it. Returns the samples file's path.
+ */
+export function writeSftSamples(outDir: string, samples: readonly PolicySample[], prompt: PromptSettings): string {
+  mkdirSync(outDir, { recursive: true });
+  const samplesFile = join(outDir, SFT_SAMPLES_FILE);
+  writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  writePolicyCorpus(join(outDir, 'corpus'), [...samples], prompt);
+  return samplesFile;
+}
+
+export const SFT_SAMPLES_FILE = 'sft-samples.jsonl';
+
+/**
  * The policy's own text as a corpus (train.txt, validation.txt), so that
  * `lab train sdsat --base POLICY --corpus POLICY/corpus` SAT-tunes the policy on what it reads and writes.
  */

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +72,19 @@ test('a launched Chromium runs sandboxed as far as this user allows, and the epi
   else assert.match(report.page, /You are NOT adequately sandboxed/);
 });
 
-test('as an unprivileged user (when this test runs as root) the sandbox is on, by Chromium\'s own report', { skip: process.getuid?.() !== 0 && 'not root: the test above already ran unprivileged' }, async () => {
+/**
+ * Why the unprivileged run cannot happen here, if it cannot: not root (the test above ran
+ * unprivileged), or a checkout under a folder that user may not enter (a clone in a 0700 mktemp
+ * folder), where the child could not even load its modules.
+ */
+function unprivilegedRunBlocked(uid: number): string | false {
+  if (process.getuid?.() !== 0) return 'not root: the test above already ran unprivileged';
+  const tsx = join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'package.json');
+  const probe = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(tsx)})`], { uid, gid: uid });
+  return probe.status === 0 ? false : `uid ${uid} cannot read this checkout (${tsx})`;
+}
+
+test('as an unprivileged user (when this test runs as root) the sandbox is on, by Chromium\'s own report', { skip: unprivilegedRunBlocked(65534) }, async () => {
   const { report, header } = await launchAs(65534);
   assert.deepEqual(report.sandbox, { enabled: true });
   assert.deepEqual(header.env.sandbox, { enabled: true });

@@ -11,6 +11,7 @@ import { SHIPPED_POLICY } from '../../policy/shipped.ts';
 import { selectBackend } from '../../models/backend.ts';
 import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer } from '../../models/tokenizer.ts';
 import { POLICY_RECIPES } from '../../policy/recipe.ts';
+import { defaultSftJob } from '../../policy/sft.ts';
 import { encodeSample, policySamples, tokenizerTexts } from '../../policy/sft-data.ts';
 import { benchSftSteps } from '../../policy/sft-bench.ts';
 import { intOption, printJson } from '../runtime.ts';
@@ -33,7 +34,7 @@ export function addSftBenchCommand(bench: Command): void {
       const samples = policySamples(lab, manifest, ['train']).slice(0, o.samples);
       if (!samples.length) throw new Error(`--dataset ${o.dataset}: no training samples`);
       const tokenizer = trainTokenizer(tokenizerTexts(samples, recipe.prompt), recipe.sft.vocabSize, [END_OF_TEXT], SEPARATE_SPACE_PATTERN);
-      const enc = { prompt: recipe.prompt, ctx: recipe.sft.model.ctx, reserve: 64, targets: 'thought+action' as const, promptWeight: 0.1 };
+      const enc = { prompt: recipe.prompt, ctx: recipe.sft.model.ctx, reserve: defaultSftJob.reserve, targets: defaultSftJob.targets, promptWeight: defaultSftJob.promptWeight };
       const seqs = samples.map((s) => encodeSample(tokenizer, s, enc));
       const rows = benchSftSteps(seqs, { ...recipe.sft.model, vocabSize: tokenizer.vocabSize }, { batch: recipe.sft.batch, steps: o.steps, warmup: o.warmup, repeats: o.repeats });
       printJson({

@@ -3,14 +3,14 @@
  * command (main/policy/recipe.ts): oracle collection, a frozen dataset, SFT. Each stage resumes:
  * the collection run and the SFT checkpoint are found again by the output folder's name.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { RunFolder, runCollection } from '../../collection/collect-run.ts';
 import { createDataset, readManifest } from '../../datasets/index.ts';
 import { BrowserEnv } from '../../environment/environment.ts';
-import { policySamples, writePolicyCorpus } from '../../policy/sft-data.ts';
+import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../../policy/sft-data.ts';
 import { POLICY_RECIPES, POLICY_RECIPE_NAMES, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
 import type { AttemptEvent } from '../../collection/retries.ts';
 import { openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -72,17 +72,14 @@ export function registerPolicyRecipeCommand(train: Command): void {
     const ids = [...new Set(run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.success).map((e) => e.episodeId))];
     if (!ids.length) throw new Error(`run ${run.dir}: no successful episode to train on`);
     const ratios = { train: 1 - recipe.validationShare, validation: recipe.validationShare, test: 0 };
-    const samplesFile = join(outDir, 'sft-samples.jsonl');
+    const samplesFile = join(outDir, SFT_SAMPLES_FILE);
     let dataset: { name: string; version: number };
     if (existsSync(samplesFile) && existsSync(join(outDir, 'train-state.json'))) {
       dataset = readTrainJob(outDir).dataset as { name: string; version: number };
     } else {
       const { manifest } = createDataset(store, { name, description: `lab train policy --preset ${o.preset}: oracle episodes`, filter: { ids }, ratios });
       dataset = { name: manifest.name, version: manifest.version };
-      const samples = policySamples(store, readManifest(store.dir, dataset));
-      mkdirSync(outDir, { recursive: true });
-      writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
-      writePolicyCorpus(join(outDir, 'corpus'), samples, recipe.prompt);
+      writeSftSamples(outDir, policySamples(store, readManifest(store.dir, dataset)), recipe.prompt);
     }
     say(`dataset ${dataset.name}@v${dataset.version}: ${ids.length} episodes; collection took ${collectS.toFixed(0)} s`);
 

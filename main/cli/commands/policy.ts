@@ -4,7 +4,7 @@
  *   lab eval --policy DIR --tasks SPEC --seeds N --split test|heldout   episodes + report with 95% intervals
  *   lab mine --eval ID [--confirm [--branches N]]   critical states of failed episodes, optionally confirmed by branching
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
@@ -16,7 +16,7 @@ import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { NO_REPEAT_NGRAM } from '../../agents/compact-policy.ts';
 import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
-import { policySamples, writePolicyCorpus, TARGETS, type Targets } from '../../policy/sft-data.ts';
+import { policySamples, writeSftSamples, SFT_SAMPLES_FILE, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type SftResult, type TokenizerSpaces } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
 import { TRAIN_STATE_FILE, readTrainJob } from '../../models/train-state.ts';
@@ -128,7 +128,7 @@ export function registerPolicyCommands(program: Command): void {
         markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
       };
       const outDir = resolve(o.out);
-      const samplesFile = join(outDir, 'sft-samples.jsonl');
+      const samplesFile = join(outDir, SFT_SAMPLES_FILE);
       const resuming = o.resume && existsSync(join(outDir, TRAIN_STATE_FILE)) && existsSync(samplesFile);
       let dataset: SftJob['dataset'];
       // What shapes the encoded samples: flags for a new run, the recorded job's for a resumed one.
@@ -142,10 +142,7 @@ export function registerPolicyCommands(program: Command): void {
       } else {
         const { lab, manifest } = loadDataset(o.dataset, cmd);
         registerTrainingRun(lab.dir, 'sft', outDir); // so the app's training view finds the run
-        const samples = policySamples(lab, manifest);
-        mkdirSync(outDir, { recursive: true });
-        writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
-        writePolicyCorpus(join(outDir, 'corpus'), samples, prompt);
+        writeSftSamples(outDir, policySamples(lab, manifest), prompt);
         dataset = { name: manifest.name, version: manifest.version };
       }
       const job: SftJob = {
