@@ -178,7 +178,20 @@ class BrowserConnection {
     let set = this.listeners.get(sessionId);
     if (!set) this.listeners.set(sessionId, (set = new Set()));
     set.add(listener);
-    return () => set!.delete(listener);
+    return () => {
+      set!.delete(listener);
+      if (set!.size === 0 && this.listeners.get(sessionId) === set) this.listeners.delete(sessionId);
+    };
+  }
+
+  /** Sessions that still have listeners (the soak bench samples it: it must not grow with episodes). */
+  get listenedSessions(): number {
+    return [...this.listeners.keys()].filter((k) => k !== '').length;
+  }
+
+  /** Forget every listener of a session that is gone: a listener nobody removed would keep its page's state alive. */
+  forget(sessionId: string): void {
+    this.listeners.delete(sessionId);
   }
 
   emit(sessionId: string, method: string, params: any): void {
@@ -218,8 +231,9 @@ class FlatSession implements CdpSession {
     private conn: BrowserConnection,
     readonly sessionId: string,
   ) {
+    // The host marks it closed (on detach, dispose or a lost connection); a reaction on the
+    // connection's own promise here would keep every session ever opened alive until the browser quits.
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
-    conn.closed.then(() => this.markClosed());
   }
 
   send<T>(method: string, params?: Record<string, unknown>): Promise<T> {
@@ -258,6 +272,9 @@ export class ChromiumHost implements BrowserHost {
   ) {
     this.kind = proc ? 'chromium' : 'remote';
     conn.on('', (method, params) => this.onBrowserEvent(method, params));
+    conn.closed.then(() => {
+      for (const session of this.sessions.values()) session.detached();
+    });
   }
 
   static async start(options: ChromiumOptions = {}): Promise<ChromiumHost> {
@@ -316,6 +333,11 @@ export class ChromiumHost implements BrowserHost {
     return host;
   }
 
+  /** Pages this host holds and sessions the connection still routes events to; both stay bounded by open pages. */
+  liveSessions(): { pages: number; listened: number } {
+    return { pages: this.sessions.size, listened: this.conn.listenedSessions };
+  }
+
   /** The launched browser's process id; null when attached to a remote one. */
   get pid(): number | null {
     return this.proc?.pid ?? null;
@@ -352,8 +374,12 @@ export class ChromiumHost implements BrowserHost {
     return {
       session,
       dispose: async () => {
+        // Closed now, not when the detach event comes (it finds no session then): whatever waits
+        // on `closed` lets go of the page, and the connection forgets the session's listeners.
         this.sessions.delete(sessionId);
         this.sessionByTarget.delete(targetId);
+        session.detached();
+        this.conn.forget(sessionId);
         await this.conn.send('Target.closeTarget', { targetId }).catch(() => {});
         await this.conn.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
       },
