@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -190,6 +191,15 @@ test('hf-parquet: one parquet per split with the image embedded as {bytes, path}
   const kv = parquetMetadata(file).key_value_metadata ?? [];
   const hf = JSON.parse(kv.find((k) => k.key === 'huggingface')!.value!);
   assert.deepEqual(hf.info.features.image, { _type: 'Image' });
+  // Hugging Face datasets applies these features only where the column's Arrow field equals
+  // theirs, nullability included (Arrow fields are nullable): a REQUIRED field anywhere made the
+  // image load as a plain {bytes, path} dict. scripts/check-hf-parquet.py checks it with datasets itself.
+  const required = parquetMetadata(file).schema.slice(1).filter((e) => e.repetition_type === 'REQUIRED').map((e) => e.name);
+  assert.deepEqual(required, [], 'fields written not-null');
+  if (process.env.HF_DATASETS_PYTHON) {
+    const check = spawnSync(process.env.HF_DATASETS_PYTHON, ['scripts/check-hf-parquet.py', join(out, 'data')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr + check.stdout);
+  }
 });
 
 test('verl: data_source, prompt, ability, reward_model and extra_info columns (+ images with screenshots)', async () => {

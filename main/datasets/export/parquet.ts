@@ -2,6 +2,12 @@
  * A small typed layer over hyparquet-writer: describe a column's nested type once (strings,
  * int64, booleans, bytes, structs, lists) and get both the Parquet schema (3-level LISTs, as
  * Arrow, pandas and Hugging Face datasets write them) and values converted to fit it.
+ *
+ * Every field is written nullable (OPTIONAL), as Arrow writes by default, even where no value is
+ * ever null: Hugging Face `datasets` applies the features stored in the file's metadata only to
+ * columns whose Arrow field equals the one the features describe, nullability included, and
+ * silently falls back to plain structs otherwise (an image then loads as a {bytes, path} dict).
+ * Which values may really be missing is still checked on write (`optional` on structs).
  */
 import { writeFileSync } from 'node:fs';
 import { parquetWriteBuffer, type SchemaElement } from 'hyparquet-writer';
@@ -27,7 +33,8 @@ export interface Column {
   data: unknown[];
 }
 
-function elements(name: string, f: Field, repetition: 'REQUIRED' | 'OPTIONAL'): SchemaElement[] {
+function elements(name: string, f: Field): SchemaElement[] {
+  const repetition = 'OPTIONAL';
   switch (f.kind) {
     case 'string':
       return [{ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: repetition }];
@@ -40,15 +47,15 @@ function elements(name: string, f: Field, repetition: 'REQUIRED' | 'OPTIONAL'): 
     case 'struct': {
       const keys = Object.keys(f.fields);
       return [
-        { name, repetition_type: f.optional ? 'OPTIONAL' : repetition, num_children: keys.length },
-        ...keys.flatMap((k) => elements(k, f.fields[k], 'REQUIRED')),
+        { name, repetition_type: repetition, num_children: keys.length },
+        ...keys.flatMap((k) => elements(k, f.fields[k])),
       ];
     }
     case 'list':
       return [
         { name, repetition_type: repetition, converted_type: 'LIST', num_children: 1 },
         { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-        ...elements('element', f.item, 'REQUIRED'),
+        ...elements('element', f.item),
       ];
   }
 }
@@ -76,7 +83,7 @@ function convert(v: unknown, f: Field, where: string): unknown {
 }
 
 export function writeParquet(path: string, columns: Column[], kvMetadata?: Array<{ key: string; value: string }>): void {
-  const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }, ...columns.flatMap((c) => elements(c.name, c.field, 'REQUIRED'))];
+  const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }, ...columns.flatMap((c) => elements(c.name, c.field))];
   const buf = parquetWriteBuffer({
     schema,
     columnData: columns.map((c) => ({ name: c.name, data: c.data.map((v, i) => convert(v, c.field, `${c.name}[${i}]`)) })),
