@@ -123,6 +123,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   }
   const enc = { prompt: job.prompt, ctx: model.config.ctx, reserve: job.reserve, targets: job.targets };
   const trainSeqs = train.map((s) => encodeSample(tokenizer, s, { ...enc, promptWeight: job.promptWeight ?? 0 }));
+  const valOn = val.length ? 'validation' : 'train';
   const valSeqs = (val.length ? val : train).slice(0, job.evalSamples).map((s) => encodeSample(tokenizer, s, enc));
   // Target tokens: the ones the policy writes (weight 1, or 0 for a masked thought); the prompt's weight comes on top.
   const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.slice(s.promptLength).filter((m) => m > 0).length, 0) / trainSeqs.length;
@@ -167,7 +168,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     if (evaluated) valLoss = maskedLoss(model, valSeqs);
     // Before the checkpoint: a run resumed from it keeps every line up to its step.
     const logS = (performance.now() - loopStart) / 1000;
-    appendTrainLog(job.outDir, { step: state.step, loss: Number.isFinite(lastLoss) ? lastLoss : null, lr, tokensPerSec: tokens / Math.max(logS, 1e-9), ...(evaluated ? { valLoss } : {}) });
+    appendTrainLog(job.outDir, { step: state.step, loss: Number.isFinite(lastLoss) ? lastLoss : null, lr, tokensPerSec: tokens / Math.max(logS, 1e-9), ...(evaluated ? { valLoss, valOn } : {}) });
     if (state.step % job.checkpointEvery === 0) await checkpoint();
     const elapsed = (performance.now() - loopStart) / 1000;
     hooks.onProgress?.({ step: state.step, steps: job.steps, loss: lastLoss, satLoss: null, lr, tokensPerSec: tokens / Math.max(elapsed, 1e-9), elapsedS: elapsed, valLoss } satisfies TrainProgress);
@@ -177,7 +178,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const result: SftResult = {
     outDir: job.outDir, backend: backend.id, stepsDone: state.step, cancelled, resumedFrom, parameters: model.parameterCount,
     trainSamples: trainSeqs.length, validationSamples: val.length, lossTokensPerStep: lossTokens * job.batch,
-    tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss, valLoss: maskedLoss(model, valSeqs), valOn: val.length ? 'validation' : 'train',
+    tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss, valLoss: maskedLoss(model, valSeqs), valOn,
     elapsedS: (performance.now() - t0) / 1000,
   };
   appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), kind: 'sft', ...result, job });

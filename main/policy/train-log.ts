@@ -18,6 +18,8 @@ export const TrainLogLine = z.object({
   tokensPerSec: z.number(),
   /** Only on the steps that measured it (every evalEvery steps and the last). */
   valLoss: z.number().nullable().optional(),
+  /** What valLoss was computed on: training samples when the dataset has no validation split (a dashboard must say so). */
+  valOn: z.enum(['validation', 'train']).optional(),
 });
 export type TrainLogLine = z.infer<typeof TrainLogLine>;
 

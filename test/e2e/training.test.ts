@@ -100,6 +100,10 @@ test('the SFT run, chosen by keyboard: the loss chart draws and the table holds 
   assert.equal(await rows.count(), log.length);
   const last = await rows.nth(log.length - 1).locator('td').allTextContents();
   assert.deepEqual(last.slice(0, 3), [String(log.at(-1).step), log.at(-1).loss.toFixed(3), log.at(-1).valLoss.toFixed(3)]);
+  // The fixture's samples are all training samples: the periodic loss must not be called validation.
+  assert.equal(log.at(-1).valOn, 'train');
+  assert.match(await page.getByTestId('val-on-train').innerText(), /No validation split/);
+  assert.equal(await page.getByTestId('sft-table').locator('thead th').nth(2).textContent(), 'loss on training samples');
 });
 
 test('evaluations side by side per family and tier with intervals; failure modes with examples that open the trajectory viewer', async () => {

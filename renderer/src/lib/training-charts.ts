@@ -26,9 +26,16 @@ export const GATE_SERIES = [
   { key: 'dropped', name: 'dropped', color: '#9aa5b8', stack: 'fate' },
 ] as const;
 
+/** Where the run's held-out loss came from: a dataset without a validation split measures it on training samples. */
+export function sftValOn(points: readonly SftPoint[]): 'validation' | 'train' {
+  return points.some((p) => p.valOn === 'train') ? 'train' : 'validation';
+}
+
 export function sftLossOption(points: readonly SftPoint[]) {
+  const onTrain = sftValOn(points) === 'train';
+  const heldOut = onTrain ? 'loss on training samples (no validation split)' : 'validation loss';
   return {
-    title: title('SFT loss: train per step, validation where measured'),
+    title: title(onTrain ? 'SFT loss: train per step; no validation split, so the periodic loss is on training samples' : 'SFT loss: train per step, validation where measured'),
     tooltip: { trigger: 'axis' },
     legend,
     grid,
@@ -36,7 +43,7 @@ export function sftLossOption(points: readonly SftPoint[]) {
     yAxis: { type: 'value', name: 'loss', nameLocation: 'middle', nameGap: 40, scale: true },
     series: [
       { name: 'train loss', type: 'line', showSymbol: false, data: points.map((p) => [p.step, round(p.loss)]), itemStyle: { color: '#2f6fdb' } },
-      { name: 'validation loss', type: 'line', symbolSize: 7, data: points.filter((p) => typeof p.valLoss === 'number').map((p) => [p.step, round(p.valLoss)]), itemStyle: { color: '#d9822b' } },
+      { name: heldOut, type: 'line', symbolSize: 7, data: points.filter((p) => typeof p.valLoss === 'number').map((p) => [p.step, round(p.valLoss)]), itemStyle: { color: '#d9822b' } },
     ],
   };
 }
