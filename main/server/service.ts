@@ -2,6 +2,7 @@
  * The implementation of the renderer's API (preload/api.ts), shared by the Electron IPC bridge
  * and web mode. Owns a browser and a task server, started on first use, for replays.
  */
+import { actionTargetProblem } from '../environment/action-target.ts';
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { EpisodeRow, LabApi, LabEventName, LabEvents, LabInfo, TaskInfo } from '../../preload/api.ts';
@@ -117,6 +118,10 @@ export class LabService implements LabApi {
     const episode = this.deps.store.readEpisode(String(id));
     if ((edit.type === 'step' || edit.type === 'correction') && edit.step >= episode.steps.length) {
       throw new Error(`episode ${id} has ${episode.steps.length} steps; there is no step ${edit.step}`);
+    }
+    if (edit.type === 'correction' && edit.action !== null) {
+      const problem = actionTargetProblem(edit.action, episode.steps[edit.step].observation.elements);
+      if (problem) throw new Error(`correction for step ${edit.step} of ${id} refused: ${problem}`);
     }
     return this.labels.append(String(id), edit);
   }

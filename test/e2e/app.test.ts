@@ -88,9 +88,19 @@ test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the
   // Corrected action and tag by keyboard, then undo the tag.
   await page.keyboard.press('End');
   await page.keyboard.press('c');
-  await page.locator('#label-input').fill("click('5')");
+  // A correction must name an element that step's page had (the lab refuses any other).
+  const lastStep = store.readEpisode(shopEpisode).steps.at(-1)!;
+  const target = lastStep.observation.elements.find((e) => e.role === 'link' || e.role === 'button')!;
+  const corrected = `click('${target.id}')`;
+  await page.locator('#label-input').fill(corrected);
   await page.keyboard.press('Enter');
   await page.getByTestId('correction').waitFor();
+  // A correction naming an element the page did not have is refused, said so, and not kept.
+  await page.keyboard.press('c');
+  await page.locator('#label-input').fill("click('999')");
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^not saved: .*no element \[999\]/.test(document.querySelector('[data-testid=saved]')?.textContent ?? ''));
+  assert.equal(await page.getByTestId('correction').textContent(), corrected);
   await page.keyboard.press('t');
   await page.locator('#label-input').fill('good-demo');
   await page.keyboard.press('Enter');
@@ -99,7 +109,7 @@ test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the
   await page.getByRole('button', { name: '#good-demo ×' }).waitFor({ state: 'detached' });
   await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
   assert.deepEqual(service.labels.read(shopEpisode).tags, []);
-  assert.equal(Object.values(service.labels.read(shopEpisode).corrections)[0], "click('5')");
+  assert.equal(Object.values(service.labels.read(shopEpisode).corrections)[0], corrected);
   // Dexie (IndexedDB in this page) holds the same labels.
   const cached = await page.evaluate(async (id) => {
     const req = indexedDB.open('agent-lab');

@@ -47,7 +47,18 @@ export class Labeler {
     if (recordUndo) this.undoStack.push(inverseOf(edit, this.labels));
     this.set(applyLabelEdit(this.labels, edit)); // at once, as the lab will fold it, before the round trip
     await this.db.labels.put({ id: this.episodeId, labels: this.labels });
-    this.set(await this.api.editLabels(this.episodeId, edit)); // the lab's fold is the truth
+    let confirmed: EpisodeLabels;
+    try {
+      confirmed = await this.api.editLabels(this.episodeId, edit); // the lab's fold is the truth
+    } catch (err) {
+      // Refused (a correction naming an element the page did not have) or not written: show what
+      // the lab holds, not the optimistic edit, and drop its undo entry.
+      if (recordUndo) this.undoStack.pop();
+      this.set(await this.api.readLabels(this.episodeId).catch(() => this.labels));
+      await this.db.labels.put({ id: this.episodeId, labels: this.labels });
+      throw err;
+    }
+    this.set(confirmed);
     await this.db.labels.put({ id: this.episodeId, labels: this.labels });
     const row = await this.db.episodes.get(this.episodeId);
     if (row) {

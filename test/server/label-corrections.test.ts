@@ -1,0 +1,30 @@
+/** A corrected action must be one the recorded page allowed: refused (and not written) otherwise. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LabService } from '../../main/server/service.ts';
+import { actionTargetProblem } from '../../main/environment/action-target.ts';
+import { PAGE_ELEMENTS, tmpLab, writeEpisode } from '../datasets/helpers.ts';
+
+test('a correction naming an element, or an option, the page did not have is refused and not stored', async () => {
+  const lab = tmpLab();
+  const id = writeEpisode(lab);
+  const service = new LabService({ store: lab, families: new Map(), mode: 'web', startBrowser: () => Promise.reject(new Error('unused')) });
+  try {
+    await assert.rejects(service.editLabels(id, { type: 'correction', step: 1, action: "click('99')" }), /step 1 .* refused: the page had no element \[99\]/);
+    await assert.rejects(service.editLabels(id, { type: 'correction', step: 0, action: "select_option('4', 'Coach')" }), /offers no option "Coach"/);
+    await assert.rejects(service.editLabels(id, { type: 'correction', step: 0, action: 'click(' }), /not an action/);
+    assert.deepEqual((await service.readLabels(id)).corrections, {}, 'nothing written');
+    const labels = await service.editLabels(id, { type: 'correction', step: 1, action: "select_option('4', 'First')" });
+    assert.equal(labels.corrections[1], "select_option('4', 'First')");
+    // Clearing a correction and actions without an element need no check.
+    await service.editLabels(id, { type: 'correction', step: 1, action: null });
+    await service.editLabels(id, { type: 'correction', step: 2, action: "send_msg_to_user('done')" });
+  } finally {
+    await service.close();
+  }
+});
+
+test('the check reads the step\'s own elements', () => {
+  assert.equal(actionTargetProblem("fill('3', 'Paris')", PAGE_ELEMENTS), null);
+  assert.match(actionTargetProblem("fill('3', 'Paris')", [])!, /no element \[3\]/);
+});
