@@ -25,3 +25,39 @@ export function actionTargetProblem(actionText: string, elements: readonly PageE
   }
   return null;
 }
+
+/**
+ * An action as a person reads it: the element it acts on named from the step's own observation,
+ * `click [23] link "Previous day"`, `fill [3] textbox "City" ← "Boston"`. Actions without an
+ * element, and ones that do not parse or name an element the page lacked, read as written.
+ */
+export function describeAction(actionText: string, elements: readonly PageElement[]): string {
+  let action: Action;
+  try {
+    action = parseAction(actionText);
+  } catch {
+    return actionText;
+  }
+  if (!('id' in action)) return actionText;
+  const target = elements.find((e) => e.id === action.id);
+  if (!target) return actionText;
+  const name = target.name ? ` "${clip(target.name, 60)}"` : '';
+  const head = `${action.type} [${action.id}] ${target.role}${name}`;
+  switch (action.type) {
+    case 'fill':
+      return `${head} ← "${clip(action.text, 80)}"`;
+    case 'select_option':
+      return `${head} ← ${action.options.map((o) => `"${clip(o, 40)}"`).join(', ')}`;
+    case 'press':
+      return `${head} ⌨ ${action.key}`;
+    case 'click':
+      return action.button === 'left' ? head : `${head} (${action.button} button)`;
+    default:
+      return head;
+  }
+}
+
+function clip(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}

@@ -5,6 +5,7 @@
  * Everything is read from the run's progress log, the episodes and lab/reflections/; nothing here
  * writes (accepting and rejecting is review-decisions.ts).
  */
+import { describeAction } from '../environment/action-target.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabStore, EpisodeData } from '../store/lab.ts';
@@ -40,6 +41,8 @@ export interface ReviewTaskRow {
 export interface StepView {
   index: number;
   action: string;
+  /** The action with its target named from the step's own elements (`click [23] link "Previous day"`). */
+  readable: string;
   thought?: string;
   url: string;
   title: string;
@@ -142,6 +145,7 @@ function stepViews(steps: StepRecord[]): StepView[] {
   return steps.map((s) => ({
     index: s.index,
     action: s.action,
+    readable: describeAction(s.action, s.observation.elements),
     ...(s.thought ? { thought: s.thought } : {}),
     url: s.observation.url,
     title: s.observation.title,

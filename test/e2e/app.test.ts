@@ -2,6 +2,7 @@
  * End to end: the workbench UI in web mode, driven in headless Chromium with playwright-core,
  * against a real lab folder with episodes recorded by the real environment.
  */
+import { describeAction } from '../../main/environment/action-target.ts';
 import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
@@ -73,6 +74,11 @@ test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the
   assert.equal(await page.getByTestId('step-number').textContent(), '3');
   await page.keyboard.press('k');
   assert.equal(await page.getByTestId('step-number').textContent(), '2');
+  // The action reads with its target named from that step's elements, e.g. click [12] link "Shoes".
+  const second = store.readEpisode(shopEpisode).steps[1];
+  const readable = await page.getByTestId('action-readable').textContent();
+  assert.equal(readable, describeAction(second.action, second.observation.elements));
+  assert.match(readable!, /^\w+ \[\d+\] \w+/, 'the oracle\'s second shop action names an element');
   await page.keyboard.press('4'); // critical
   await page.getByTestId('step-label-1').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');

@@ -136,7 +136,9 @@ test('lab episodes show prints a thought with a NUL and an escape sequence escap
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, '--lab', lab.dir, 'episodes', 'show', id]);
   assert.ok(!/[\u0000\u001b]/.test(stdout), JSON.stringify(stdout));
   assert.ok(stdout.includes('evil\\u{0}\\e[31mred'), stdout);
-  assert.ok(stdout.includes("fill('3', 'a\\u{0}b')"), stdout);
+  // Actions read with their target named from the step's elements (issue 20), still escaped.
+  assert.ok(stdout.includes('fill [3] textbox "City" ← "a\\u{0}b"'), stdout);
+  assert.ok(stdout.includes('click [6] button "Add to cart"'), stdout);
 });
 
 test('one request that runs out names --endpoint-timeout', async () => {

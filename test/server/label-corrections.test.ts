@@ -28,3 +28,15 @@ test('the check reads the step\'s own elements', () => {
   assert.equal(actionTargetProblem("fill('3', 'Paris')", PAGE_ELEMENTS), null);
   assert.match(actionTargetProblem("fill('3', 'Paris')", [])!, /no element \[3\]/);
 });
+
+test('actions read with their target named from the step\'s own elements', async () => {
+  const { describeAction } = await import('../../main/environment/action-target.ts');
+  assert.equal(describeAction("click('6')", PAGE_ELEMENTS), 'click [6] button "Add to cart"');
+  assert.equal(describeAction("fill('3', 'Paris')", PAGE_ELEMENTS), 'fill [3] textbox "City" ← "Paris"');
+  assert.equal(describeAction("select_option('4', 'First')", PAGE_ELEMENTS), 'select_option [4] combobox "Class" ← "First"');
+  assert.equal(describeAction("click('6', 'right')", PAGE_ELEMENTS), 'click [6] button "Add to cart" (right button)');
+  // As written: no element, an element the page lacked, not an action.
+  assert.equal(describeAction("send_msg_to_user('done')", PAGE_ELEMENTS), "send_msg_to_user('done')");
+  assert.equal(describeAction("click('99')", PAGE_ELEMENTS), "click('99')");
+  assert.equal(describeAction('click(', PAGE_ELEMENTS), 'click(');
+});

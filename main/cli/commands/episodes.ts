@@ -1,3 +1,4 @@
+import { describeAction } from '../../environment/action-target.ts';
 import type { Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { resolve } from 'node:path';
@@ -128,7 +129,7 @@ export function registerEpisodeCommands(program: Command): void {
       const t = e.header.task;
       process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${forTerminal(t.instruction, { multiline: true })}\n\n`);
       for (const s of e.steps) {
-        process.stdout.write(`${String(s.index + 1).padStart(3)}. ${forTerminal(s.action)}${s.error ? `  -> ${s.error.code}: ${forTerminal(s.error.message)}` : ''}  [${forTerminal(s.observation.url)}] ${s.timing.totalMs} ms\n`);
+        process.stdout.write(`${String(s.index + 1).padStart(3)}. ${forTerminal(describeAction(s.action, s.observation.elements))}${s.error ? `  -> ${s.error.code}: ${forTerminal(s.error.message)}` : ''}  [${forTerminal(s.observation.url)}] ${s.timing.totalMs} ms\n`);
         if (s.thought) process.stdout.write(`     ${forTerminal(s.thought)}\n`);
         if (s.llm) {
           const l = s.llm;
