@@ -1,6 +1,6 @@
 /**
  * `lab tasks list|show|import|validate`. The families (and the browser, for validate) are loaded
- * when a command runs, not when the CLI starts: see ../README.md.
+ * when a command runs, not when the CLI starts (see ../program.ts).
  */
 import type { Command } from 'commander';
 import { mkdtempSync, rmSync } from 'node:fs';
