@@ -16,7 +16,7 @@ import { mixSeed } from '../tasks/families/common/rng.ts';
 import { parsePolicyOutput } from '../policy/prompt.ts';
 import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';
-import { ActionGuide, promptElements } from '../policy/action-guide.ts';
+import { ActionGuide, NO_REPEAT_NGRAM, promptElements } from '../policy/action-guide.ts';
 import type { Agent, AgentTurn } from './types.ts';
 
 export interface CompactPolicyOptions {
@@ -44,8 +44,7 @@ export interface CompactPolicyOptions {
   noRepeatNgram?: number;
 }
 
-/** Four tokens: with spaces as their own tokens, a repeated pair of words ("the the the") is caught at the third. */
-export const NO_REPEAT_NGRAM = 4;
+export { NO_REPEAT_NGRAM } from '../policy/action-guide.ts';
 
 /** What the episode header records about the policy. */
 export interface CompactPolicyConfig {

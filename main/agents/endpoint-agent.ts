@@ -20,6 +20,7 @@ import type { TaskSpec } from '../tasks/types.ts';
 import { ChatEndpoint, EndpointError, type ChatRequest, type EndpointOptions, type RetryInfo } from '../llm/client.ts';
 import { buildEndpointMessages, type EndpointStep } from './endpoint-prompt.ts';
 import { AgentUnavailableError, type Agent, type AgentTurn } from './types.ts';
+import { ENDPOINT_DEFAULTS } from './endpoint-defaults.ts';
 
 /** What a run records about the agent (no key): also what `lab collect` saves in its config. */
 export interface EndpointAgentSettings {
@@ -39,7 +40,7 @@ export interface EndpointAgentSettings {
   timeoutMs?: number;
 }
 
-export const ENDPOINT_DEFAULTS = { temperature: 0.7, maxTokens: 256, vision: false, stream: false, maxMalformed: 3, maxWaitMs: 5 * 60_000 } as const;
+export { ENDPOINT_DEFAULTS } from './endpoint-defaults.ts';
 
 export interface EndpointAgentOptions extends Partial<Omit<EndpointAgentSettings, 'baseUrl' | 'model'>> {
   baseUrl: string;

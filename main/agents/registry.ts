@@ -3,14 +3,14 @@
  * model behind an OpenAI-compatible endpoint, and the compact policy (a workbench model).
  */
 import type { Agent } from './types.ts';
+import { AGENT_NAMES } from './names.ts';
 import type { TaskInstance } from '../tasks/server.ts';
 import { randomAgent } from './random.ts';
 import { NoisyExpert, type NoisyExpertOptions } from './noisy-expert.ts';
 import { EndpointAgent, type EndpointAgentOptions } from './endpoint-agent.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions } from './compact-policy.ts';
 
-export const AGENT_NAMES = ['oracle', 'noisy', 'random', 'endpoint', 'policy'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+export { AGENT_NAMES, type AgentName } from './names.ts';
 
 /** Per-attempt context an agent may use; agents that cannot read reflections ignore them. */
 export interface AgentContext {

@@ -1,12 +1,15 @@
-/** What CLI commands share: the lab folder, a browser, the task server, output helpers. */
+/**
+ * What CLI commands share: the lab folder, a browser, the task server, output helpers. Every
+ * command module imports this file to declare its options, so it stays light: the browser and the
+ * task server (the families' sites) are loaded when a command starts them.
+ */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ChromiumHost } from '../environment/chromium.ts';
+import type { ChromiumHost } from '../environment/chromium.ts';
 import { defaultLabDir } from '../paths.ts';
 import { LabStore } from '../store/lab.ts';
-import { TaskServer } from '../tasks/server.ts';
-import { builtinFamilies } from '../tasks/registry.ts';
+import type { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily, Tier } from '../tasks/types.ts';
 import { taskSetFamilies, taskSetNames } from '../tasks/imported/taskset.ts';
 import { miniwobFamilies } from '../tasks/miniwob/loader.ts';
@@ -43,12 +46,14 @@ export function openLab(cmd: Command): LabStore {
   return store;
 }
 
-export function startBrowser(flags: BrowserFlags): Promise<ChromiumHost> {
+export async function startBrowser(flags: BrowserFlags): Promise<ChromiumHost> {
+  const { ChromiumHost } = await import('../environment/chromium.ts');
   return ChromiumHost.start({ browserUrl: flags.browser, executable: flags.chromium });
 }
 
 /** The task server with the built-in families, plus any others a command was given (task sets, MiniWoB++). */
-export function startTaskServer(extra: TaskFamily[] = []): Promise<TaskServer> {
+export async function startTaskServer(extra: TaskFamily[] = []): Promise<TaskServer> {
+  const [{ builtinFamilies }, { TaskServer }] = await Promise.all([import('../tasks/registry.ts'), import('../tasks/server.ts')]);
   const families = builtinFamilies();
   for (const f of extra) {
     if (families.has(f.name)) throw new Error(`task family "${f.name}" is defined twice`);

@@ -4,11 +4,9 @@
  * The report is plain JSON (the shipped model carries one as bench-decode.json); its schema here
  * is what the dashboard validates files against.
  */
-import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../store/json-file.ts';
 import { z } from 'zod';
 import type { LoadedModel } from '../models/checkpoint.ts';
-import { resourcePath } from '../paths.ts';
 import { AutoregressiveDecoder, DECODE_MODES, createDecoder, type DecodeMode } from './index.ts';
 import { emptyStats, summarize, type DecodeStats, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
 
@@ -65,24 +63,7 @@ export function maxTokensPerLoop(mode: string, k: number): number {
   return mode === 'sdsat-one-pass' ? k + 1 : k + 2;
 }
 
-export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
-
-const promptLineSchema = z.object({ id: z.string().optional(), text: z.string().min(1) });
-
-/** JSON Lines prompts ({"id"?, "text"}); a bad line is an error naming the file and line. */
-export function readPrompts(file: string): { id: string; text: string }[] {
-  return readFileSync(file, 'utf8').split('\n').flatMap((l, i) => {
-    if (!l.trim()) return [];
-    let p;
-    try {
-      p = promptLineSchema.parse(JSON.parse(l));
-    } catch (err) {
-      const msg = err instanceof z.ZodError ? `field ${err.issues[0].path.join('.') || '(line)'}: ${err.issues[0].message}` : (err as Error).message;
-      throw new Error(`${file}:${i + 1}: ${msg}`);
-    }
-    return [{ id: p.id ?? `line${i + 1}`, text: p.text }];
-  });
-}
+export { DEFAULT_PROMPTS, readPrompts } from './prompts.ts';
 
 /** Sum the stats of several generations into one. */
 export function mergeStats(mode: string, all: DecodeStats[]): DecodeStats {

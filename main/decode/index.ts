@@ -3,10 +3,7 @@ import type { LoadedModel } from '../models/checkpoint.ts';
 import { AutoregressiveDecoder } from './autoregressive.ts';
 import { SdsatDecoder } from './sdsat.ts';
 import { SdsatOnePassDecoder } from './sdsat-one-pass.ts';
-import type { Decoder } from './types.ts';
-
-export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass';
-export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass'];
+import type { Decoder, DecodeMode } from './types.ts';
 
 export function createDecoder(loaded: Pick<LoadedModel, 'model' | 'sat'>, mode: DecodeMode, k?: number): Decoder {
   if (mode === 'ar') return new AutoregressiveDecoder(loaded.model);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
 import { TARGETS } from '../policy/sft-data.ts';
 import { ELEMENT_LAYOUTS, ELEMENT_ORDERS, defaultPromptSettings } from '../policy/prompt.ts';
-import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft.ts';
+import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft-job.ts';
 
 export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
 export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];

@@ -10,6 +10,7 @@
  * field, a 401) throws at once as an EndpointError with the status and the server's message.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -78,8 +79,7 @@ export class EndpointError extends Error {
   }
 }
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
+export { DEFAULT_MAX_WAIT_MS, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 /** A retry near the end of the wait window still gets this long, or it could not succeed at all. */
 const MIN_RETRY_TIMEOUT_MS = 250;
 

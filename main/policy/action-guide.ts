@@ -92,6 +92,9 @@ const FORMS: Record<ActionType, { args: Arg[]; optional?: number }> = {
 const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t)));
 const latin1 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
 
+/** Four tokens: with spaces as their own tokens, a repeated pair of words ("the the the") is caught at the third. */
+export const NO_REPEAT_NGRAM = 4;
+
 /** How a prefix of an action ends: it can still grow into a whole action ('open'), it is one ('whole'), or neither. */
 type Scan = 'open' | 'whole' | 'dead';
 

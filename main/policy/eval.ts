@@ -22,10 +22,9 @@ import { heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
 import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, tMean, type Mean, type Rate } from './stats.ts';
+import type { EvalSplit } from './eval-splits.ts';
 
-/** test: test seeds of the training families; heldout: the held-out families; train: training instances (rollouts for mining). */
-export const EVAL_SPLITS = ['test', 'heldout', 'train'] as const;
-export type EvalSplit = (typeof EVAL_SPLITS)[number];
+export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
 
 export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument']);
 

@@ -6,7 +6,7 @@
  */
 import type { Tier } from '../tasks/types.ts';
 import { defaultPromptSettings, type PromptSettings } from './prompt.ts';
-import { defaultSftJob, defaultSftModel, type SftJob } from './sft.ts';
+import { defaultSftJob, defaultSftModel, type SftJob } from './sft-job.ts';
 
 export const TRAINING_FAMILIES = ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'] as const;
 

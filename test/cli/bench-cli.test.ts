@@ -1,12 +1,7 @@
 // `lab bench decode --backends` and `lab bench train --backends` report each backend side by side.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 test('bench decode --backends runs the shipped model on each backend: one report per backend, greedy outputs identical to AR', async () => {
   const out = JSON.parse((await lab('bench', 'decode', '--backends', 'wasm,cpu', '--k', '2', '--modes', 'sdsat,sdsat-one-pass', '--limit', '1', '--max-new', '8', '--json')).stdout);

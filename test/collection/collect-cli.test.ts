@@ -1,15 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { tierFromSeed } from '../../main/tasks/families/common/rng.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
 
 test('`lab collect --parallel 2 --json` writes a run folder and a summary with both arms; `--resume` of a finished run adds nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-collect-cli-'));
@@ -30,8 +25,8 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'maybe'), /--reflect must be one of llm, rules, none/);
   // Without --endpoint, and with no endpoint in the environment either.
   const noEndpoint = { ...process.env, LAB_ENDPOINT_URL: '', LAB_ENDPOINT_MODEL: '' };
-  await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'collect', '--reflect', 'llm'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
-  await assert.rejects(run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'collect', '--agent', 'endpoint'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
+  await assert.rejects(spawnLab(['--lab', dir, 'collect', '--reflect', 'llm'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
+  await assert.rejects(spawnLab(['--lab', dir, 'collect', '--agent', 'endpoint'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
 });
 

@@ -2,19 +2,14 @@
 import { test } from 'node:test';
 import { LabStore } from '../../main/store/lab.ts';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { selectBackend } from '../../main/models/backend.ts';
 import { saveModel } from '../../main/models/checkpoint.ts';
 import { TransformerLM } from '../../main/models/model.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 test('`lab episode` and `lab collect` run the compact policy from its folder; without --policy they say what is missing', async () => {
   // An untrained policy: every output is an invalid action, which is what the run must record.

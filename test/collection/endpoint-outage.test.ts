@@ -6,7 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChromiumHost } from '../../main/environment/chromium.ts';
 import type { BrowserEnv } from '../../main/environment/environment.ts';
 import type { TaskServer } from '../../main/tasks/server.ts';
@@ -69,11 +68,15 @@ function checkNothingLostOrDuplicated(run: RunFolder): AttemptEvent[] {
 test('a short outage mid-run is waited out: the step is retried, the run completes, nothing lost or duplicated', async () => {
   const run = RunFolder.create(store.dir, config(30_000));
   const retries: RetryInfo[] = [];
+  let retried!: () => void;
+  const firstRetry = new Promise<void>((resolve) => (retried = resolve));
+  // The server comes back once the client has found it down and scheduled a retry: an outage the
+  // client saw, however slow the machine, rather than one of a guessed length.
   const outage = downAfter(3).then(async () => {
-    await sleep(1500);
+    await firstRetry;
     await served.server.listen(served.port);
   });
-  const summary = await runCollection(deps(), run, { endpoint: { ...FAST, onRetry: (r) => retries.push(r) } });
+  const summary = await runCollection(deps(), run, { endpoint: { ...FAST, onRetry: (r) => { retries.push(r); retried(); } } });
   await outage;
   assert.equal(summary.tasksDone, 2);
   assert.ok(retries.length >= 1, 'the client retried while the server was down');

@@ -18,10 +18,11 @@ useTaskEnvironment('lab-episodes-', (f) => ({ host, server, env, store } = f));
 
 const deps = () => ({ env, server, store, browserKind: host.kind });
 
-test('the oracle solves test seeds of every family, in every tier, through the environment', async () => {
-  for (const family of builtinFamilies().values()) {
+// Every family's oracle on every tier is test/tasks/oracle-env.test.ts; here the episode runner
+// records oracle episodes of a page-state family and an answer family, one seed per tier.
+test('the oracle solves test seeds of a page-state and an answer family, in every tier, through the episode runner', async () => {
+  for (const family of ['shop', 'webmail'].map((name) => builtinFamilies().get(name)!)) {
     for (const tier of [1, 2, 3] as const) {
-      // One seed per tier here; test/tasks/oracle-env.test.ts covers more seeds per family.
       for (const seed of [family.seeds.test.from + 11 + tier]) {
         const out = await runEpisode(deps(), { family: family.name, seed, tier, agent: (i) => i.family.oracle(i.ctx) });
         const unmet = out.keyPoints.filter((k) => !k.met).map((k) => k.name);

@@ -1,17 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { LabelStore } from '../../main/store/labels.ts';
 import { createDataset } from '../../main/datasets/index.ts';
+import { runLab as lab, startLab } from '../helpers/lab-cli.ts';
 import { makePng, tmpLab, writeEpisode } from './helpers.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
 
 test('lab datasets create / list / show and lab export work end to end', async () => {
   const store = tmpLab();
@@ -74,12 +69,17 @@ test('Ctrl-C during `lab export` cancels cleanly: exit 130, no output folder, no
   createDataset(store, { name: 'big' });
   const parent = mkdtempSync(join(tmpdir(), 'lab-cli-cancel-'));
   const out = join(parent, 'out');
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--lab', store.dir, 'export', '--dataset', 'big', '--format', 'hf', '--out', out]);
+  // Ctrl-C as soon as the staging folder appears (the export is under way): the folder watch says
+  // when, rather than a poll that may look too late on a loaded machine.
+  const staging = (f: string | null) => !!f?.includes('.partial-');
+  const watcher = watch(parent);
+  const underWay = new Promise<void>((resolve) => watcher.on('change', (_e, f) => staging(String(f)) && resolve()));
+  const child = startLab(['--lab', store.dir, 'export', '--dataset', 'big', '--format', 'hf', '--out', out]);
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // Wait for the staging folder: the export is under way, then press Ctrl-C.
-  for (let i = 0; i < 1500 && !readdirSync(parent).some((f) => f.includes('.partial-')); i++) await new Promise((r) => setTimeout(r, 10));
+  await Promise.race([underWay, exited]);
+  watcher.close();
   child.kill('SIGINT');
   const code = await exited;
   assert.equal(code, 130, stderr);

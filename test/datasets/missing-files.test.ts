@@ -6,18 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createDataset, DatasetError, exportDataset, previewDataset, readManifest } from '../../main/datasets/index.ts';
 import { makePng, tmpLab, writeEpisode } from './helpers.ts';
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'lab-export-')), 'out');
 const ALL_TRAIN = { train: 1, validation: 0, test: 0 };
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args]);
 
 function labWithLostScreenshot() {
   const lab = tmpLab();

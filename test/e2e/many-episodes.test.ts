@@ -8,13 +8,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { rendererConfig } from '../../electron.config.ts';
 import { findChromium } from '../../main/environment/chromium.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import { buildRenderer } from '../helpers/web-app.ts';
 
 const N = 10_000;
 let web: WebServer;
@@ -23,8 +22,9 @@ let browser: Browser;
 let page: Page;
 
 before(async () => {
-  const rendererDir = join(mkdtempSync(join(tmpdir(), 'lab-renderer-')), 'renderer');
-  await build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: rendererDir } });
+  const renderer = buildRenderer();
+  await renderer.done;
+  const rendererDir = renderer.dir;
   const store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-10k-')));
   const obs = { url: 'http://x/', title: 't', elements: [], screenshot: null, lastActionError: null };
   const families = ['shop', 'flights', 'webmail'];

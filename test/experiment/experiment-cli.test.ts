@@ -1,14 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab, startLab } from '../helpers/lab-cli.ts';
 
 interface StageLine { stage: string; status: string }
 const stageLog = (dir: string): StageLine[] =>
@@ -20,10 +15,10 @@ test('lab experiment --preset tiny: stopped by SIGINT mid-way, resumed without r
   const dir = join(labDir, 'experiments', 'tiny1');
 
   // First run: interrupted (Ctrl-C) once both SFT policies exist, so the stop lands in the middle of the pipeline.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--lab', labDir, 'experiment', '--preset', 'tiny', '--out', 'tiny1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = startLab(['--lab', labDir, 'experiment', '--preset', 'tiny', '--out', 'tiny1']);
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout.resume();
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let sent = false;
   const poll = setInterval(() => {

@@ -5,18 +5,13 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createReplay, replayConfig } from '../../main/experiment/replay.ts';
 import { compareExperiments, compareReports, type Comparison } from '../../main/experiment/compare.ts';
 import { tinyExperiment } from '../helpers/tiny-experiment.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 let labDir: string;
 const readJson = (...p: string[]) => JSON.parse(readFileSync(join(labDir, 'experiments', ...p), 'utf8'));

@@ -5,11 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
@@ -24,10 +22,9 @@ import type { Agent } from '../../main/agents/types.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { imagesOf, startChatServer, textOf, type ChatServer } from '../helpers/chat-server.ts';
+import { runLab } from '../helpers/lab-cli.ts';
 
 const INSTRUCTION = 'Book a table for two under the name Ada.';
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
 
 let pages: FixtureServer;
 let host: ChromiumHost;
@@ -174,9 +171,9 @@ test('a malformed verdict is recorded as such, kept raw, and the episode counts 
   assert.equal(judgments.history(episodeId).length, 3);
 });
 
-test('`lab judge --all-unjudged` through the real CLI judges what has no readable verdict and prints it', async () => {
+test('`lab judge --all-unjudged` through the command line judges what has no readable verdict and prints it', async () => {
   chat.script = judgeScript('Thoughts: Booked as asked.\nStatus: failure');
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--lab', store.dir, 'judge', '--all-unjudged', '--endpoint', chat.baseUrl, '--model', 'judge-fixture', '--json']);
+  const { stdout } = await runLab('--lab', store.dir, 'judge', '--all-unjudged', '--endpoint', chat.baseUrl, '--model', 'judge-fixture', '--json');
   const out = JSON.parse(stdout);
   assert.deepEqual(out.judged.map((r: { episodeId: string; judgment: { verdict: string } }) => [r.episodeId, r.judgment.verdict]), [[episodeId, 'failure']]);
   assert.equal(new JudgmentStore(store.dir).latest(episodeId)!.verdict, 'failure');

@@ -6,11 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { LabStore, type EpisodeData } from '../../main/store/lab.ts';
 import { SYSTEM_PROMPT, renderElementLine } from '../../main/agents/observation-text.ts';
 import { REFLECTIONS_HEADER } from '../../main/agents/endpoint-prompt.ts';
@@ -18,10 +16,7 @@ import { REFLECTOR_SYSTEM_PROMPT } from '../../main/collection/llm-reflector.ts'
 import { RuleReflector, reflectionSchema } from '../../main/collection/reflect.ts';
 import type { ChatCompletionRequest } from '../../main/llm/openai-wire.ts';
 import { MODEL_NAME, useServedModel, type ServedModel } from './helpers.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
 
 let served: ServedModel;
 useServedModel((s) => (served = s));
@@ -126,7 +121,7 @@ test('lab collect --agent endpoint --reflect llm through lab serve: malformed ou
 
 test('lab episode --agent endpoint runs one episode through lab serve and records the endpoint (no key) and each model call', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-endpoint-episode-'));
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--lab', dir, 'episode', '--task', 'webmail', '--seed', '10001', '--agent', 'endpoint', '--endpoint', served.baseUrl, '--model', MODEL_NAME, '--json'], {
+  const { stdout } = await spawnLab(['--lab', dir, 'episode', '--task', 'webmail', '--seed', '10001', '--agent', 'endpoint', '--endpoint', served.baseUrl, '--model', MODEL_NAME, '--json'], {
     env: { ...process.env, LAB_ENDPOINT_KEY: 'sk-secret-test' },
   });
   const out = JSON.parse(stdout);

@@ -1,20 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { createDataset } from '../../main/datasets/index.ts';
 import { registeredRuns } from '../../main/policy/registry.ts';
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-policy-cli-', (f) => (fx = f));
-
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
 
 test('`lab train sft` from a manifest file and `lab eval --json` write a policy folder and a report with intervals', async () => {
   const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };

@@ -1,16 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { readPolicySettings } from '../../main/policy/settings.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 test('`lab train policy --preset quick` goes from an empty lab to a copying policy, and a rerun resumes instead of starting over', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-recipe-'));

@@ -1,20 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { LabStore } from '../../main/store/lab.ts';
 import { parseSalvageJob } from '../../main/policy/salvage/config.ts';
 import { readStates } from '../../main/policy/salvage/states.ts';
 import { CONFIG_FILE, STATS_FILE } from '../../main/policy/salvage/train.ts';
 import { tinyPolicy } from './salvage-fixture.ts';
 import { registeredRuns } from '../../main/policy/registry.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 const el = (id: string, role: string, name: string) => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
 const timing = { agentMs: 1, actionMs: 1, settleMs: 1, observeMs: 1, totalMs: 4 };

@@ -5,17 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { assertLabDirUsable } from '../../main/store/lab-dir.ts';
 import { LabStore } from '../../main/store/lab.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { timeout: 120_000 });
+import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
 
 test('paths in /proc, /sys and /dev (also through a symlink) are refused; ordinary folders and /dev/shm are not', { skip: process.platform !== 'linux' && 'Linux paths' }, () => {
   assert.throws(() => assertLabDirUsable('/proc/x'), /--lab \/proc\/x: \/proc\/x is under \/proc, a kernel pseudo-filesystem/);
@@ -31,7 +26,8 @@ test('paths in /proc, /sys and /dev (also through a symlink) are refused; ordina
 });
 
 test('lab --lab /proc/x exits with the reason instead of hanging; a new --lab folder is announced once', { skip: process.platform !== 'linux' && 'Linux paths' }, async () => {
-  await assert.rejects(lab('--lab', '/proc/x', 'episodes', 'list'), (err: Error & { stderr: string; killed: boolean }) => {
+  // A real process, with a time limit: what used to go wrong was that it never exited.
+  await assert.rejects(spawnLab(['--lab', '/proc/x', 'episodes', 'list'], { timeout: 120_000 }), (err: Error & { stderr: string; killed: boolean }) => {
     assert.equal(err.killed, false, 'it returned by itself');
     assert.match(err.stderr, /lab: --lab \/proc\/x: \/proc\/x is under \/proc/);
     return true;

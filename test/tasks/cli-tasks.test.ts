@@ -1,16 +1,10 @@
-/** `lab tasks show` and `lab tasks validate`, run as the real CLI. */
+/** `lab tasks show` and `lab tasks validate`, run through the command tree (in-process). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { findChromium } from '../../main/environment/chromium.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { describeTask } from '../../main/cli/commands/tasks.ts';
-
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
-const lab = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 16 * 1024 * 1024 });
+import { runLab as lab } from '../helpers/lab-cli.ts';
 
 let chromium: string | null = null;
 try {
@@ -31,7 +25,7 @@ test('`lab tasks show` describes the generated task of every family: instruction
     assert.ok(d.keyPoints.length >= 2 && d.keyPoints.every((k) => typeof k === 'string'), f.name);
     assert.equal(d.goalKind, f.generate(10042, 2).goalKind);
   }
-  // The real CLI: JSON, text, and a held-out family's seed outside the test range.
+  // The command: JSON, text, and a held-out family's seed outside the test range.
   const json = JSON.parse((await lab('tasks', 'show', 'hotels', '--seed', '10042', '--tier', '2', '--json')).stdout);
   assert.deepEqual(json, JSON.parse(JSON.stringify(describeTask(builtinFamilies().get('hotels')!, 10042, 2))));
   const held = await lab('tasks', 'show', 'restaurants', '--seed', '5');

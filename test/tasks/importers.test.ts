@@ -1,20 +1,17 @@
 /** The benchmark importers: each public format parses into tasks; a malformed row is refused with its row number and field. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ImportError, parseImportFile, WEBTAILBENCH_DEFAULT_START, type ImportFormat } from '../../main/tasks/imported/formats.ts';
 import { checkTaskSetName, importedFamily, loadTaskSet, saveTaskSet, taskSetNames } from '../../main/tasks/imported/taskset.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { runLab } from '../helpers/lab-cli.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'imports');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const parse = (format: ImportFormat, name: string, text = fixture(name)) => parseImportFile(format, name, text);
-const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
 
 /** The ImportError a parse throws, for assertions on its row and field. */
 function refusal(fn: () => unknown): ImportError {
@@ -123,9 +120,9 @@ test('a task set is kept in the lab and becomes a judged family: row position as
   assert.throws(() => f.oracle({} as never), /no oracle/);
 });
 
-test('`lab tasks import` through the real CLI: imports, lists, and refuses a malformed file naming the row', async () => {
+test('`lab tasks import` through the command line: imports, lists, and refuses a malformed file naming the row', async () => {
   const lab = mkdtempSync(join(tmpdir(), 'lab-import-cli-'));
-  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', CLI, '--lab', lab, ...args]);
+  const cli = (...args: string[]) => runLab('--lab', lab, ...args);
   const out = JSON.parse((await cli('tasks', 'import', join(FIXTURES, 'webvoyager.jsonl'), '--format', 'webvoyager', '--json')).stdout);
   assert.deepEqual([out.name, out.tasks, out.tiers], ['webvoyager', 3, { '1': 0, '2': 3, '3': 0 }]);
   saveTaskSet(lab, 'wtb', parse('webtailbench', 'webtailbench.tsv'));

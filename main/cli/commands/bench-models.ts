@@ -2,23 +2,19 @@
  * `lab bench decode`: AR vs SDSAT decoding speed, acceptance and output identity, per k, one run.
  * `lab bench train`: training tokens/s and effective GFLOP/s on every backend that runs here.
  */
-import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { availableBackends, selectBackend } from '../../models/backend.ts';
-import { loadModel } from '../../models/checkpoint.ts';
 import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
-import { defaultTrainJob, type TrainJob, type TrainProgress } from '../../models/train.ts';
-import { DECODE_MODES, type DecodeMode } from '../../decode/index.ts';
-import { DEFAULT_PROMPTS, readPrompts, runDecodeBench, type BenchRow } from '../../decode/bench.ts';
+import { defaultTrainJob, type TrainJob } from '../../models/train-job.ts';
+import type { TrainProgress } from '../../models/train.ts';
+import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
+import type { BenchRow } from '../../decode/bench.ts';
+import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
-
-// Moved to main/decode/bench.ts (the app's dashboard runs the same benchmark); re-exported for callers here.
-export { DEFAULT_PROMPTS, mergeStats, readPrompts } from '../../decode/bench.ts';
 
 function cancellable(): { stopped: () => boolean; dispose: () => void } {
   let stop = false;
@@ -44,6 +40,10 @@ export function addModelBenchCommands(bench: Command): void {
     .option('--backends <list>', 'run the whole benchmark on each of these backends in turn (comma-separated, or "all" for every one that loads here), reported side by side')
     .option('--json', 'print JSON')
     .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; backends?: string; json?: boolean }) => {
+      // Loaded here, not at start-up: the decoders and TF.js.
+      const [{ SingleBar, Presets }, { availableBackends, selectBackend }, { loadModel }, { runDecodeBench }] = await Promise.all([
+        import('cli-progress'), import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../decode/bench.ts'),
+      ]);
       let prompts = readPrompts(o.prompts);
       if (o.limit) prompts = prompts.slice(0, int(o.limit));
       const sampling = parseSampling(o);
@@ -106,6 +106,7 @@ export function addModelBenchCommands(bench: Command): void {
     .option('--layers <n>', 'transformer blocks', '3')
     .option('--json', 'print JSON')
     .action(async (o: { backends?: string; steps: string; batch: string; seqLen: string; dModel: string; layers: string; json?: boolean }) => {
+      const { availableBackends } = await import('../../models/backend.ts');
       const ids = o.backends ? o.backends.split(',').map((s) => s.trim()) : await availableBackends();
       const dir = mkdtempSync(join(tmpdir(), 'lab-bench-train-'));
       const stop = cancellable();

@@ -4,16 +4,10 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadModel } from '../../models/checkpoint.ts';
-import { actionAccuracy } from '../../policy/action-accuracy.ts';
-import { readPolicySettings } from '../../policy/settings.ts';
 import { SHIPPED_POLICY } from '../../policy/shipped.ts';
-import { selectBackend } from '../../models/backend.ts';
-import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer } from '../../models/tokenizer.ts';
 import { POLICY_RECIPES } from '../../policy/recipe.ts';
-import { defaultSftJob } from '../../policy/sft.ts';
-import { encodeSample, policySamples, tokenizerTexts } from '../../policy/sft-data.ts';
-import { benchSftSteps } from '../../policy/sft-bench.ts';
+import { defaultSftJob } from '../../policy/sft-job.ts';
+import { policySamples } from '../../policy/sft-data.ts';
 import { intOption, printJson } from '../runtime.ts';
 import { loadDataset } from './policy.ts';
 
@@ -28,6 +22,9 @@ export function addSftBenchCommand(bench: Command): void {
     .option('--repeats <n>', 'timed repeats per variant', intOption('--repeats', 1), 3)
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .action(async (o: { dataset: string; samples: number; steps: number; warmup: number; repeats: number; backend?: string }, cmd: Command) => {
+      const [{ selectBackend }, { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer }, { encodeSample, tokenizerTexts }, { benchSftSteps }] = await Promise.all([
+        import('../../models/backend.ts'), import('../../models/tokenizer.ts'), import('../../policy/sft-data.ts'), import('../../policy/sft-bench.ts'),
+      ]);
       const backend = await selectBackend(o.backend);
       const recipe = POLICY_RECIPES.default;
       const { lab, manifest } = loadDataset(o.dataset, cmd);
@@ -54,6 +51,9 @@ export function addActionBenchCommand(bench: Command): void {
     .option('--samples <n>', 'validation steps (the first N)', intOption('--samples', 1), 120)
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .action(async (o: { dataset: string; policy?: string[]; samples: number; backend?: string }, cmd: Command) => {
+      const [{ selectBackend }, { loadModel }, { actionAccuracy }, { readPolicySettings }] = await Promise.all([
+        import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../policy/action-accuracy.ts'), import('../../policy/settings.ts'),
+      ]);
       const backend = await selectBackend(o.backend);
       const { lab, manifest } = loadDataset(o.dataset, cmd);
       const samples = policySamples(lab, manifest, ['validation']).slice(0, o.samples);

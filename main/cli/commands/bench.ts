@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
-import { benchEnv } from '../../collection/bench-env.ts';
-import { benchSoak } from '../../collection/bench-soak.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -17,6 +14,7 @@ export function registerBenchCommands(program: Command): Command {
       .option('--episodes <n>', 'episodes per environment in the throughput runs', intOption('--episodes', 1), 6)
       .option('--json', 'print JSON only'),
   ).action(async (opts: BrowserFlags & { steps: number; episodes: number; json?: boolean }) => {
+    const [{ SingleBar, Presets }, { benchEnv }] = await Promise.all([import('cli-progress'), import('../../collection/bench-env.ts')]);
     const server = await startTaskServer();
     const host = await startBrowser(opts);
     const bar = process.stderr.isTTY ? new SingleBar({ format: '{phase} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic) : null;
@@ -53,6 +51,7 @@ export function registerBenchCommands(program: Command): Command {
       .option('--out <file>', 'append every sample to this JSON Lines file as it is taken')
       .option('--json', 'print JSON only'),
   ).action(async (opts: BrowserFlags & { minutes: number; parallel: number; sampleS: number; screenshots?: boolean; out?: string; json?: boolean }) => {
+    const { benchSoak } = await import('../../collection/bench-soak.ts');
     const server = await startTaskServer();
     const host = await startBrowser(opts);
     await withCleanup([() => server.stop(), () => host.close()], async (signal) => {

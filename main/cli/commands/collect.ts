@@ -1,14 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
-import { SingleBar, Presets } from 'cli-progress';
-import { BrowserEnv } from '../../environment/environment.ts';
-import { AGENT_NAMES } from '../../agents/registry.ts';
+import { AGENT_NAMES } from '../../agents/names.ts';
 import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
-import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-agent.ts';
-import { DEFAULT_TIMEOUT_MS, endpointFromEnv } from '../../llm/client.ts';
+import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
+import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
-import { REFLECT_MODES, RunFolder, runCollection, type CollectSummary, type EndpointConfig } from '../../collection/collect-run.ts';
+import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 
@@ -73,8 +71,12 @@ export function registerCollectCommand(program: Command): void {
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
   ))).action(async (opts: CollectFlags, cmd: Command) => {
+    // Loaded here, not at start-up: collection, its agents (TF.js for the policy) and the browser environment.
+    const [{ SingleBar, Presets }, { BrowserEnv }, { RunFolder, runCollection }, { endpointFromEnv }] = await Promise.all([
+      import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
+    ]);
     const store = openLab(cmd);
-    const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, configFrom(opts));
+    const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, await configFrom(opts));
     // A server that moved keeps its run: --endpoint on resume points the saved config at it.
     if (opts.resume && opts.endpoint && run.config.endpoint) run.config.endpoint.baseUrl = opts.endpoint;
     const apiKey = run.config.endpoint ? endpointFromEnv({ baseUrl: run.config.endpoint.baseUrl, model: run.config.endpoint.model }).apiKey : undefined;
@@ -114,7 +116,8 @@ export function registerCollectCommand(program: Command): void {
   });
 }
 
-function configFrom(opts: CollectFlags) {
+async function configFrom(opts: CollectFlags) {
+  const { REFLECT_MODES } = await import('../../collection/collect-run.ts');
   if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
   if (!(REFLECT_MODES as readonly string[]).includes(opts.reflect)) throw new Error(`--reflect must be one of ${REFLECT_MODES.join(', ')}, got "${opts.reflect}"`);
   const rates: Record<string, number> = {};
@@ -135,13 +138,14 @@ function configFrom(opts: CollectFlags) {
     ...(Object.keys(rates).length ? { rates } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
-    ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: endpointConfigFrom(opts) } : {}),
+    ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: await endpointConfigFrom(opts) } : {}),
     ...(opts.policy || opts.agent === 'policy' ? { policy: { dir: resolve(opts.policy ?? SHIPPED_POLICY) } } : {}),
     endOnGoal: opts.endOnGoal,
   };
 }
 
-function endpointConfigFrom(opts: CollectFlags): EndpointConfig {
+async function endpointConfigFrom(opts: CollectFlags): Promise<EndpointConfig> {
+  const { endpointFromEnv } = await import('../../llm/client.ts');
   const e = endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) });
   const num = (flag: string, v: string | undefined, lo: number, hi: number): number | undefined => {
     if (v === undefined) return undefined;

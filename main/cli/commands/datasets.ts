@@ -1,23 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
-import {
-  createDataset,
-  DatasetError,
-  EXPORT_FORMATS,
-  ExportCancelledError,
-  exportDataset,
-  isExportFormat,
-  listDatasetNames,
-  listVersions,
-  OUTCOMES,
-  parseRatios,
-  readManifest,
-  type DatasetFilter,
-  type DatasetManifest,
-  type Outcome,
-} from '../../datasets/index.ts';
-import { versionDir } from '../../datasets/manifest.ts';
+import { DatasetError, ExportCancelledError } from '../../datasets/errors.ts';
+import { EXPORT_FORMATS, isExportFormat } from '../../datasets/export/formats.ts';
+import { OUTCOMES, type DatasetFilter, type Outcome } from '../../datasets/filter.ts';
+import { listDatasetNames, listVersions, readManifest, versionDir, type DatasetManifest } from '../../datasets/manifest.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
 
 interface CreateFlags {
@@ -104,7 +90,8 @@ export function registerDatasetCommands(program: Command): void {
     .option('--split <ratios>', 'train,validation,test ratios', '0.8,0.1,0.1')
     .option('--description <text>', 'a note stored in the manifest')
     .option('--json', 'print JSON')
-    .action((opts: CreateFlags, cmd: Command) => {
+    .action(async (opts: CreateFlags, cmd: Command) => {
+      const [{ createDataset }, { parseRatios }] = await Promise.all([import('../../datasets/curate.ts'), import('../../datasets/split.ts')]);
       const lab = openLab(cmd);
       const result = createDataset(lab, { name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description });
       for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
@@ -159,6 +146,8 @@ export function registerDatasetCommands(program: Command): void {
     .action(async (opts: { dataset: string; format: string; out: string; strict?: boolean; json?: boolean }, cmd: Command) => {
       if (!isExportFormat(opts.format)) throw new DatasetError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${opts.format}"`);
       const format = opts.format;
+      // The writers load here, not at start-up (hf-parquet brings a Parquet library).
+      const [{ default: cliProgress }, { exportDataset }] = await Promise.all([import('cli-progress'), import('../../datasets/export/index.ts')]);
       const lab = openLab(cmd);
       const bar = process.stderr.isTTY && !opts.json ? new cliProgress.SingleBar({ stream: process.stderr, format: `export ${format} [{bar}] {value}/{total} samples` }, cliProgress.Presets.shades_classic) : null;
       let started = false;

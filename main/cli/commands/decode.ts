@@ -2,10 +2,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { resourcePath } from '../../paths.ts';
-import { selectBackend } from '../../models/backend.ts';
-import { loadModel } from '../../models/checkpoint.ts';
-import { END_OF_TEXT } from '../../models/tokenizer.ts';
-import { DECODE_MODES, createDecoder, summarize, type DecodeMode, type Sampling } from '../../decode/index.ts';
+import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/types.ts';
 import { int } from './train.ts';
 import { forTerminal } from '../terminal.ts';
 
@@ -44,6 +41,10 @@ export function registerDecodeCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (prompt: string, o: SamplingOpts & { model: string; mode: string; k?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
       if (!DECODE_MODES.includes(o.mode as DecodeMode)) throw new Error(`--mode must be one of ${DECODE_MODES.join(', ')}`);
+      // Loaded here, not at start-up: the model and TF.js.
+      const [{ selectBackend }, { loadModel }, { END_OF_TEXT }, { createDecoder, summarize }] = await Promise.all([
+        import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../models/tokenizer.ts'), import('../../decode/index.ts'),
+      ]);
       const backend = await selectBackend(o.backend);
       const loaded = loadModel(resolve(o.model));
       const decoder = createDecoder(loaded, o.mode as DecodeMode, o.k ? int(o.k) : undefined);

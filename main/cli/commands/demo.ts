@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
-import { BrowserEnv } from '../../environment/environment.ts';
-import { collectSample } from '../../collection/sample.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags } from '../runtime.ts';
 
 /**
@@ -17,6 +14,9 @@ export function registerDemoCommand(program: Command): void {
       .option('--screenshots', 'record screenshots')
       .option('--json', 'print JSON'),
   )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {
+    const [{ SingleBar, Presets }, { BrowserEnv }, { collectSample }] = await Promise.all([
+      import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/sample.ts'),
+    ]);
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(opts);

@@ -2,11 +2,7 @@ import { describeAction } from '../../environment/action-target.ts';
 import type { Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { resolve } from 'node:path';
-import { BrowserEnv } from '../../environment/environment.ts';
-import { runEpisode } from '../../collection/episode.ts';
-import { makeAgent, AGENT_NAMES } from '../../agents/registry.ts';
-import { endpointSettings } from '../../agents/endpoint-agent.ts';
-import { endpointFromEnv } from '../../llm/client.ts';
+import { AGENT_NAMES } from '../../agents/names.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
 import { forTerminal } from '../terminal.ts';
@@ -46,6 +42,11 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--json', 'print JSON'),
   ))).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
+    // Loaded here, not at start-up: the agents (TF.js for the policy) and the browser environment.
+    const [{ BrowserEnv }, { runEpisode }, { makeAgent }, { endpointSettings }, { endpointFromEnv }] = await Promise.all([
+      import('../../environment/environment.ts'), import('../../collection/episode.ts'), import('../../agents/registry.ts'),
+      import('../../agents/endpoint-agent.ts'), import('../../llm/client.ts'),
+    ]);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint'
       ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}) }

@@ -4,11 +4,9 @@
  * ablation over training seeds, evaluate, report), recorded in lab/experiments/<id>/ and resumable.
  */
 import type { Command } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
-import { BrowserEnv } from '../../environment/environment.ts';
+import type { SingleBar } from 'cli-progress';
 import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
-import { runExperiment } from '../../experiment/pipeline.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
 import { createReplay } from '../../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
@@ -64,6 +62,10 @@ export function registerExperimentCommand(program: Command): void {
     const say = (line: string) => process.stderr.write(line + '\n');
     say(`experiment ${id} (preset ${folder.config.preset}${folder.config.replayOf ? `, a replay of ${folder.config.replayOf}` : ''}) in ${folder.dir}`);
 
+    // Loaded here, not at start-up: the pipeline (TF.js through its stages) and the browser environment.
+    const [{ SingleBar, Presets }, { BrowserEnv }, { runExperiment }] = await Promise.all([
+      import('cli-progress'), import('../../environment/environment.ts'), import('../../experiment/pipeline.ts'),
+    ]);
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const envs = Array.from({ length: Math.max(folder.config.collect.parallel, folder.config.eval.parallel) }, () => new BrowserEnv(host));

@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { ChatEndpoint, endpointFromEnv } from '../../llm/client.ts';
-import { JudgmentStore } from '../../store/judgments.ts';
-import { judgeAndRecord, unjudgedEpisodes } from '../../judge/run.ts';
 import { DEFAULT_JUDGE_OPTIONS } from '../../judge/webjudge.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
 import { forTerminal } from '../terminal.ts';
@@ -33,6 +30,9 @@ export function registerJudgeCommand(program: Command): void {
       if (!ids.length && !opts.allUnjudged) throw new Error('name episode ids, or pass --all-unjudged');
       if (ids.length && opts.allUnjudged) throw new Error('name episode ids or pass --all-unjudged, not both');
       if (opts.threshold > 5) throw new Error(`--threshold must be 1-5, got ${opts.threshold}`);
+      const [{ ChatEndpoint, endpointFromEnv }, { JudgmentStore }, { judgeAndRecord, unjudgedEpisodes }] = await Promise.all([
+        import('../../llm/client.ts'), import('../../store/judgments.ts'), import('../../judge/run.ts'),
+      ]);
       const store = openLab(cmd);
       const targets = opts.allUnjudged ? unjudgedEpisodes(store, new JudgmentStore(store.dir), opts.family) : ids;
       for (const id of targets) store.episodePath(id); // invalid ids fail before any request

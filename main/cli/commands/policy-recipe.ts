@@ -6,10 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
-import { RunFolder, runCollection } from '../../collection/collect-run.ts';
-import { createDataset, readManifest } from '../../datasets/index.ts';
-import { BrowserEnv } from '../../environment/environment.ts';
+import { readManifest } from '../../datasets/manifest.ts';
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../../policy/sft-data.ts';
 import { POLICY_RECIPES, POLICY_RECIPE_NAMES, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
 import type { AttemptEvent } from '../../collection/retries.ts';
@@ -36,6 +33,10 @@ export function registerPolicyRecipeCommand(train: Command): void {
   ).action(async (o: RecipeFlags, cmd: Command) => {
     if (!(POLICY_RECIPE_NAMES as string[]).includes(o.preset)) throw new Error(`--preset must be one of ${POLICY_RECIPE_NAMES.join(', ')}, got "${o.preset}"`);
     const recipe = POLICY_RECIPES[o.preset as PolicyRecipeName];
+    // Loaded here, not at start-up: collection and the browser environment.
+    const [{ SingleBar, Presets }, { RunFolder, runCollection }, { createDataset }, { BrowserEnv }] = await Promise.all([
+      import('cli-progress'), import('../../collection/collect-run.ts'), import('../../datasets/curate.ts'), import('../../environment/environment.ts'),
+    ]);
     const store = openLab(cmd);
     const outDir = resolve(o.out ?? join(store.dir, 'policies', `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
     const name = `policy-${basename(outDir)}`.replace(/[^A-Za-z0-9_-]/g, '-');

@@ -6,26 +6,26 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
-import { BrowserEnv } from '../../environment/environment.ts';
-import { readManifest } from '../../datasets/index.ts';
+import { readManifest } from '../../datasets/manifest.ts';
 import { LabStore } from '../../store/lab.ts';
-import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/index.ts';
+import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/types.ts';
 import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
-import { NO_REPEAT_NGRAM } from '../../agents/compact-policy.ts';
+import { NO_REPEAT_NGRAM } from '../../policy/action-guide.ts';
 import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE, TARGETS, type Targets } from '../../policy/sft-data.ts';
-import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type SftResult, type TokenizerSpaces } from '../../policy/sft.ts';
+import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from '../../policy/sft-job.ts';
+import type { SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
 import { TRAIN_STATE_FILE, readTrainJob } from '../../models/train-state.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
-import { EVAL_SPLITS, evalFamilies, runEval, type EvalReport, type EvalSplit, type GroupMetrics } from '../../policy/eval.ts';
+import { EVAL_SPLITS, type EvalSplit } from '../../policy/eval-splits.ts';
+import type { EvalReport, GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
-import { mineFailures, miningReport } from '../../policy/mining.ts';
+import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
-import { confirmCriticalStates, miningFileReport, type ConfirmationReport } from '../../policy/branching.ts';
+import type { ConfirmationReport } from '../../policy/branching.ts';
 import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
@@ -180,6 +180,10 @@ export function registerPolicyCommands(program: Command): void {
   ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; k?: number; sampling: string; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
+    // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
+    const [{ SingleBar, Presets }, { BrowserEnv }, { evalFamilies, runEval }] = await Promise.all([
+      import('cli-progress'), import('../../environment/environment.ts'), import('../../policy/eval.ts'),
+    ]);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
     const server = await startTaskServer();
@@ -225,6 +229,9 @@ function registerMineCommand(program: Command): void {
       .option('--json', 'print the report as JSON'),
   ).action(async (o: BrowserFlags & { eval: string; confirm?: boolean; branches?: number; examples: number; json?: boolean }, cmd: Command) => {
     if (o.branches !== undefined && !o.confirm) throw new Error('--branches needs --confirm');
+    const [{ BrowserEnv }, { mineFailures }, { confirmCriticalStates, miningFileReport }] = await Promise.all([
+      import('../../environment/environment.ts'), import('../../policy/mining.ts'), import('../../policy/branching.ts'),
+    ]);
     const store = openLab(cmd);
     const dir = join(store.dir, 'evals', o.eval);
     if (!/^[A-Za-z0-9_-]+$/.test(o.eval) || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${join(store.dir, 'evals')}`);
@@ -294,6 +301,7 @@ export function parseSampling(s: string): Sampling {
 /** Runs an SFT job with a progress bar (or lines); prints its result unless `print` is false. */
 export async function runSftJob(job: SftJob, json: boolean, print = true): Promise<SftResult> {
   const tty = process.stderr.isTTY && !json;
+  const { SingleBar, Presets } = await import('cli-progress');
   const bar = tty ? new SingleBar({ format: 'sft [{bar}] {value}/{total} loss {loss} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
   let started = false;
   let printed = 0;

@@ -1,10 +1,7 @@
 /** `lab serve --model DIR`: a workbench model as an OpenAI-compatible chat-completions server. */
 import type { Command } from 'commander';
 import { basename, resolve } from 'node:path';
-import { DECODE_MODES, type DecodeMode } from '../../decode/index.ts';
-import { isCheckpoint } from '../../models/checkpoint.ts';
-import { ModelWorker } from '../../llm/model-worker.ts';
-import { ChatServer } from '../../llm/serve.ts';
+import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import { intOption, withCleanup } from '../runtime.ts';
 import { SHIPPED_MODEL } from './decode.ts';
 
@@ -47,6 +44,10 @@ export function registerServeCommand(program: Command): void {
     .option('--quiet', 'no per-request log lines')
     .action(async (o: ServeFlags) => {
       if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
+      // Loaded here, not at start-up: the model worker and the server.
+      const [{ isCheckpoint }, { ModelWorker }, { ChatServer }] = await Promise.all([
+        import('../../models/checkpoint.ts'), import('../../llm/model-worker.ts'), import('../../llm/serve.ts'),
+      ]);
       const dir = resolve(o.model);
       if (!isCheckpoint(dir)) throw new Error(`--model: no model checkpoint in ${dir} (model.json and weights.bin)`);
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IMPORT_FORMATS, parseImportFile, type ImportFormat } from '../../tasks/imported/formats.ts';
 import { checkTaskSetName, saveTaskSet } from '../../tasks/imported/taskset.ts';
-import { builtinFamilies } from '../../tasks/registry.ts';
 import { openLab, printJson } from '../runtime.ts';
 
 /** `lab tasks import FILE --format F`: validate a benchmark's task file and keep it in the lab as a task set. */
@@ -16,11 +15,13 @@ export function registerImportCommand(tasks: Command): void {
     .option('--name <name>', 'task set name, used as the family in `lab episode --task` and `lab collect --tasks` (default: the format)')
     .option('--start-url <url>', 'WebTailBench only: the page every task starts on (its TSV has none)')
     .option('--json', 'print JSON')
-    .action((file: string, opts: { format: string; name?: string; startUrl?: string; json?: boolean }, cmd: Command) => {
+    .action(async (file: string, opts: { format: string; name?: string; startUrl?: string; json?: boolean }, cmd: Command) => {
       if (!(IMPORT_FORMATS as readonly string[]).includes(opts.format)) throw new Error(`--format must be one of ${IMPORT_FORMATS.join(', ')}, got "${opts.format}"`);
       const format = opts.format as ImportFormat;
       if (opts.startUrl && format !== 'webtailbench') throw new Error('--start-url is only for WebTailBench (the other formats carry a start URL per task)');
       const name = opts.name ?? format;
+      // The built-in families load here, not at start-up: a task set must not take one's name.
+      const { builtinFamilies } = await import('../../tasks/registry.ts');
       checkTaskSetName(name, builtinFamilies().keys());
       const path = resolve(file);
       let text: string;

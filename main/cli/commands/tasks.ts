@@ -1,21 +1,23 @@
+/**
+ * `lab tasks list|show|import|validate`. The families (and the browser, for validate) are loaded
+ * when a command runs, not when the CLI starts (see ../program.ts).
+ */
 import type { Command } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomAgent } from '../../agents/random.ts';
-import { runEpisode } from '../../collection/episode.ts';
-import { BrowserEnv } from '../../environment/environment.ts';
 import { LabStore } from '../../store/lab.ts';
-import { builtinFamilies } from '../../tasks/registry.ts';
 import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
 import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
 import { intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
-function familyOrThrow(name: string, extra: TaskFamily[] = []): TaskFamily {
-  const all = new Map([...builtinFamilies(), ...extra.map((x) => [x.name, x] as const)]);
+/** The built-in families, loaded on first use (some eighty modules of task sites). */
+const loadBuiltins = async () => (await import('../../tasks/registry.ts')).builtinFamilies();
+
+function familyOrThrow(name: string, builtins: Map<string, TaskFamily>, extra: TaskFamily[] = []): TaskFamily {
+  const all = new Map([...builtins, ...extra.map((x) => [x.name, x] as const)]);
   const f = all.get(name);
   if (!f) throw new Error(`unknown task family "${name}" (known: ${[...all.keys()].join(', ')})`);
   return f;
@@ -63,8 +65,8 @@ export function registerTasksCommands(program: Command): void {
       .command('list')
       .description('list task families with their seed ranges (and the lab\'s imported task sets, MiniWoB++ tasks with --miniwob)')
       .option('--json', 'print JSON'),
-  ).action((opts: ExtraTaskFlags & { json?: boolean }, cmd: Command) => {
-      const rows = [...builtinFamilies().values(), ...extraFamilies(openLab(cmd).dir, opts)].map((f) => ({
+  ).action(async (opts: ExtraTaskFlags & { json?: boolean }, cmd: Command) => {
+      const rows = [...(await loadBuiltins()).values(), ...extraFamilies(openLab(cmd).dir, opts)].map((f) => ({
         family: f.name,
         description: f.description,
         heldOut: !!f.heldOut,
@@ -92,8 +94,9 @@ export function registerTasksCommands(program: Command): void {
       .option('--seed <n>', 'seed (default: the first test seed)', intOption('--seed', 0))
       .option('--tier <t>', 'tier 1-3 (default: derived from the seed)', tierOption())
       .option('--json', 'print JSON'),
-  ).action((name: string, opts: ExtraTaskFlags & { seed?: number; tier?: Tier; json?: boolean }, cmd: Command) => {
-      const f = familyOrThrow(name, builtinFamilies().has(name) ? [] : extraFamilies(openLab(cmd).dir, opts));
+  ).action(async (name: string, opts: ExtraTaskFlags & { seed?: number; tier?: Tier; json?: boolean }, cmd: Command) => {
+      const builtins = await loadBuiltins();
+      const f = familyOrThrow(name, builtins, builtins.has(name) ? [] : extraFamilies(openLab(cmd).dir, opts));
       const d = describeTask(f, opts.seed ?? f.seeds.test.from, opts.tier);
       if (opts.json) return printJson(d);
       process.stdout.write(
@@ -116,7 +119,11 @@ export function registerTasksCommands(program: Command): void {
       .option('--record', 'record the episodes in the lab (default: a temporary lab, removed afterwards)')
       .option('--json', 'print JSON'),
   )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
-    const families = opts.family ? opts.family.map((n) => familyOrThrow(n)) : [...builtinFamilies().values()];
+    const [{ SingleBar, Presets }, { randomAgent }, { runEpisode }, { BrowserEnv }] = await Promise.all([
+      import('cli-progress'), import('../../agents/random.ts'), import('../../collection/episode.ts'), import('../../environment/environment.ts'),
+    ]);
+    const builtins = await loadBuiltins();
+    const families = opts.family ? opts.family.map((n) => familyOrThrow(n, builtins)) : [...builtins.values()];
     const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
     const store = tmp ? new LabStore(tmp) : openLab(cmd);
     const server = await startTaskServer();

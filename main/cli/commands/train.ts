@@ -1,11 +1,11 @@
 /** `lab train lm` and `lab train sdsat`: train in a worker thread with a progress bar, Ctrl-C to stop. */
-import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import { cancelOnSigint } from '../runtime.ts';
 import { join, resolve } from 'node:path';
 import { defaultLabDir, resourcePath } from '../../paths.ts';
 import { startTraining } from '../../models/train-runner.ts';
-import { defaultTrainJob, type TrainJob, type TrainProgress, type TrainResult } from '../../models/train.ts';
+import { defaultTrainJob, type TrainJob } from '../../models/train-job.ts';
+import type { TrainProgress, TrainResult } from '../../models/train.ts';
 import { assertLabDirUsable } from '../../store/lab-dir.ts';
 
 export const DEFAULT_CORPUS = resourcePath('corpus', 'typescript-lib');
@@ -113,6 +113,7 @@ export function registerTrainCommands(program: Command): void {
 /** Run one job in a worker: progress bar on a TTY, first Ctrl-C stops cleanly, a second one kills. */
 export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult> {
   const tty = process.stderr.isTTY && !json;
+  const { SingleBar, Presets } = await import('cli-progress');
   const bar = tty ? new SingleBar({ format: '{kind} [{bar}] {value}/{total} loss {loss} sat {sat} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
   let started = false;
   let printed = 0;

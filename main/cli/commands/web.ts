@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
-import { build } from 'vite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { rendererConfig } from '../../../electron.config.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { BrowserEnv } from '../../environment/environment.ts';
-import { collectSample } from '../../collection/sample.ts';
-import { builtinFamilies } from '../../tasks/registry.ts';
-import { LabService } from '../../server/service.ts';
-import { startWebServer } from '../../server/web.ts';
 import { intOption, openLab, startBrowser, startTaskServer, withBrowserOptions, type BrowserFlags } from '../runtime.ts';
 
 /** `npm run web`: the app in a browser, served on 127.0.0.1 with a per-run token. */
@@ -24,8 +17,13 @@ export function registerWebCommand(program: Command): void {
     const rendererDir = join(PROJECT_ROOT, 'out', 'renderer');
     if (opts.build || !existsSync(join(rendererDir, 'index.html'))) {
       process.stderr.write('web: building the renderer...\n');
+      // vite and the svelte plugin load only for a build, not at start-up.
+      const [{ build }, { rendererConfig }] = await Promise.all([import('vite'), import('../../../electron.config.ts')]);
       await build({ ...rendererConfig, logLevel: 'warn' });
     }
+    const [{ builtinFamilies }, { LabService }, { startWebServer }] = await Promise.all([
+      import('../../tasks/registry.ts'), import('../../server/service.ts'), import('../../server/web.ts'),
+    ]);
     const store = openLab(cmd);
     if (opts.sample && store.episodeIds().length === 0) await recordSample(store, opts);
     const service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => startBrowser(opts) });
@@ -40,6 +38,7 @@ export function registerWebCommand(program: Command): void {
 /** First run: a small collection so the app has something to show. */
 async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFlags): Promise<void> {
   process.stderr.write('web: the lab is empty; recording sample episodes (oracle and random agents, with screenshots)...\n');
+  const [{ BrowserEnv }, { collectSample }] = await Promise.all([import('../../environment/environment.ts'), import('../../collection/sample.ts')]);
   const server = await startTaskServer();
   const host = await startBrowser(flags);
   const env = new BrowserEnv(host, { screenshots: true });

@@ -14,9 +14,9 @@ import { exportHfFolder, exportHfParquet } from './hf.ts';
 import { exportOpenAi } from './openai.ts';
 import { exportShareGpt } from './sharegpt.ts';
 import { exportVerl } from './verl.ts';
+import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from './formats.ts';
 
-export const EXPORT_FORMATS = ['sharegpt', 'openai', 'hf', 'hf-parquet', 'verl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, isExportFormat, type ExportFormat } from './formats.ts';
 
 const WRITERS: Record<ExportFormat, (ctx: ExportContext) => Promise<void>> = {
   sharegpt: exportShareGpt,
@@ -53,10 +53,6 @@ export interface ExportResult {
   images: number;
   /** What was exported differently from the manifest's promise, each naming its file (labels not applied, steps left out). */
   warnings: string[];
-}
-
-export function isExportFormat(s: string): s is ExportFormat {
-  return (EXPORT_FORMATS as readonly string[]).includes(s);
 }
 
 export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<ExportResult> {

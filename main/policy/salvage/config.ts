@@ -16,8 +16,16 @@
  */
 import { z } from 'zod';
 import { COMPETENCE_KINDS, REWARD_KINDS, defaultGateSettings, defaultRewardSettings } from './reward.ts';
-import { LOSS_AGGREGATIONS } from './loss.ts';
 import { STATE_SOURCES } from './states.ts';
+
+// Here rather than in ./loss.ts (which re-exports it) so the CLI's help can list it without TF.js.
+export const LOSS_AGGREGATIONS = ['token', 'sequence'] as const;
+export type LossAggregation = (typeof LOSS_AGGREGATIONS)[number];
+
+/** A run folder's files (./train.ts writes them); here so the CLI can find a run to resume without loading TF.js. */
+export const STATS_FILE = 'salvage-stats.jsonl';
+export const CONFIG_FILE = 'salvage-config.json';
+export const STATE_FILE = 'salvage-state.json';
 
 export const PRESETS = ['salvage', 'graded', 'no-gates', 'drop-rejected', 'plain-grpo'] as const;
 export type Preset = (typeof PRESETS)[number];

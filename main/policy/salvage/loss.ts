@@ -19,8 +19,9 @@ import { oneHot, type TransformerLM } from '../../models/model.ts';
 import type { Batch } from '../../models/batches.ts';
 import { sftBatch } from '../sft.ts';
 
-export const LOSS_AGGREGATIONS = ['token', 'sequence'] as const;
-export type LossAggregation = (typeof LOSS_AGGREGATIONS)[number];
+import type { LossAggregation } from './config.ts';
+
+export { LOSS_AGGREGATIONS, type LossAggregation } from './config.ts';
 
 export type SalvageRow =
   | { kind: 'pg'; ids: number[]; promptLength: number; advantage: number; oldLogp: number[] }

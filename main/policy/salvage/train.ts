@@ -30,15 +30,13 @@ import { ActionGuide, promptElements } from '../action-guide.ts';
 import { parsePolicyOutput, type PolicyPromptInput } from '../prompt.ts';
 import { POLICY_FILE, readPolicySettings, type PolicySettings } from '../settings.ts';
 import { encodePrompt, encodeSample } from '../sft-data.ts';
-import type { SalvageJob } from './config.ts';
+import { CONFIG_FILE, STATE_FILE, STATS_FILE, type SalvageJob } from './config.ts';
 import { clipFraction, salvageBatch, salvageObjective, tokenLogp, type SalvageRow } from './loss.ts';
 import { gateGroup, groupAdvantages, scoreAction } from './reward.ts';
 import { logSoftmaxAt, sampleGroup } from './sampling.ts';
 import { readStates, type SalvageState } from './states.ts';
 
-export const STATS_FILE = 'salvage-stats.jsonl';
-export const CONFIG_FILE = 'salvage-config.json';
-export const STATE_FILE = 'salvage-state.json';
+export { CONFIG_FILE, STATE_FILE, STATS_FILE } from './config.ts';
 
 /** One line of salvage-stats.jsonl. */
 export interface IterationStats {

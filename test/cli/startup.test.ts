@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..');
+const RECORDER = join(ROOT, 'test', 'helpers', 'record-imports.mjs');
+
+/** What a real `lab` process resolves, through the loader hook (ESM and CommonJS alike go through it). */
+async function modulesLoadedBy(...args: string[]): Promise<string[]> {
+  const out = join(mkdtempSync(join(tmpdir(), 'lab-startup-')), 'modules.txt');
+  await run(process.execPath, ['--import', 'tsx', '--import', RECORDER, join(ROOT, 'main', 'cli', 'index.ts'), ...args], {
+    env: { ...process.env, RECORD_IMPORTS_OUT: out },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return readFileSync(out, 'utf8').split('\n');
+}
+
+// What a command must load only when it runs: TF.js (seconds), vite and the svelte plugin, the
+// OpenAI client, the Parquet writer, and the browser.
+const HEAVY = [/node_modules\/@tensorflow\//, /node_modules\/vite\//, /node_modules\/(@sveltejs\/|svelte\/)/, /node_modules\/openai\//, /node_modules\/hyparquet/, /node_modules\/playwright/, /main\/environment\/chromium\.ts$/, /main\/models\/model\.ts$/];
+
+function assertLight(modules: string[], what: string): void {
+  assert.ok(modules.some((m) => m.endsWith('/main/cli/program.ts')), `${what}: the recorder saw the command tree load`);
+  const heavy = modules.filter((m) => HEAVY.some((re) => re.test(m)));
+  assert.deepEqual(heavy, [], `${what} loaded modules only a running command needs`);
+}
+
+test('`lab --help` loads the command tree and none of the heavy modules', async () => {
+  assertLight(await modulesLoadedBy('--help'), 'lab --help');
+});
+
+test('`lab tasks list` loads the task families but not TF.js, vite or the browser', async () => {
+  const lab = mkdtempSync(join(tmpdir(), 'lab-startup-lab-'));
+  const modules = await modulesLoadedBy('--lab', lab, 'tasks', 'list');
+  assertLight(modules, 'lab tasks list');
+  assert.ok(modules.some((m) => m.endsWith('/main/tasks/registry.ts')));
+});
