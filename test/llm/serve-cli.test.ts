@@ -1,19 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
-
-const CLI = join(import.meta.dirname, '..', '..', 'main', 'cli', 'index.ts');
+import { runLab, startLab } from '../helpers/lab-cli.ts';
 
 test('`lab serve --port 0 --decode ar` prints its base URL, answers /health and a chat request, and stops on Ctrl-C', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--decode', 'ar', '--name', 'tiny'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A real process: a server that stops on Ctrl-C with exit code 0.
+  const child = startLab(['serve', '--port', '0', '--decode', 'ar', '--name', 'tiny']);
   let stderr = '';
-  child.stderr.on('data', (c) => (stderr += c));
+  child.stderr!.on('data', (c) => (stderr += c));
   try {
     const first = await new Promise<string>((resolve, reject) => {
       let out = '';
-      child.stdout.on('data', (c) => {
+      child.stdout!.on('data', (c) => {
         out += c;
         if (out.includes('\n')) resolve(out.split('\n')[0]);
       });
@@ -36,13 +34,7 @@ test('`lab serve --port 0 --decode ar` prints its base URL, answers /health and 
 });
 
 test('`lab serve` refuses an unknown decode mode and a folder without a model, naming them', async () => {
-  const run = (...args: string[]) =>
-    new Promise<string>((resolve) => {
-      const c = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      c.stderr.on('data', (d) => (err += d));
-      c.on('exit', () => resolve(err));
-    });
+  const run = (...args: string[]) => runLab('serve', ...args).then(() => assert.fail('lab serve started'), (err: Error) => err.message);
   assert.match(await run('--decode', 'fast'), /--decode must be one of ar, sdsat, sdsat-one-pass, got "fast"/);
   assert.match(await run('--model', '/nonexistent-model-dir', '--port', '0'), /--model: no model checkpoint in \/nonexistent-model-dir/);
 });
