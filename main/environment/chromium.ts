@@ -184,7 +184,7 @@ class BrowserConnection {
     };
   }
 
-  /** Sessions that still have listeners (the soak bench samples it: it must not grow with episodes). */
+  /** Sessions that still have listeners: bounded by the open pages, never by the episodes run (tests hold it). */
   get listenedSessions(): number {
     return [...this.listeners.keys()].filter((k) => k !== '').length;
   }
