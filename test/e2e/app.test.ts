@@ -157,8 +157,12 @@ test('a human demonstration by clicking in the live view is recorded as an episo
     const box = (await img.boundingBox())!;
     const scale = box.width / 1024;
     const before = await page.getByTestId('demo-actions').locator('li').count();
+    await page.evaluate(() => ((window as any).__elementsBefore = (window as any).__demoElements));
     await img.click({ position: { x: (el.box.x + el.box.width / 2) * scale, y: (el.box.y + el.box.height / 2) * scale } });
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid=demo-actions] li').length > n, before);
+    // The step event comes before the input's answer: wait for the new element list too, or the
+    // next click is placed by the old page's boxes (and sent while the view still counts as busy).
+    await page.waitForFunction(() => (window as any).__demoElements !== (window as any).__elementsBefore);
   };
   await clickOn((e) => e.role === 'link' && e.name.includes(sender));
   // Starring is a page-state goal: the episode ends as the checker passes, before any Finish.
