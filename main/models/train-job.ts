@@ -5,15 +5,10 @@
 import type { SatSettings } from './checkpoint.ts';
 import type { ModelConfig } from './model.ts';
 
-export interface TrainJob {
-  kind: 'lm' | 'sdsat';
-  /** Model folder: checkpoints go here and a resumed run reads them back. */
-  outDir: string;
-  trainFile: string;
-  valFile: string;
+/** The optimisation loop's settings, shared by language-model training and SFT (policy/sft-job.ts). */
+export interface LoopSettings {
   steps: number;
   batch: number;
-  seqLen: number;
   lr: number;
   minLr: number;
   warmup: number;
@@ -21,11 +16,20 @@ export interface TrainJob {
   gradClip: number;
   seed: number;
   evalEvery: number;
-  /** Validation tokens per evaluation (the whole file when larger). */
-  evalTokens: number;
   checkpointEvery: number;
   resume: boolean;
   backend?: string;
+}
+
+export interface TrainJob extends LoopSettings {
+  kind: 'lm' | 'sdsat';
+  /** Model folder: checkpoints go here and a resumed run reads them back. */
+  outDir: string;
+  trainFile: string;
+  valFile: string;
+  seqLen: number;
+  /** Validation tokens per evaluation (the whole file when larger). */
+  evalTokens: number;
   /** lm: model shape and tokenizer size. */
   model?: Partial<ModelConfig>;
   vocabSize?: number;

@@ -3,26 +3,15 @@
  * the experiment's configuration can name them without loading TF.js.
  */
 import type { ModelConfig } from '../models/model.ts';
+import type { LoopSettings } from '../models/train-job.ts';
 import type { PromptSettings } from './prompt.ts';
 import type { Targets } from './sft-data.ts';
 
-export interface SftJob {
+export interface SftJob extends LoopSettings {
   outDir: string;
   /** sft-samples.jsonl: the dataset's steps as policy samples (split field: train / validation / test). */
   samplesFile: string;
   dataset: { name: string; version: number } | null;
-  steps: number;
-  batch: number;
-  lr: number;
-  minLr: number;
-  warmup: number;
-  weightDecay: number;
-  gradClip: number;
-  seed: number;
-  evalEvery: number;
-  checkpointEvery: number;
-  resume: boolean;
-  backend?: string;
   model: Partial<ModelConfig>;
   vocabSize: number;
   targets: Targets;
