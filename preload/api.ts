@@ -99,6 +99,8 @@ export interface DecodeBenchRequest {
   modes?: Exclude<DecodeMode, 'ar'>[];
   sampling?: Sampling;
   seed?: number;
+  /** Times each k's prompt set is decoded (default 3): the speedup gets an interval over them. */
+  repeats?: number;
 }
 
 export interface LiveDecodeRequest {

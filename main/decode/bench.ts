@@ -8,6 +8,7 @@ import { readJsonFile } from '../store/json-file.ts';
 import { z } from 'zod';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { AutoregressiveDecoder, DECODE_MODES, createDecoder, type DecodeMode } from './index.ts';
+import { tMean } from '../policy/stats.ts';
 import { emptyStats, summarize, type DecodeStats, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
 
 export const benchRowSchema = z.object({
@@ -32,6 +33,13 @@ export const benchRowSchema = z.object({
    */
   ceilingSpeedup: z.number().optional(),
   mismatchedPrompts: z.array(z.string()).nullable(),
+  /**
+   * Times the whole prompt set was decoded for this row, the speedup of each repeat, and a 95%
+   * Student-t interval over them (null with one repeat). Older reports lack them.
+   */
+  repeats: z.number().int().min(1).optional(),
+  speedupPerRepeat: z.array(z.number()).optional(),
+  speedupCi95: z.object({ low: z.number(), high: z.number() }).nullable().optional(),
 });
 export type BenchRow = z.infer<typeof benchRowSchema>;
 
@@ -48,7 +56,10 @@ export const benchReportSchema = z.object({
   maxNew: z.number().int().min(1),
   promptsFile: z.string(),
   cancelled: z.boolean(),
-  best: z.record(z.string(), z.object({ k: z.number(), speedup: z.number(), meanAcceptanceLength: z.number().nullable(), identicalOutputs: z.boolean().nullable() }).nullable()),
+  best: z.record(z.string(), z.object({
+    k: z.number(), speedup: z.number(), meanAcceptanceLength: z.number().nullable(), identicalOutputs: z.boolean().nullable(),
+    speedupCi95: z.object({ low: z.number(), high: z.number() }).nullable().optional(),
+  }).nullable()),
   results: z.array(benchRowSchema),
 });
 export type BenchReport = z.infer<typeof benchReportSchema>;
@@ -84,6 +95,8 @@ export interface BenchRequest {
   sampling: Sampling;
   maxNew: number;
   seed: number;
+  /** Times each k's prompt set is decoded (default 1); more than one gives the speedup an interval. */
+  repeats?: number;
 }
 
 export interface BenchHooks {
@@ -108,39 +121,48 @@ export async function runDecodeBench(loaded: Pick<LoadedModel, 'model' | 'tokeni
   const gen: GenerateOptions = { maxNew: req.maxNew, sampling: req.sampling, seed: req.seed };
   const ar = new AutoregressiveDecoder(model);
   const stopped = hooks.stopped ?? (() => false);
+  const repeats = req.repeats ?? 1;
   // Warm-up: first calls compile kernels and grow wasm memory; not measured.
   await ar.generate(promptIds[0], { ...gen, maxNew: 8 });
-  for (const mode of req.modes) await createDecoder(loaded, mode, req.ks[0]).generate(promptIds[0], { ...gen, maxNew: 8 });
-  const total = req.ks.length * promptIds.length * (1 + req.modes.length);
+  const total = req.ks.length * repeats * promptIds.length * (1 + req.modes.length);
   let done = 0;
   hooks.onProgress?.(done, total);
   const rows: BenchRow[] = [];
   for (const k of req.ks) {
     if (stopped()) break;
+    const decoders = req.modes.map((m) => createDecoder(loaded, m, k));
+    // Each k's pass shapes are new: warm them up too, untimed.
+    for (const d of decoders) await d.generate(promptIds[0], { ...gen, maxNew: 8 });
     // AR is re-measured beside every k, and AR and SDSAT alternate prompt by prompt, so that
     // load from other processes on a shared machine falls on both sides alike.
-    const decoders = req.modes.map((m) => createDecoder(loaded, m, k));
-    const outs: GenerateResult[][] = [[], ...req.modes.map(() => [])];
-    for (const ids of promptIds) {
-      if (stopped()) break;
-      for (const [i, d] of [ar, ...decoders].entries()) {
-        outs[i].push(await d.generate(ids, gen));
-        hooks.onProgress?.(++done, total);
-        await hooks.between?.();
+    const byRepeat: GenerateResult[][][] = [];
+    for (let r = 0; r < repeats && !stopped(); r++) {
+      const outs: GenerateResult[][] = [[], ...req.modes.map(() => [])];
+      for (const ids of promptIds) {
+        if (stopped()) break;
+        for (const [i, d] of [ar, ...decoders].entries()) {
+          outs[i].push(await d.generate(ids, gen));
+          hooks.onProgress?.(++done, total);
+          await hooks.between?.();
+        }
       }
+      if (outs[0].length) byRepeat.push(outs);
     }
-    const [arOut, ...sdOuts] = outs;
-    if (!arOut.length) break;
-    const a = summarize(mergeStats('ar', arOut.map((r) => r.stats)));
+    if (!byRepeat.length) break;
     req.modes.forEach((mode, mi) => {
       // A stop between AR and SDSAT leaves one prompt measured on one side only: compare the rest.
-      const n = Math.min(arOut.length, sdOuts[mi].length);
-      const sdOut = sdOuts[mi].slice(0, n);
-      if (!n) return;
-      const sdStats = mergeStats(mode, sdOut.map((r) => r.stats));
+      const pairs = byRepeat.map((outs) => {
+        const n = Math.min(outs[0].length, outs[mi + 1].length);
+        return { ar: outs[0].slice(0, n), sd: outs[mi + 1].slice(0, n) };
+      }).filter((p) => p.ar.length > 0);
+      if (!pairs.length) return;
+      const a = summarize(mergeStats('ar', pairs.flatMap((p) => p.ar.map((r) => r.stats))));
+      const sdStats = mergeStats(mode, pairs.flatMap((p) => p.sd.map((r) => r.stats)));
       const s = summarize(sdStats);
+      const perRepeat = pairs.map((p) => summarize(mergeStats(mode, p.sd.map((r) => r.stats))).tokensPerSec / summarize(mergeStats('ar', p.ar.map((r) => r.stats))).tokensPerSec);
+      const n = pairs[0].ar.length;
       const mismatches = req.sampling.kind === 'greedy'
-        ? req.prompts.slice(0, n).filter((_, i) => arOut[i].tokens.join() !== sdOut[i].tokens.join()).map((p) => p.id) : null;
+        ? req.prompts.filter((_, i) => pairs.some((p) => i < p.ar.length && p.ar[i].tokens.join() !== p.sd[i].tokens.join())).map((p) => p.id) : null;
       rows.push({
         k, mode, prompts: n, newTokens: sdStats.newTokens,
         arTokensPerSec: a.tokensPerSec, tokensPerSec: s.tokensPerSec, speedup: s.tokensPerSec / a.tokensPerSec,
@@ -149,13 +171,14 @@ export async function runDecodeBench(loaded: Pick<LoadedModel, 'model' | 'tokeni
         msPerLoop: { ar: a.msPerLoop, sdsat: s.msPerLoop },
         identicalOutputs: mismatches ? mismatches.length === 0 : null, mismatchedPrompts: mismatches,
         ceilingSpeedup: (maxTokensPerLoop(mode, k) * a.msPerLoop) / s.msPerLoop,
+        repeats: pairs.length, speedupPerRepeat: perRepeat, speedupCi95: tMean(perRepeat).ci95,
       });
     });
   }
   const bestOf = (mode: string) => rows.filter((r) => r.mode === mode).reduce<BenchRow | null>((b, r) => (!b || r.speedup > b.speedup ? r : b), null);
   const best = Object.fromEntries(req.modes.map((m) => {
     const b = bestOf(m);
-    return [m, b && { k: b.k, speedup: b.speedup, meanAcceptanceLength: b.meanAcceptanceLength, identicalOutputs: b.identicalOutputs }];
+    return [m, b && { k: b.k, speedup: b.speedup, meanAcceptanceLength: b.meanAcceptanceLength, identicalOutputs: b.identicalOutputs, speedupCi95: b.speedupCi95 ?? null }];
   }));
   return { cancelled: stopped(), best, results: rows };
 }

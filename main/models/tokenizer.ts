@@ -172,3 +172,17 @@ export function trainTokenizer(texts: readonly string[], vocabSize: number, spec
   }
   return new Tokenizer({ kind: 'byte-bpe', version: 1, pattern, merges, specials });
 }
+
+/**
+ * The text a tokenizer is learned from: all of it up to `maxChars`, else `maxChars` spread evenly over
+ * the text in slices (merge learning costs merges x distinct chunks, and a few MB show every common
+ * pair; the model still trains on the whole text).
+ */
+export function tokenizerSample(text: string, maxChars = 2_000_000, slices = 64): string {
+  if (text.length <= maxChars) return text;
+  const size = Math.floor(maxChars / slices);
+  const stride = Math.floor(text.length / slices);
+  const out: string[] = [];
+  for (let i = 0; i < slices; i++) out.push(text.slice(i * stride, i * stride + size));
+  return out.join('\n');
+}

@@ -16,7 +16,7 @@ import { appendJsonlLine } from '../store/jsonl.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from './train-state.ts';
 import { TransformerLM, defaultModelConfig, oneHot } from './model.ts';
 import { Rng } from './rng.ts';
-import { Tokenizer, trainTokenizer } from './tokenizer.ts';
+import { Tokenizer, tokenizerSample, trainTokenizer } from './tokenizer.ts';
 import { greedyWindows } from './distill.ts';
 
 import type { TrainJob } from './train-job.ts';
@@ -87,7 +87,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
     hooks.onLog?.(`resuming from ${job.outDir}`);
   } else if (job.kind === 'lm') {
     tokenizer = job.tokenizerFrom && isCheckpoint(job.tokenizerFrom) ? loadTokenizer(job.tokenizerFrom)
-      : trainTokenizer([trainText], job.vocabSize ?? defaultModelConfig.vocabSize);
+      : trainTokenizer([tokenizerSample(trainText)], job.vocabSize ?? defaultModelConfig.vocabSize);
     model = new TransformerLM({ ...defaultModelConfig, ...job.model, vocabSize: tokenizer.vocabSize, satTokens: 0, seed: job.seed });
   } else {
     if (!baseLoaded || !job.sat) throw new Error('sdsat training needs a base model and SAT settings');

@@ -99,10 +99,11 @@ export class DecodingLab {
     const all = readPrompts(DEFAULT_PROMPTS);
     const prompts = all.slice(0, checkInt(req.prompts ?? all.length, 'prompts', 1, all.length));
     const sampling = checkSampling(req.sampling);
+    const repeats = checkInt(req.repeats ?? 3, 'repeats', 1, 10);
     const run = this.claim('bench');
     const benchId = run.id;
     // Start after the reply has gone out, so the caller knows the id before the first event.
-    yieldToEventLoop().then(() => runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew, seed: req.seed ?? 0 }, {
+    yieldToEventLoop().then(() => runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew, seed: req.seed ?? 0, repeats }, {
       stopped: () => run.controller.signal.aborted,
       onProgress: (done, total) => this.emit('decodeBenchProgress', { benchId, done, total }),
       between: yieldToEventLoop,

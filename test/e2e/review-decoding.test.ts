@@ -137,6 +137,7 @@ test('the decoding dashboard charts the shipped benchmark and a run started from
   await page.getByLabel('Benchmark k list').fill('1,2');
   await page.getByLabel('Benchmark tokens per prompt').fill('8');
   await page.getByLabel('Benchmark prompts').fill('1');
+  await page.getByLabel('Benchmark repeats').fill('2');
   await page.getByTestId('bench-start').click();
   await page.waitForFunction((n) => document.querySelectorAll('select[aria-label="Benchmark report"] option').length === n + 1, before, { timeout: 60_000 });
   const files = readdirSync(join(store.dir, 'bench', 'decode'));
@@ -144,7 +145,15 @@ test('the decoding dashboard charts the shipped benchmark and a run started from
   const report = JSON.parse(readFileSync(join(store.dir, 'bench', 'decode', files[0]), 'utf8'));
   assert.deepEqual([...new Set(report.results.map((r: { k: number }) => r.k))], [1, 2]);
   assert.ok(report.results.every((r: { identicalOutputs: boolean }) => r.identicalOutputs === true), 'greedy SDSAT equals AR');
+  // Two repeats: each row has both speedups and the interval around their mean, and the table shows it.
+  for (const r of report.results as { speedupPerRepeat: number[]; repeats: number; speedupCi95: { low: number; high: number } }[]) {
+    assert.equal(r.repeats, 2);
+    assert.equal(r.speedupPerRepeat.length, 2);
+    assert.ok(r.speedupCi95.low <= Math.min(...r.speedupPerRepeat) && r.speedupCi95.high >= Math.max(...r.speedupPerRepeat), 'the interval spans the repeats');
+  }
   await page.getByTestId('bench-meta').filter({ hasText: '1 prompts × 8 tokens' }).waitFor();
+  const firstRow = page.getByTestId('bench-rows').locator('tbody tr').first();
+  assert.match((await firstRow.textContent())!, /\d\.\d\d–\d\.\d\d/);
 });
 
 test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {

@@ -15,6 +15,7 @@ import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
+import { intOption } from '../runtime.ts';
 
 function cancellable(): { stopped: () => boolean; dispose: () => void } {
   let stop = false;
@@ -36,10 +37,11 @@ export function addModelBenchCommands(bench: Command): void {
     .option('--limit <n>', 'use only the first n prompts')
     .option('--max-new <n>', 'tokens to generate per prompt', '64')
     .option('--seed <n>', 'sampling seed', '0')
+    .option('--repeats <n>', 'decode each k\'s prompt set this many times; the speedup gets a 95% interval over them', intOption('--repeats', 1), 3)
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--backends <list>', 'run the whole benchmark on each of these backends in turn (comma-separated, or "all" for every one that loads here), reported side by side')
     .option('--json', 'print JSON')
-    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; backend?: string; backends?: string; json?: boolean }) => {
+    .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; repeats: number; backend?: string; backends?: string; json?: boolean }) => {
       // Loaded here, not at start-up: the decoders and TF.js.
       const [{ SingleBar, Presets }, { availableBackends, selectBackend }, { loadModel }, { runDecodeBench }] = await Promise.all([
         import('cli-progress'), import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../decode/bench.ts'),
@@ -83,7 +85,7 @@ export function addModelBenchCommands(bench: Command): void {
           const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
           const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: `bench decode ${backend.id} [{bar}] {value}/{total} generations`, hideCursor: true }, Presets.shades_classic) : null;
           try {
-            const { cancelled, best, results } = await runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew: int(o.maxNew), seed: int(o.seed) }, {
+            const { cancelled, best, results } = await runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew: int(o.maxNew), seed: int(o.seed), repeats: o.repeats }, {
               stopped: stop.stopped,
               onProgress: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
             });
@@ -162,9 +164,9 @@ export function trainingFlopsPerToken(c: Pick<ModelConfig, 'vocabSize' | 'satTok
 
 function printDecodeReport(report: { backend: string; sampling: { kind: string }; maxNew: number; results: BenchRow[] }, prompts: number): void {
   process.stdout.write(`backend ${report.backend}, ${report.sampling.kind}, ${prompts} prompts x ${report.maxNew} tokens\n`);
-  process.stdout.write('k  mode             AR tok/s  tok/s  speedup  accept.len  tok/loop  identical  ceiling\n');
+  process.stdout.write('k  mode             AR tok/s  tok/s  speedup  95% interval   accept.len  tok/loop  identical  ceiling\n');
   for (const r of report.results) {
     process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
-      + `${r.speedup.toFixed(2).padStart(9)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${String(r.identicalOutputs ?? '-').padEnd(9)}${r.ceilingSpeedup?.toFixed(2) ?? '-'}\n`);
+      + `${r.speedup.toFixed(2).padStart(9)}  ${(r.speedupCi95 ? `${r.speedupCi95.low.toFixed(2)}-${r.speedupCi95.high.toFixed(2)}` : '-').padEnd(12)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${String(r.identicalOutputs ?? '-').padEnd(9)}${r.ceilingSpeedup?.toFixed(2) ?? '-'}\n`);
   }
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addCostBenchCommand } from './bench-cost.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -74,6 +75,7 @@ export function registerBenchCommands(program: Command): Command {
     });
   });
   addModelBenchCommands(bench);
+  addCostBenchCommand(bench);
   addSftBenchCommand(bench);
   addActionBenchCommand(bench);
   return bench;
