@@ -9,7 +9,7 @@
 import { selectBackend } from '../models/backend.ts';
 import { isCheckpoint, loadModel, type LoadedModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { createDecoder, type DecodeMode, type Decoder, type Sampling } from '../decode/index.ts';
+import { createDecoder, type DecodeMode, type Decoder, type GenerateResult, type Sampling } from '../decode/index.ts';
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { mixSeed } from '../tasks/families/common/rng.ts';
@@ -42,6 +42,34 @@ export interface CompactPolicyOptions {
    * ActionGuide); 0 turns it off. Default NO_REPEAT_NGRAM.
    */
   noRepeatNgram?: number;
+  /**
+   * Decode every step a second time with this mode (e.g. AR beside SDSAT) on the same prompt,
+   * constraint and seed, to measure the two side by side on the same episodes. The action always
+   * comes from `decode`; the two take turns going first, so load falls on both alike.
+   */
+  compareDecode?: DecodeMode;
+}
+
+/** One decoder's totals over the steps of a side-by-side comparison. */
+export interface DecoderTotals {
+  mode: DecodeMode;
+  newTokens: number;
+  decodeMs: number;
+  prefillMs: number;
+  forwardPasses: number;
+  drafted: number;
+  accepted: number;
+  verifySteps: number;
+}
+
+export interface DecodeComparison {
+  steps: number;
+  /** Steps on which both decoders wrote the same tokens. */
+  identicalSteps: number;
+  primary: DecoderTotals;
+  other: DecoderTotals;
+  /** Per step: the other decoder's generation time over the primary's (prefill excluded). */
+  decodeMsRatio: number[];
 }
 
 export { NO_REPEAT_NGRAM } from '../policy/action-guide.ts';
@@ -100,6 +128,9 @@ export class CompactPolicyAgent implements Agent {
   readonly totals: PolicyStepStats = { steps: 0, invalidOutputs: 0, newTokens: 0, decodeMs: 0, prefillMs: 0, forwardPasses: 0 };
   private policy: LoadedPolicy | null = null;
   private decoder: Decoder | null = null;
+  private otherDecoder: Decoder | null = null;
+  /** Filled when options.compareDecode is set. */
+  comparison: DecodeComparison | null = null;
   private taskSeed = 0;
   private step = 0;
 
@@ -111,6 +142,12 @@ export class CompactPolicyAgent implements Agent {
       this.policy = await loadPolicy(this.options.dir, this.options.backend);
       const mode = this.options.decode ?? (this.policy.loaded.sat ? 'sdsat' : 'ar');
       this.decoder = createDecoder(this.policy.loaded, mode, this.options.k);
+      const other = this.options.compareDecode;
+      if (other) {
+        this.otherDecoder = createDecoder(this.policy.loaded, other, this.options.k);
+        const totals = (m: DecodeMode): DecoderTotals => ({ mode: m, newTokens: 0, decodeMs: 0, prefillMs: 0, forwardPasses: 0, drafted: 0, accepted: 0, verifySteps: 0 });
+        this.comparison = { steps: 0, identicalSteps: 0, primary: totals(mode), other: totals(other), decodeMsRatio: [] };
+      }
     }
     return this.policy;
   }
@@ -142,10 +179,26 @@ export class CompactPolicyAgent implements Agent {
     if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
-    const constraint = (this.options.guided ?? true) ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM) : undefined;
-    const out = await this.decoder!.generate(prompt, {
-      maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed: mixSeed(this.taskSeed, this.step++), stopTokens: [eot], constraint,
+    const elements = promptElements(tokenizer.decode(prompt));
+    const seed = mixSeed(this.taskSeed, this.step++);
+    const generate = (decoder: Decoder) => decoder.generate(prompt, {
+      maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed, stopTokens: [eot],
+      constraint: (this.options.guided ?? true) ? new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM) : undefined,
     });
+    let out: GenerateResult;
+    if (this.otherDecoder && this.comparison) {
+      const c = this.comparison;
+      const otherFirst = c.steps % 2 === 1;
+      const first = await generate(otherFirst ? this.otherDecoder : this.decoder!);
+      const second = await generate(otherFirst ? this.decoder! : this.otherDecoder);
+      out = otherFirst ? second : first;
+      const other = otherFirst ? first : second;
+      c.steps++;
+      if (other.tokens.join() === out.tokens.join()) c.identicalSteps++;
+      addTotals(c.primary, out);
+      addTotals(c.other, other);
+      if (out.stats.decodeMs > 0) c.decodeMsRatio.push(other.stats.decodeMs / out.stats.decodeMs);
+    } else out = await generate(this.decoder!);
     const text = tokenizer.decode(out.tokens.filter((t) => t !== eot));
     const parsed = parsePolicyOutput(text);
     this.totals.steps++;
@@ -156,4 +209,14 @@ export class CompactPolicyAgent implements Agent {
     if (!parsed.valid) this.totals.invalidOutputs++;
     return parsed.thought ? { thought: parsed.thought, action: parsed.action } : { action: parsed.action };
   }
+}
+
+function addTotals(t: DecoderTotals, r: GenerateResult): void {
+  t.newTokens += r.stats.newTokens;
+  t.decodeMs += r.stats.decodeMs;
+  t.prefillMs += r.stats.prefillMs;
+  t.forwardPasses += r.stats.forwardPasses;
+  t.drafted += r.stats.drafted;
+  t.accepted += r.stats.accepted;
+  t.verifySteps += r.stats.verifySteps;
 }

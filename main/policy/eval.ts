@@ -20,7 +20,7 @@ import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
 import { runEpisode } from '../collection/episode.ts';
-import { CompactPolicyAgent, type CompactPolicyOptions } from '../agents/compact-policy.ts';
+import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, tMean, type Mean, type Rate } from './stats.ts';
 import type { EvalSplit } from './eval-splits.ts';
 
@@ -79,6 +79,8 @@ export interface EvalReport {
   byTier: Record<string, GroupMetrics>;
   /** tokensPerSec: generated tokens over generation time (prompt prefill excluded); msPerStep: prefill and generation together. */
   decoding: { steps: number; invalidOutputs: number; tokensPerSec: number; msPerStep: number };
+  /** With policy.compareDecode: both decoders on every step of these episodes, side by side. */
+  decodeComparison?: DecodeComparisonReport;
   episodes: EvalEpisode[];
   elapsedS: number;
 }
@@ -185,7 +187,9 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
     steps: t.steps + a.totals.steps, invalid: t.invalid + a.totals.invalidOutputs, tokens: t.tokens + a.totals.newTokens,
     decodeMs: t.decodeMs + a.totals.decodeMs, prefillMs: t.prefillMs + a.totals.prefillMs,
   }), { steps: 0, invalid: 0, tokens: 0, decodeMs: 0, prefillMs: 0 });
+  const comparisons = agents.map((a) => a.comparison).filter((c): c is DecodeComparison => c !== null);
   const report: EvalReport = {
+    ...(comparisons.length ? { decodeComparison: compareDecoders(comparisons) } : {}),
     evalId, createdAt: new Date().toISOString(), request: req, policy: policyConfig,
     ...summariseEval(episodes, req.runs),
     decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.decodeMs > 0 ? (dec.tokens / dec.decodeMs) * 1000 : 0, msPerStep: dec.steps ? (dec.decodeMs + dec.prefillMs) / dec.steps : 0 },
@@ -197,4 +201,51 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
   const path = join(dir, 'report.json');
   writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
   return { ...report, path };
+}
+
+export interface DecoderFigures {
+  mode: string;
+  newTokens: number;
+  /** Generated tokens over generation time (prefill excluded). */
+  tokensPerSec: number;
+  /** Prefill and generation per step. */
+  msPerStep: number;
+  /** Generation only, per step. */
+  decodeMsPerStep: number;
+  meanAcceptanceLength: number | null;
+}
+
+export interface DecodeComparisonReport {
+  steps: number;
+  identicalSteps: number;
+  primary: DecoderFigures;
+  other: DecoderFigures;
+  /** primary's generation speed over the other's: other's generation time / primary's, over all steps. */
+  decodeSpeedup: number;
+  /** Mean of the per-step ratios with a 95% interval. */
+  decodeSpeedupPerStep: Mean;
+  /** The same for whole steps, prefill included. */
+  stepSpeedup: number;
+}
+
+/** Sum the side-by-side totals of every agent of an evaluation into one report. */
+export function compareDecoders(cs: readonly DecodeComparison[]): DecodeComparisonReport {
+  const sum = (pick: (c: DecodeComparison) => DecoderTotals): DecoderTotals => cs.map(pick).reduce((t, x) => ({
+    mode: x.mode, newTokens: t.newTokens + x.newTokens, decodeMs: t.decodeMs + x.decodeMs, prefillMs: t.prefillMs + x.prefillMs,
+    forwardPasses: t.forwardPasses + x.forwardPasses, drafted: t.drafted + x.drafted, accepted: t.accepted + x.accepted, verifySteps: t.verifySteps + x.verifySteps,
+  }));
+  const steps = cs.reduce((n, c) => n + c.steps, 0);
+  const figures = (t: DecoderTotals): DecoderFigures => ({
+    mode: t.mode, newTokens: t.newTokens, tokensPerSec: t.decodeMs > 0 ? (t.newTokens / t.decodeMs) * 1000 : 0,
+    msPerStep: steps ? (t.decodeMs + t.prefillMs) / steps : 0, decodeMsPerStep: steps ? t.decodeMs / steps : 0,
+    meanAcceptanceLength: t.verifySteps > 0 ? 1 + t.accepted / t.verifySteps : null,
+  });
+  const primary = sum((c) => c.primary);
+  const other = sum((c) => c.other);
+  return {
+    steps, identicalSteps: cs.reduce((n, c) => n + c.identicalSteps, 0), primary: figures(primary), other: figures(other),
+    decodeSpeedup: primary.decodeMs > 0 ? other.decodeMs / primary.decodeMs : 0,
+    decodeSpeedupPerStep: tMean(cs.flatMap((c) => c.decodeMsRatio)),
+    stepSpeedup: primary.decodeMs + primary.prefillMs > 0 ? (other.decodeMs + other.prefillMs) / (primary.decodeMs + primary.prefillMs) : 0,
+  };
 }

@@ -16,7 +16,7 @@ import { TransformerLM } from '../../main/models/model.ts';
 import { saveModel } from '../../main/models/checkpoint.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
 import { selectBackend } from '../../main/models/backend.ts';
-import { INVALID_ACTION_CODES } from '../../main/policy/eval.ts';
+import { INVALID_ACTION_CODES, compareDecoders } from '../../main/policy/eval.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-policy-agent-', (f) => (fx = f));
@@ -68,6 +68,21 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   const arRun = await runEpisode(deps, { ...task, agent: satAr });
   assert.deepEqual(fx.store.readEpisode(arRun.id).steps.map((s) => s.action), played);
   assert.ok(satAgent.totals.forwardPasses > 0 && satAr.totals.newTokens === satAgent.totals.newTokens);
+
+  // Side by side on the same episode: SDSAT acts, AR decodes every step too; greedy makes them identical.
+  const both = new CompactPolicyAgent({ dir: satDir, compareDecode: 'ar' });
+  const bothRun = await runEpisode(deps, { ...task, agent: both });
+  assert.deepEqual(fx.store.readEpisode(bothRun.id).steps.map((s) => s.action), played);
+  const c = both.comparison!;
+  assert.equal(c.steps, played.length);
+  assert.equal(c.identicalSteps, c.steps);
+  assert.deepEqual([c.primary.mode, c.other.mode], ['sdsat', 'ar']);
+  assert.equal(c.primary.newTokens, c.other.newTokens);
+  assert.ok(c.primary.drafted > 0 && c.other.drafted === 0);
+  const report = compareDecoders([c]);
+  assert.equal(report.decodeSpeedupPerStep.n, c.steps);
+  assert.ok(Math.abs(report.decodeSpeedup - c.other.decodeMs / c.primary.decodeMs) < 1e-9);
+  assert.ok(report.primary.meanAcceptanceLength! >= 1 && report.other.meanAcceptanceLength === null);
 });
 
 test('an untrained policy writes no valid action: each step is recorded as an invalid action and the episode runs to its step limit', async () => {

@@ -169,6 +169,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', tierOption())
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else ar)`)
       .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
+      .option('--compare-decode <mode>', 'also decode every step with this mode (e.g. ar beside sdsat) on the same prompt; the report compares speed, acceptance and identical outputs')
       .option('--sampling <s>', 'greedy, or nucleus:TOP_P[:TEMPERATURE]', 'greedy')
       .option('--no-guided', 'decode freely instead of guiding the output to an action on an element id the prompt shows')
       .option('--ngram-ban <n>', `guided: no token may repeat an n-gram of n tokens on the same output line (0: off; default ${NO_REPEAT_NGRAM})`, intOption('--ngram-ban', 0))
@@ -177,9 +178,10 @@ export function registerPolicyCommands(program: Command): void {
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
       .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; k?: number; sampling: string; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; sampling: string; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
+    if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
     // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
     const [{ SingleBar, Presets }, { BrowserEnv }, { evalFamilies, runEval }] = await Promise.all([
       import('cli-progress'), import('../../environment/environment.ts'), import('../../policy/eval.ts'),
@@ -193,7 +195,7 @@ export function registerPolicyCommands(program: Command): void {
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
         tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
       }, {
         signal,
@@ -352,5 +354,11 @@ function printReport(r: EvalReport & { path: string }): void {
   for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g));
   if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
   out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prefill apart), ${r.decoding.msPerStep.toFixed(0)} ms per step (prefill and generation), ${r.decoding.invalidOutputs} outputs with no parsable action`);
+  const c = r.decodeComparison;
+  if (c) {
+    const fig = (f: typeof c.primary) => `${f.mode} ${f.tokensPerSec.toFixed(0)} tok/s, ${f.decodeMsPerStep.toFixed(1)} ms generating per step${f.meanAcceptanceLength !== null ? `, acceptance length ${f.meanAcceptanceLength.toFixed(2)}` : ''}`;
+    out(`side by side on ${c.steps} steps: ${fig(c.primary)} | ${fig(c.other)}`);
+    out(`${c.primary.mode} generates ${c.decodeSpeedup.toFixed(2)}x as fast as ${c.other.mode} (per step ${c.decodeSpeedupPerStep.value?.toFixed(2)}x ${ci(c.decodeSpeedupPerStep.ci95, (x) => x.toFixed(2))}), whole steps ${c.stepSpeedup.toFixed(2)}x; identical outputs on ${c.identicalSteps}/${c.steps} steps`);
+  }
   out(`report: ${r.path}`);
 }
