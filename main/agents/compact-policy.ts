@@ -6,10 +6,9 @@
  * What it writes is parsed, never trusted: an output with no well-formed action goes to the
  * environment as it is, which records a malformed_action error for the step; the episode goes on.
  */
-import { selectBackend } from '../models/backend.ts';
-import { isCheckpoint, loadModel, type LoadedModel } from '../models/checkpoint.ts';
+import type { LoadedModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { createDecoder, type DecodeMode, type Decoder, type GenerateResult, type Sampling } from '../decode/index.ts';
+import type { DecodeMode, Decoder, GenerateResult, Sampling } from '../decode/types.ts';
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { mixSeed } from '../tasks/families/common/rng.ts';
@@ -92,6 +91,7 @@ export interface CompactPolicyConfig {
 interface LoadedPolicy {
   loaded: LoadedModel;
   settings: PolicySettings;
+  createDecoder: typeof import('../decode/index.ts').createDecoder;
 }
 
 /** Loaded once per folder and process: parallel environments share one model. */
@@ -101,10 +101,15 @@ export function loadPolicy(dir: string, backend?: string): Promise<LoadedPolicy>
   let p = cache.get(dir);
   if (!p) {
     p = (async () => {
+      // TF.js and the decoders load here, on first use: collection and the app load this module
+      // through the agent registry, and most of them never run a policy.
+      const [{ selectBackend }, { isCheckpoint, loadModel }, { createDecoder }] = await Promise.all([
+        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'),
+      ]);
       if (!isCheckpoint(dir)) throw new Error(`no policy model in ${dir} (train one with \`lab train sft\`)`);
       await selectBackend(backend);
       const loaded = loadModel(dir);
-      return { loaded, settings: readPolicySettings(dir, loaded.meta) };
+      return { loaded, settings: readPolicySettings(dir, loaded.meta), createDecoder };
     })();
     cache.set(dir, p);
     p.catch(() => cache.delete(dir));
@@ -140,6 +145,7 @@ export class CompactPolicyAgent implements Agent {
   async load(): Promise<LoadedPolicy> {
     if (!this.policy) {
       this.policy = await loadPolicy(this.options.dir, this.options.backend);
+      const { createDecoder } = this.policy;
       const mode = this.options.decode ?? (this.policy.loaded.sat ? 'sdsat' : 'ar');
       this.decoder = createDecoder(this.policy.loaded, mode, this.options.k);
       const other = this.options.compareDecode;

@@ -21,7 +21,7 @@ import type { LabStore } from '../store/lab.ts';
 import { heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
 import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
-import { bootstrapMean, rate, tMean, type Mean, type Rate } from './stats.ts';
+import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from './stats.ts';
 import type { EvalSplit } from './eval-splits.ts';
 
 export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
@@ -222,7 +222,7 @@ export interface DecodeComparisonReport {
   other: DecoderFigures;
   /** primary's generation speed over the other's: other's generation time / primary's, over all steps. */
   decodeSpeedup: number;
-  /** Mean of the per-step ratios with a 95% interval. */
+  /** Geometric mean of the per-step ratios with a 95% interval (t on their logarithms). */
   decodeSpeedupPerStep: Mean;
   /** The same for whole steps, prefill included. */
   stepSpeedup: number;
@@ -245,7 +245,7 @@ export function compareDecoders(cs: readonly DecodeComparison[]): DecodeComparis
   return {
     steps, identicalSteps: cs.reduce((n, c) => n + c.identicalSteps, 0), primary: figures(primary), other: figures(other),
     decodeSpeedup: primary.decodeMs > 0 ? other.decodeMs / primary.decodeMs : 0,
-    decodeSpeedupPerStep: tMean(cs.flatMap((c) => c.decodeMsRatio)),
+    decodeSpeedupPerStep: ratioMean(cs.flatMap((c) => c.decodeMsRatio)),
     stepSpeedup: primary.decodeMs + primary.prefillMs > 0 ? (other.decodeMs + other.prefillMs) / (primary.decodeMs + primary.prefillMs) : 0,
   };
 }

@@ -67,6 +67,17 @@ export function tMean(xs: readonly number[]): Mean {
   return { n: xs.length, value: m, ci95: { low: m - half, high: m + half } };
 }
 
+/**
+ * A 95% interval for a ratio (a speedup) from repeated measurements: Student-t on the logarithms,
+ * mapped back, so it stays positive and is symmetric in "x times faster" and "x times slower".
+ * Null with fewer than two values. The value is the geometric mean.
+ */
+export function ratioMean(xs: readonly number[]): Mean {
+  const logs = xs.filter((x) => x > 0).map(Math.log);
+  const m = tMean(logs);
+  return { n: m.n, value: m.value === null ? null : Math.exp(m.value), ci95: m.ci95 && { low: Math.exp(m.ci95.low), high: Math.exp(m.ci95.high) } };
+}
+
 /** Mean with a percentile-bootstrap interval from `resamples` seeded resamples. */
 export function bootstrapMean(xs: readonly number[], resamples = 2000, seed = 1): Mean {
   if (!xs.length) return { n: 0, value: null, ci95: null };

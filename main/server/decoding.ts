@@ -12,23 +12,28 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PROJECT_ROOT, resourcePath } from '../paths.ts';
-import { selectBackend, type BackendInfo } from '../models/backend.ts';
-import { loadModel, type LoadedModel } from '../models/checkpoint.ts';
+import type { BackendInfo } from '../models/backend.ts';
+import type { LoadedModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { DECODE_MODES, createDecoder, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/index.ts';
-import { DEFAULT_PROMPTS, readBenchReport, readPrompts, runDecodeBench, type BenchReport } from '../decode/bench.ts';
+import { DECODE_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
+import { readBenchReport, type BenchReport } from '../decode/bench-report.ts';
+import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
+// TF.js, the model and the decoders load on first use (../decode/index.ts, ./bench.ts), not with the
+// service: `lab web` starts without them.
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 
 export const SHIPPED_MODEL_DIR = resourcePath('models', 'sdsat-ts');
 const YIELD_EVERY_MS = 25;
+type CreateDecoder = typeof import('../decode/index.ts').createDecoder;
+type RunDecodeBench = typeof import('../decode/bench.ts').runDecodeBench;
 
 type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class DecodingLab {
-  private model: Promise<{ loaded: LoadedModel; backend: BackendInfo }> | null = null;
+  private model: Promise<{ loaded: LoadedModel; backend: BackendInfo; createDecoder: CreateDecoder; runDecodeBench: RunDecodeBench }> | null = null;
   private running: { id: string; kind: 'bench' | 'decode'; controller: AbortController } | null = null;
 
   constructor(
@@ -47,10 +52,13 @@ export class DecodingLab {
 
   private load() {
     this.model ??= (async () => {
+      const [{ selectBackend }, { loadModel }, { createDecoder }, { runDecodeBench }] = await Promise.all([
+        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'), import('../decode/bench.ts'),
+      ]);
       const backend = await selectBackend(this.opts.backend);
       const loaded = loadModel(this.modelDir);
       if (!loaded.sat) throw new Error(`${this.modelDir} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
-      return { loaded, backend };
+      return { loaded, backend, createDecoder, runDecodeBench };
     })();
     this.model.catch(() => (this.model = null));
     return this.model;
@@ -88,7 +96,7 @@ export class DecodingLab {
   }
 
   async startBench(req: DecodeBenchRequest): Promise<{ benchId: string }> {
-    const { loaded, backend } = await this.load();
+    const { loaded, backend, runDecodeBench } = await this.load();
     const sat = loaded.sat!;
     const ks = checkKs(req.ks, sat.k);
     const modes = (req.modes ?? ['sdsat', 'sdsat-one-pass']).map((m: DecodeMode) => {
@@ -134,7 +142,7 @@ export class DecodingLab {
    * decodeDone event carrying its full result.
    */
   async startLive(req: LiveDecodeRequest): Promise<{ decodeId: string }> {
-    const { loaded } = await this.load();
+    const { loaded, createDecoder } = await this.load();
     const { tokenizer, model } = loaded;
     const mode = (req.mode ?? 'sdsat') as DecodeMode; // checked here: the request crossed a process boundary
     if (mode === 'ar' || !DECODE_MODES.includes(mode)) throw new Error(`mode must be sdsat or sdsat-one-pass, not ${mode}`);

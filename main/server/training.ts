@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { LabEvents } from '../../preload/api.ts';
 import { registeredRuns, type TrainingKind } from '../policy/registry.ts';
 import { TRAIN_LOG_FILE } from '../policy/train-log.ts';
-import { CONFIG_FILE as SALVAGE_CONFIG, STATS_FILE as SALVAGE_STATS } from '../policy/salvage/train.ts';
+import { CONFIG_FILE as SALVAGE_CONFIG, STATS_FILE as SALVAGE_STATS } from '../policy/salvage/config.ts';
 import { JsonlTail, readCompleteLines } from './jsonl-tail.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import {

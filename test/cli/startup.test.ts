@@ -40,3 +40,14 @@ test('`lab tasks list` loads the task families but not TF.js, vite or the browse
   assertLight(modules, 'lab tasks list');
   assert.ok(modules.some((m) => m.endsWith('/main/tasks/registry.ts')));
 });
+
+test('the lab service (`lab web` and the app load it at start) loads no TF.js: models load on first use', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'lab-startup-')), 'modules.txt');
+  const service = join(ROOT, 'main', 'server', 'service.ts');
+  await run(process.execPath, ['--import', 'tsx', '--import', RECORDER, '--input-type=module', '-e', `await import(${JSON.stringify(service)})`], {
+    env: { ...process.env, RECORD_IMPORTS_OUT: out },
+  });
+  const modules = readFileSync(out, 'utf8').split('\n');
+  assert.ok(modules.some((m) => m.endsWith('/main/server/service.ts')), 'the recorder saw the service load');
+  assert.deepEqual(modules.filter((m) => /node_modules\/@tensorflow\/|\/main\/models\/model\.ts$/.test(m)), []);
+});

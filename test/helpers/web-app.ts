@@ -1,30 +1,15 @@
 // The harness the end-to-end tests share: the renderer built once per change of its inputs (in a
 // temporary folder), web mode on a LabService, and a headless Chromium page that records console errors.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { rendererConfig } from '../../electron.config.ts';
+import { rendererInputsHash, viteBuildRenderer } from '../../main/renderer-build.ts';
 import { findChromium } from '../../main/environment/chromium.ts';
 import type { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-/** What the renderer build reads: its sources, the modules it imports from preload/ and main/, the build config, the dependencies' versions. */
-const BUILD_INPUTS = ['renderer', 'preload', 'main', 'electron.config.ts', 'package-lock.json'];
 const CACHE = join(tmpdir(), 'lab-renderer-cache');
-
-function buildInputsHash(): string {
-  const hash = createHash('sha256');
-  const add = (path: string): void => {
-    if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) add(join(path, name));
-    else hash.update(`${relative(ROOT, path)}\0`).update(readFileSync(path));
-  };
-  for (const input of BUILD_INPUTS) add(join(ROOT, input));
-  return hash.digest('hex').slice(0, 16);
-}
 
 /**
  * The renderer, built into a folder named by the hash of its inputs: each e2e file used to build
@@ -32,7 +17,7 @@ function buildInputsHash(): string {
  * a source changes. Await `done` before serving (other set-up can run meanwhile).
  */
 export function buildRenderer(): { dir: string; done: Promise<unknown> } {
-  const dir = join(CACHE, buildInputsHash());
+  const dir = join(CACHE, rendererInputsHash());
   if (existsSync(join(dir, 'index.html'))) return { dir, done: Promise.resolve() };
   return { dir, done: buildInto(dir) };
 }
@@ -40,7 +25,7 @@ export function buildRenderer(): { dir: string; done: Promise<unknown> } {
 async function buildInto(dir: string): Promise<void> {
   // Built beside and renamed into place, so a folder with index.html is always a whole build.
   const staging = `${dir}.${process.pid}`;
-  await build({ ...rendererConfig, logLevel: 'silent', build: { ...rendererConfig.build, outDir: staging } });
+  await viteBuildRenderer(staging, 'silent');
   mkdirSync(CACHE, { recursive: true });
   for (const old of readdirSync(CACHE)) if (!old.startsWith('.') && join(CACHE, old) !== staging) rmSync(join(CACHE, old), { recursive: true, force: true });
   try {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapMean, rate, tMean, wilson } from '../../main/policy/stats.ts';
+import { bootstrapMean, rate, ratioMean, tMean, wilson } from '../../main/policy/stats.ts';
 import { evalFamilies, evalTasks, groupMetrics, summariseEval, type EvalEpisode } from '../../main/policy/eval.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
@@ -81,4 +81,14 @@ test('evaluation tasks: runs take consecutive blocks of test seeds; held-out and
   assert.ok(!evalFamilies('all', 'test').includes('wiki'));
   assert.throws(() => evalFamilies('wiki', 'test'), /"wiki" is not a training family/);
   assert.throws(() => evalFamilies('shop', 'heldout'), /not a held-out family/);
+});
+
+test('ratio intervals (speedups) come from the logarithms: positive, geometric mean, symmetric in faster and slower', () => {
+  const m = ratioMean([2, 8]);
+  assert.equal(m.value, 4);
+  assert.ok(m.ci95!.low > 0 && m.ci95!.low < 2 && m.ci95!.high > 8);
+  // Inverting every ratio inverts the interval.
+  const inv = ratioMean([1 / 2, 1 / 8]);
+  assert.ok(Math.abs(inv.ci95!.low - 1 / m.ci95!.high) < 1e-9 && Math.abs(inv.ci95!.high - 1 / m.ci95!.low) < 1e-9);
+  assert.equal(ratioMean([3]).ci95, null);
 });

@@ -11,15 +11,17 @@ export function registerWebCommand(program: Command): void {
       .command('web')
       .description('serve the workbench UI and its API on 127.0.0.1 (open the printed URL in a browser)')
       .option('--port <n>', 'port (default: a free one)', intOption('--port', 0), 0)
-      .option('--no-build', 'serve the renderer already built in out/renderer')
+      .option('--no-build', 'serve the renderer in out/renderer as it is, even if its sources changed since it was built')
       .option('--no-sample', 'do not record sample episodes into an empty lab'),
   ).action(async (opts: BrowserFlags & { port: number; build: boolean; sample: boolean }, cmd: Command) => {
     const rendererDir = join(PROJECT_ROOT, 'out', 'renderer');
     if (opts.build || !existsSync(join(rendererDir, 'index.html'))) {
-      process.stderr.write('web: building the renderer...\n');
-      // vite and the svelte plugin load only for a build, not at start-up.
-      const [{ build }, { rendererConfig }] = await Promise.all([import('vite'), import('../../../electron.config.ts')]);
-      await build({ ...rendererConfig, logLevel: 'warn' });
+      // Built once, then reused until a renderer, preload or main source (or a dependency) changes.
+      const { ensureRendererBuilt, viteBuildRenderer } = await import('../../renderer-build.ts');
+      await ensureRendererBuilt(rendererDir, (dir) => {
+        process.stderr.write('web: building the renderer (its sources changed since the last build)...\n');
+        return viteBuildRenderer(dir);
+      });
     }
     const [{ builtinFamilies }, { LabService }, { startWebServer }] = await Promise.all([
       import('../../tasks/registry.ts'), import('../../server/service.ts'), import('../../server/web.ts'),
