@@ -37,6 +37,11 @@ export interface TrainJob extends LoopSettings {
   tokenizerFrom?: string;
   /** sdsat: the trained model to start from, SAT settings, blocks per sequence, SAT loss weight. */
   base?: string;
+  /**
+   * sdsat of a compact policy: its SFT samples (sft-samples.jsonl). The SAT blocks are cut inside
+   * the targets and trainFile/valFile are not read (../policy/sat-tune.ts).
+   */
+  samplesFile?: string;
   sat?: SatSettings & {
     blocks: number;
     weight: number;

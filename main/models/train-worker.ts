@@ -1,10 +1,15 @@
 /** Worker-thread entry for training: runs `train` off the caller's thread (see worker-job.ts). */
-import { train, type TrainJob, type TrainResult } from './train.ts';
+import { train, type TrainJob, type TrainProgress, type TrainResult } from './train.ts';
 import type { TrainEvent } from './train-runner.ts';
 import { serveWorkerJob } from './worker-job.ts';
 
-await serveWorkerJob<TrainJob, TrainResult, TrainEvent>((job, io) => train(job, {
-  onProgress: (progress) => io.post({ type: 'progress', progress }),
-  onLog: (line) => io.post({ type: 'log', line }),
-  shouldStop: io.shouldStop,
-}));
+await serveWorkerJob<TrainJob, TrainResult, TrainEvent>(async (job, io) => {
+  const hooks = {
+    onProgress: (progress: TrainProgress) => io.post({ type: 'progress', progress }),
+    onLog: (line: string) => io.post({ type: 'log', line }),
+    shouldStop: io.shouldStop,
+  };
+  // SAT tuning of a compact policy reads SFT samples, not a text corpus (policy/sat-tune.ts).
+  if (job.samplesFile) return (await import('../policy/sat-tune.ts')).satTunePolicy(job, hooks);
+  return train(job, hooks);
+});

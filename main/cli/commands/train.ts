@@ -96,11 +96,13 @@ export function registerTrainCommands(program: Command): void {
     .option('--sat-weight <x>', 'weight of the SAT loss beside the standard loss', '1')
     .option('--distill <n>', 'windows of the base model\'s own greedy continuations to train SATs on as well (0: off)', '384')
     .option('--distill-share <x>', 'share of each batch drawn from the distilled windows', '0.5')
-    .action(async (o: CommonOpts & { base: string; k: string; satMode: string; blocks: string; satWeight: string; distill: string; distillShare: string }, cmd: Command) => {
+    .option('--samples <file>', 'a compact policy\'s SFT samples (sft-samples.jsonl): SAT blocks cut inside its outputs, where it drafts when acting (--corpus, --seq-len and --distill are then unused)')
+    .action(async (o: CommonOpts & { base: string; k: string; satMode: string; blocks: string; satWeight: string; distill: string; distillShare: string; samples?: string }, cmd: Command) => {
       if (o.satMode !== 'shared' && o.satMode !== 'distinct') throw new Error('--sat-mode must be shared or distinct');
       const job: TrainJob = {
         ...baseJob('sdsat', o, cmd),
         base: resolve(o.base),
+        ...(o.samples ? { samplesFile: resolve(o.samples) } : {}),
         sat: {
           mode: o.satMode, k: int(o.k), blocks: int(o.blocks), weight: Number(o.satWeight),
           distillWindows: int(o.distill), distillShare: Number(o.distillShare),

@@ -1,0 +1,170 @@
+/**
+ * SDSAT tuning of a compact policy on its own SFT samples (`lab train sdsat --base POLICY --samples
+ * FILE`): the SAT objective of ../models/train.ts on the SFT data path. Each sequence is a whole
+ * prompt and target at its true positions; the standard loss falls on the target only (as in SFT);
+ * SAT blocks are cut inside the target, where the policy drafts when it acts.
+ *
+ * Why not the generic recipe on the policy's text corpus: random windows put nearly every SAT block
+ * in page text, and the policy tuned that way drafted its actions poorly (mean acceptance length
+ * 1.13, SDSAT at 0.78x AR on 133 evaluation steps).
+ */
+import { existsSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { selectBackend } from '../models/backend.ts';
+import type { Batch } from '../models/batches.ts';
+import { satId } from '../models/batches.ts';
+import { isCheckpoint, loadModel, saveModel, type SatSettings } from '../models/checkpoint.ts';
+import { MASKED, type TransformerLM } from '../models/model.ts';
+import { Rng } from '../models/rng.ts';
+import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
+import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainJob, type TrainResult } from '../models/train.ts';
+import { appendJsonlLine } from '../store/jsonl.ts';
+import { POLICY_FILE, readPolicySettings } from './settings.ts';
+import { encodeSample, readPolicySamples, type EncodedSample } from './sft-data.ts';
+
+/**
+ * An SFT batch (target tokens carry the standard loss) with `blocks` SAT blocks per sequence. Block
+ * cut c is the last standard token a block sees; SAT i sits at position c+i and learns the token at
+ * c+i+1. Cuts fall from the prompt's last token (where acting starts) to the end of the target.
+ */
+export function satSftBatch(seqs: readonly EncodedSample[], sat: SatSettings, vocabSize: number, blocks: number, rng: Rng): Batch {
+  const batch = seqs.length;
+  const k = sat.k;
+  const std = Math.max(...seqs.map((s) => s.ids.length)) - 1;
+  if (std < 1) throw new Error('SFT samples need at least two tokens');
+  const len = std + blocks * k;
+  const ids = new Int32Array(batch * len);
+  const pos = new Int32Array(batch * len);
+  const labels = new Int32Array(batch * len);
+  const stdWeight = new Float32Array(batch * len);
+  const satWeight = new Float32Array(batch * len);
+  const bias = new Float32Array(batch * len * len).fill(MASKED);
+  seqs.forEach((s, b) => {
+    const n = s.ids.length;
+    for (let i = 0; i < std; i++) {
+      pos[b * len + i] = i;
+      bias.fill(0, b * len * len + i * len, b * len * len + i * len + i + 1);
+      if (i + 1 >= n) continue;
+      ids[b * len + i] = s.ids[i];
+      labels[b * len + i] = s.ids[i + 1];
+      stdWeight[b * len + i] = s.mask[i + 1];
+    }
+    const lo = Math.max(0, s.promptLength - 1);
+    const hi = Math.max(lo, n - 3);
+    for (let blk = 0; blk < blocks; blk++) {
+      const c = lo + rng.int(hi - lo + 1);
+      for (let i = 1; i <= k; i++) {
+        const row = std + blk * k + (i - 1);
+        ids[b * len + row] = satId(sat, vocabSize, i - 1);
+        pos[b * len + row] = c + i;
+        // A target shorter than the block: positions past its end carry no label.
+        if (c + i + 1 < n) {
+          labels[b * len + row] = s.ids[c + i + 1];
+          satWeight[b * len + row] = 1;
+        }
+        const base = b * len * len + row * len;
+        bias.fill(0, base, base + c + 1);
+        bias.fill(0, base + std + blk * k, base + row + 1);
+      }
+    }
+  });
+  return { batch, len, ids, pos, labels, stdWeight, satWeight, bias, biasShared: false };
+}
+
+/** Mean standard (target) and SAT losses over the samples, with fixed cuts (seeded) so runs compare. */
+function losses(model: TransformerLM, seqs: readonly EncodedSample[], sat: SatSettings | null, blocks: number): { std: number; sat: number | null } {
+  const rng = new Rng(12345);
+  let stdSum = 0, stdN = 0, satSum = 0, satN = 0;
+  for (let i = 0; i < seqs.length; i += 8) {
+    const b = satSftBatch(seqs.slice(i, i + 8), sat ?? { mode: 'distinct', k: 1 }, model.config.vocabSize, sat ? blocks : 0, rng);
+    const ws = b.stdWeight.reduce((a, x) => a + x, 0);
+    const wt = b.satWeight.reduce((a, x) => a + x, 0);
+    const [l, t] = tf.tidy(() => {
+      const r = batchLosses(model, b);
+      return [r.std.dataSync()[0], r.sat.dataSync()[0]];
+    });
+    stdSum += l * ws;
+    stdN += ws;
+    satSum += t * wt;
+    satN += wt;
+  }
+  return { std: stdN ? stdSum / stdN : NaN, sat: sat && satN ? satSum / satN : null };
+}
+
+export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Promise<TrainResult> {
+  if (!job.base || !job.sat || !job.samplesFile) throw new Error('policy SAT tuning needs a base policy, SAT settings and a samples file');
+  const backend = await selectBackend(job.backend);
+  hooks.onLog?.(`backend: ${backend.id}`);
+  const t0 = performance.now();
+  const settings = readPolicySettings(job.base);
+  const base = loadModel(job.base);
+  const sat: SatSettings = { mode: job.sat.mode, k: job.sat.k };
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
+  const model = resuming ? loadModel(job.outDir).model : base.model.withSatTokens(sat.mode === 'shared' ? 1 : sat.k);
+  const { tokenizer } = base;
+
+  const samples = readPolicySamples(job.samplesFile);
+  const enc = { prompt: settings.prompt, ctx: model.config.ctx, reserve: settings.reserve, targets: settings.targets, promptWeight: 0 };
+  const train = samples.filter((s) => s.split === 'train').map((s) => encodeSample(tokenizer, s, enc));
+  if (!train.length) throw new Error(`${job.samplesFile}: no training samples (split "train")`);
+  const valRaw = samples.filter((s) => s.split === 'validation');
+  const val = (valRaw.length ? valRaw : samples.slice(0, 64)).slice(0, 128).map((s) => encodeSample(tokenizer, s, enc));
+  const baseLoss = losses(base.model, val, null, 0).std;
+  hooks.onLog?.(`samples: train ${train.length}, validation ${valRaw.length}; base policy target loss ${baseLoss.toFixed(4)}; parameters ${model.parameterCount}`);
+
+  const opt = new AdamW(model, job.weightDecay);
+  const state = { step: 0, rng: job.seed, tokensSeen: 0 };
+  if (resuming) {
+    Object.assign(state, readTrainState<typeof state>(job.outDir, job));
+    opt.load(join(job.outDir, 'optimizer.bin'), state.step);
+  }
+  const resumedFrom = state.step;
+  const rng = new Rng(state.rng);
+  const checkpoint = async () => {
+    await saveModel(job.outDir, { model, tokenizer, sat, meta: { kind: 'sdsat-policy', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
+    copyFileSync(join(job.base as string, POLICY_FILE), join(job.outDir, POLICY_FILE));
+    opt.save(join(job.outDir, 'optimizer.bin'));
+    state.rng = rng.state;
+    writeTrainState(job.outDir, state, job);
+  };
+
+  let cancelled = false;
+  let lastLoss = NaN;
+  let lastSat: number | null = null;
+  let valLoss: number | null = null;
+  let tokens = 0;
+  const loopStart = performance.now();
+  while (state.step < job.steps) {
+    if (hooks.shouldStop?.()) {
+      cancelled = true;
+      break;
+    }
+    const lr = learningRate(job, state.step);
+    const picked = Array.from({ length: job.batch }, () => train[rng.int(train.length)]);
+    const batch = satSftBatch(picked, sat, model.config.vocabSize, job.sat.blocks, rng);
+    tokens += picked.reduce((n, s) => n + s.ids.length, 0);
+    const l = opt.step(batch, lr, job.gradClip, job.sat.weight);
+    lastLoss = l.std;
+    lastSat = l.satLoss;
+    state.step++;
+    state.tokensSeen = tokens;
+    if (state.step % job.evalEvery === 0 || state.step === job.steps) valLoss = losses(model, val, sat, job.sat.blocks).std;
+    if (state.step % job.checkpointEvery === 0) await checkpoint();
+    const elapsed = (performance.now() - loopStart) / 1000;
+    hooks.onProgress?.({ step: state.step, steps: job.steps, loss: lastLoss, satLoss: lastSat, lr, tokensPerSec: tokens / Math.max(elapsed, 1e-9), elapsedS: elapsed, valLoss });
+  }
+  await checkpoint();
+  const final = losses(model, val, sat, job.sat.blocks);
+  const loopS = (performance.now() - loopStart) / 1000;
+  const result: TrainResult = {
+    outDir: job.outDir, kind: 'sdsat', backend: backend.id, stepsDone: state.step, cancelled, resumedFrom, parameters: model.parameterCount,
+    trainTokens: train.reduce((n, s) => n + s.ids.length, 0), tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss,
+    valLoss: final.std, baseValLoss: baseLoss, valSatLoss: final.sat, elapsedS: (performance.now() - t0) / 1000,
+  };
+  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), ...result, samples: job.samplesFile, job });
+  model.dispose();
+  base.model.dispose();
+  opt.dispose();
+  return result;
+}
