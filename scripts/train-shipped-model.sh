@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Reproduces resources/models/sdsat-ts: the base code LM (lab train lm), then its SDSAT fine-tune
-# (lab train sdsat), then copies the inference files into resources/. About 13 + 18 minutes on 2 idle
-# cores with the native kernels (native/, built by npm install); roughly twice that on a loaded
-# machine, and about 2.5x longer on wasm. Usage: bash scripts/train-shipped-model.sh [LAB_DIR]
+# Reproduces resources/models/sdsat-code, the shipped SDSAT code model: builds the npm source-code
+# corpus (scripts/build-code-corpus.ts), trains the base model (lab train lm), SAT-tunes it with
+# self-distillation (lab train sdsat), copies the inference files into resources/ and benchmarks
+# them (lab bench decode). About 40 + 45 minutes on 2 idle cores with the native kernels.
+# Usage: bash scripts/train-shipped-model.sh [LAB_DIR]
 set -euo pipefail
+cd "$(dirname "$0")/.."
 lab="${1:-.lab}"
-npx tsx main/cli/index.ts --lab "$lab" train lm --name ts-base --no-resume --backend native \
-  --vocab 768 --d-model 64 --layers 3 --heads 4 --d-ff 256 --ctx 256 \
-  --steps 2000 --batch 16 --seq-len 128 --lr 2e-3 --min-lr 2e-4 --warmup 50 --seed 1
-npx tsx main/cli/index.ts --lab "$lab" train sdsat --base "$lab/models/ts-base" --name ts-sdsat --no-resume --backend native \
-  --sat-mode distinct --k 4 --blocks 16 --sat-weight 1 --distill 1500 --distill-share 0.5 \
-  --steps 2500 --batch 16 --seq-len 128 --lr 3e-3 --min-lr 3e-4 --warmup 50 --seed 1
-mkdir -p resources/models/sdsat-ts
-cp "$lab/models/ts-sdsat/"{model.json,weights.bin,tokenizer.json} resources/models/sdsat-ts/
-cat "$lab/models/ts-base/runs.jsonl" "$lab/models/ts-sdsat/runs.jsonl" > resources/models/sdsat-ts/training-runs.jsonl
-echo "shipped model written to resources/models/sdsat-ts"
+corpus=resources/corpus/npm-code
+out=resources/models/sdsat-code
+npx tsx scripts/build-code-corpus.ts
+npx tsx main/cli/index.ts --lab "$lab" train lm --name code-base --no-resume --backend native --corpus "$corpus" \
+  --vocab 1024 --d-model 128 --layers 4 --heads 4 --d-ff 512 --ctx 256 \
+  --steps 4000 --batch 16 --seq-len 128 --lr 2e-3 --min-lr 2e-4 --warmup 100 --seed 1 --eval-every 500 --checkpoint-every 500
+npx tsx main/cli/index.ts --lab "$lab" train sdsat --base "$lab/models/code-base" --name code-sdsat --no-resume --backend native --corpus "$corpus" \
+  --sat-mode distinct --k 4 --blocks 16 --sat-weight 1 --distill 3000 --distill-share 0.5 \
+  --steps 1500 --batch 16 --seq-len 128 --lr 1.5e-3 --min-lr 1.5e-4 --warmup 50 --seed 1 --eval-every 500 --checkpoint-every 500
+mkdir -p "$out"
+cp "$lab/models/code-sdsat/"{model.json,weights.bin,tokenizer.json} "$out/"
+cat "$lab/models/code-base/runs.jsonl" "$lab/models/code-sdsat/runs.jsonl" > "$out/training-runs.jsonl"
+npx tsx main/cli/index.ts bench decode --model "$out" --k 1,2,3,4 --json > "$out/bench-decode.json"
+echo "shipped model written to $out"

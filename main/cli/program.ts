@@ -26,7 +26,7 @@ export function buildProgram(): Command {
   program
     .name('lab')
     .description('Agent lab workbench: environments, episodes, training and decoding from the command line')
-    .showHelpAfterError()
+    .showHelpAfterError('(add --help for usage)')
     .option('--lab <dir>', 'lab folder (default: $LAB_DIR or the user data directory)');
 
   registerTasksCommands(program);

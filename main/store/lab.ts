@@ -4,7 +4,7 @@
  *   blobs/<ab>/<sha256>.png  screenshots, stored once
  * Everything is readable without the app.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BlobStore } from './blobs.ts';
@@ -77,7 +77,9 @@ export class LabStore {
   }
 
   readEpisode(id: string): EpisodeData {
-    return readEpisodeFile(this.episodePath(id));
+    const path = this.episodePath(id);
+    if (!existsSync(path)) throw new Error(`no episode ${id} in ${this.episodesDir} (\`lab episodes list\` shows the ids)`);
+    return readEpisodeFile(path);
   }
 
   episodeIds(): string[] {

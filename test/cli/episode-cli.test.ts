@@ -70,3 +70,11 @@ test('`lab tasks list --json` lists every family with disjoint train and test se
   assert.deepEqual(rows.map((r: { family: string }) => r.family).sort(), [...builtinFamilies().keys()].sort());
   for (const r of rows) assert.ok(r.trainSeeds[1] < r.testSeeds[0] || r.testSeeds[1] < r.trainSeeds[0], r.family);
 });
+
+test('usage errors are one line and a hint, not the whole help; an unknown episode id is named as such', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-cli-'));
+  const missing = await lab('--lab', dir, 'train', 'sdsat').then(() => null, (err: { stderr: string }) => err);
+  assert.ok(missing, 'a missing required option fails');
+  assert.deepEqual(missing.stderr.trim().split('\n'), ["error: required option '--base <dir>' not specified", '(add --help for usage)']);
+  await assert.rejects(lab('--lab', dir, 'episodes', 'show', 'nosuchid'), (err: { stderr: string }) => /no episode nosuchid in .*`lab episodes list` shows the ids/.test(err.stderr));
+});
