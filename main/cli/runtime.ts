@@ -138,3 +138,10 @@ export function cancelOnSigint(handle: JobHandle<unknown>, unit: string): () => 
   process.on('SIGINT', onSigint);
   return () => process.off('SIGINT', onSigint);
 }
+
+/** Rows of cells as aligned text columns (each as wide as its widest cell), one line per row. */
+export function formatColumns(rows: readonly (readonly (string | number)[])[], gap = 2): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, String(c).length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? String(c) : String(c).padEnd(widths[i] + gap))).join('')).join('\n') + '\n';
+}

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
+import { formatColumns } from '../../main/cli/runtime.ts';
 
 // Every family's oracle is tested in the browser by test/tasks/oracle-env.test.ts; here the command
 // runs it on one family with a page-state goal and one with an answer goal.
@@ -77,4 +78,9 @@ test('usage errors are one line and a hint, not the whole help; an unknown episo
   assert.ok(missing, 'a missing required option fails');
   assert.deepEqual(missing.stderr.trim().split('\n'), ["error: required option '--base <dir>' not specified", '(add --help for usage)']);
   await assert.rejects(lab('--lab', dir, 'episodes', 'show', 'nosuchid'), (err: { stderr: string }) => /no episode nosuchid in .*`lab episodes list` shows the ids/.test(err.stderr));
+});
+
+test('tables keep their columns apart however long a cell is', () => {
+  assert.equal(formatColumns([['family', 'agent'], ['realestate', 'oracle'], ['restaurants', 'random']]),
+    'family       agent\nrealestate   oracle\nrestaurants  random\n');
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags } from '../runtime.ts';
+import { formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags } from '../runtime.ts';
 
 /**
  * The main job on the embedded default: oracle and random agents on test seeds of every
@@ -41,8 +41,7 @@ export function registerDemoCommand(program: Command): void {
       );
       bar?.stop();
       if (opts.json) return printJson({ lab: store.dir, results: rows });
-      process.stdout.write(`\n${'family'.padEnd(10)}${'agent'.padEnd(9)}success  mean steps\n`);
-      for (const r of rows) process.stdout.write(`${r.family.padEnd(10)}${r.agent.padEnd(9)}${`${r.successes}/${r.episodes}`.padEnd(9)}${r.meanSteps}\n`);
+      process.stdout.write('\n' + formatColumns([['family', 'agent', 'success', 'mean steps'], ...rows.map((r) => [r.family, r.agent, `${r.successes}/${r.episodes}`, String(r.meanSteps)])]));
       process.stdout.write(`\nEpisodes are in ${store.dir}/episodes. Next: npm run lab -- episodes list, or npm run web\n`);
     });
   });

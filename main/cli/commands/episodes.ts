@@ -6,7 +6,7 @@ import { AGENT_NAMES } from '../../agents/names.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
 import { forTerminal } from '../terminal.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
   task: string;
@@ -112,9 +112,7 @@ export function registerEpisodeCommands(program: Command): void {
       for (const err of errors) process.stderr.write(`warning: ${err}\n`);
       if (opts.json) return printJson({ lab: store.dir, total: all.length, episodes: rows, errors });
       process.stdout.write(`${all.length} episodes in ${store.dir}\n`);
-      for (const e of rows) {
-        process.stdout.write(`${e.id}  ${e.family.padEnd(9)} seed ${String(e.seed).padEnd(6)} tier ${e.tier}  ${e.agent.padEnd(8)} ${e.status.padEnd(10)} ${e.steps} steps\n`);
-      }
+      if (rows.length) process.stdout.write(formatColumns(rows.map((e) => [e.id, e.family, `seed ${e.seed}`, `tier ${e.tier}`, e.agent, e.status, `${e.steps} steps`])));
     });
   episodes
     .command('show <id>')
