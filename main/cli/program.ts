@@ -27,6 +27,7 @@ export function buildProgram(): Command {
     .name('lab')
     .description('Agent lab workbench: environments, episodes, training and decoding from the command line')
     .showHelpAfterError('(add --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .option('--lab <dir>', 'lab folder (default: $LAB_DIR or the user data directory)');
 
   registerTasksCommands(program);
