@@ -14,6 +14,7 @@ import type { TaskFamily, Tier } from '../tasks/types.ts';
 import { taskSetFamilies, taskSetNames } from '../tasks/imported/taskset.ts';
 import { miniwobFamilies } from '../tasks/miniwob/loader.ts';
 import type { JobHandle } from '../models/worker-job.ts';
+import type { Sampling } from '../decode/types.ts';
 
 export interface BrowserFlags {
   browser?: string;
@@ -144,4 +145,31 @@ export function formatColumns(rows: readonly (readonly (string | number)[])[], g
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, String(c).length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? String(c) : String(c).padEnd(widths[i] + gap))).join('')).join('\n') + '\n';
+}
+
+/** The sampling flags every decoding command takes (decode, bench decode, eval): one grammar. */
+export interface SamplingOpts {
+  sampling: string;
+  topP: string;
+  temperature: string;
+  acceptance: string;
+}
+
+export function addSamplingOptions(cmd: Command): Command {
+  return cmd
+    .option('--sampling <kind>', 'greedy or nucleus', 'greedy')
+    .option('--top-p <p>', 'nucleus mass', '0.9')
+    .option('--temperature <t>', 'softmax temperature for nucleus sampling', '1')
+    .option('--acceptance <rule>', 'SDSAT nucleus verification: speculative (min(1,p/q)) or match', 'speculative');
+}
+
+export function parseSampling(o: SamplingOpts): Sampling {
+  if (o.sampling === 'greedy') return { kind: 'greedy' };
+  if (o.sampling !== 'nucleus') throw new Error(`--sampling must be greedy or nucleus, got "${o.sampling}"`);
+  const topP = Number(o.topP);
+  const temperature = Number(o.temperature);
+  if (!(topP > 0 && topP <= 1)) throw new Error(`--top-p must be in (0, 1], got "${o.topP}"`);
+  if (!(temperature > 0)) throw new Error(`--temperature must be above 0, got "${o.temperature}"`);
+  if (o.acceptance !== 'speculative' && o.acceptance !== 'match') throw new Error('--acceptance must be speculative or match');
+  return { kind: 'nucleus', topP, temperature, acceptance: o.acceptance };
 }

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { resourcePath } from '../paths.ts';
 
-export const DEFAULT_PROMPTS = resourcePath('corpus', 'typescript-lib', 'prompts.jsonl');
+/** Prompts cut from the code corpus's validation files (the shipped model never trained on them). */
+export const DEFAULT_PROMPTS = resourcePath('corpus', 'npm-code', 'prompts.jsonl');
+/** Prompts from packages the corpus holds out entirely. */
+export const HELDOUT_PROMPTS = resourcePath('corpus', 'npm-code', 'heldout-prompts.jsonl');
 
 const promptLineSchema = z.object({ id: z.string().optional(), text: z.string().min(1) });
 

@@ -23,7 +23,7 @@ import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 // service: `lab web` starts without them.
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 
-export const SHIPPED_MODEL_DIR = resourcePath('models', 'sdsat-ts');
+export const SHIPPED_MODEL_DIR = resourcePath('models', 'sdsat-code');
 const YIELD_EVERY_MS = 25;
 type CreateDecoder = typeof import('../decode/index.ts').createDecoder;
 type RunDecodeBench = typeof import('../decode/bench.ts').runDecodeBench;

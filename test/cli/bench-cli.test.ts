@@ -2,6 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runLab as lab } from '../helpers/lab-cli.ts';
+import { resourcePath } from '../../main/paths.ts';
+
+const TINY = resourcePath('models', 'sdsat-ts');
 
 test('bench decode --backends runs the shipped model on each backend: one report per backend, greedy outputs identical to AR', async () => {
   const out = JSON.parse((await lab('bench', 'decode', '--backends', 'wasm,cpu', '--k', '2', '--modes', 'sdsat,sdsat-one-pass', '--limit', '1', '--max-new', '8', '--repeats', '2', '--json')).stdout);
@@ -49,4 +52,15 @@ test('bench forward times passes per position count for each size and backend, a
   assert.ok(shipped.perK.every((r: { expected: number | null }) => r.expected === null));
   await assert.rejects(lab('bench', 'forward', '--sizes', '30x2'), /--sizes takes WIDTHxBLOCKS/);
   await assert.rejects(lab('bench', 'forward', '--cache', '250', '--positions', '32', '--backends', 'wasm', '--sizes', '32x1'), /exceeds the context/);
+});
+
+test('decode prints the prompt, then the continuation, then its figures; --lab is in every command\'s help', async () => {
+  const { stdout } = await lab('decode', '--model', TINY, '--max-new', '6', 'function ');
+  assert.ok(stdout.startsWith('function '), stdout);
+  assert.match(stdout, /\n\n\[sdsat on \w+\] 6 tokens, /);
+  assert.match((await lab('decode', '--help')).stdout, /Global Options:\n\s+--lab <dir>/);
+  // One sampling grammar for every decoding command, checked before anything loads.
+  await assert.rejects(lab('decode', '--model', TINY, '--sampling', 'nucleus', '--top-p', '2', 'x'), /--top-p must be in \(0, 1\], got "2"/);
+  await assert.rejects(lab('eval', '--sampling', 'nucleus:0.9'), /--sampling must be greedy or nucleus, got "nucleus:0.9"/);
+  assert.match((await lab('eval', '--help')).stdout, /--top-p <p>/);
 });

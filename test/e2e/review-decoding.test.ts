@@ -129,7 +129,7 @@ test('accepting a trajectory in the review view freezes it into the dataset; rej
 
 test('the decoding dashboard charts the shipped benchmark and a run started from the app', async () => {
   await page.goto(`${web.url}/#/decoding`);
-  await page.getByTestId('bench-meta').filter({ hasText: 'resources/models/sdsat-ts' }).waitFor();
+  await page.getByTestId('bench-meta').filter({ hasText: 'resources/models/sdsat-code' }).waitFor();
   await page.getByTestId('speedup-chart').locator('canvas').waitFor();
   await page.getByTestId('position-chart').locator('canvas').waitFor();
   const before = await page.getByLabel('Benchmark report').locator('option').count();
@@ -161,7 +161,7 @@ test('a live decode streams AR and SDSAT side by side; the highlighted drafts ar
   await page.getByTestId('bench-meta').waitFor();
   await page.getByLabel('Prompt', { exact: true }).fill('interface ');
   // The shipped model's own k (the most drafts it was trained for).
-  const shippedK = JSON.parse(readFileSync(resourcePath('models', 'sdsat-ts', 'model.json'), 'utf8')).sat.k as number;
+  const shippedK = JSON.parse(readFileSync(resourcePath('models', 'sdsat-code', 'model.json'), 'utf8')).sat.k as number;
   await page.getByLabel('Draft length k').fill(String(shippedK));
   await page.getByLabel('Tokens to generate').fill('256');
   await page.getByTestId('live-start').click();
@@ -180,7 +180,7 @@ test('a live decode streams AR and SDSAT side by side; the highlighted drafts ar
   assert.equal(await page.getByTestId('tokens-ar').locator('.tok').count(), await page.getByTestId('tokens-sdsat').locator('.tok').count());
   // The docs picture shows the benchmark shipped with the model.
   await page.getByLabel('Benchmark report').selectOption('shipped');
-  await page.getByTestId('bench-meta').filter({ hasText: '28 prompts' }).waitFor();
+  await page.getByTestId('bench-meta').filter({ hasText: '32 prompts' }).waitFor();
   await page.screenshot({ path: docsScreenshot('decoding.png') });
 });
 

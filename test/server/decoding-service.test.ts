@@ -28,7 +28,7 @@ function lab() {
 test('bad requests are refused with the field named; one run at a time; a live decode can be cancelled mid-stream', async () => {
   const { d, events, until } = lab();
   const info = await d.info();
-  assert.equal(info.model, join('resources', 'models', 'sdsat-ts'));
+  assert.equal(info.model, join('resources', 'models', 'sdsat-code'));
   assert.ok(info.prompts.length > 0);
   await assert.rejects(d.startLive({ prompt: 'x', k: info.sat.k + 1, maxNew: 8 }), new RegExp(`k must be an integer in 1\\.\\.${info.sat.k}`));
   await assert.rejects(d.startLive({ prompt: 'x', k: 2, maxNew: 0 }), /maxNew must be an integer/);

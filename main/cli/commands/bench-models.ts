@@ -13,9 +13,9 @@ import type { TrainProgress } from '../../models/train.ts';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
-import { SHIPPED_MODEL, addSamplingOptions, parseSampling, type SamplingOpts } from './decode.ts';
+import { SHIPPED_MODEL, TINY_MODEL } from './decode.ts';
 import { DEFAULT_CORPUS, int } from './train.ts';
-import { intOption } from '../runtime.ts';
+import { addSamplingOptions, intOption, parseSampling, type SamplingOpts } from '../runtime.ts';
 
 function cancellable(): { stopped: () => boolean; dispose: () => void } {
   let stop = false;
@@ -121,7 +121,7 @@ export function addModelBenchCommands(bench: Command): void {
           const job: TrainJob = {
             ...defaultTrainJob, kind: 'lm', outDir: join(dir, id), trainFile: join(DEFAULT_CORPUS, 'train.txt'), valFile: join(DEFAULT_CORPUS, 'validation.txt'),
             steps: int(o.steps), batch: int(o.batch), seqLen: int(o.seqLen), evalEvery: 1e9, checkpointEvery: 1e9, evalTokens: int(o.seqLen),
-            resume: false, backend: id, model, vocabSize: 768, tokenizerFrom: SHIPPED_MODEL,
+            resume: false, backend: id, model, vocabSize: 768, tokenizerFrom: TINY_MODEL,
           };
           if (!o.json) process.stderr.write(`bench train: ${id}...\n`);
           // The first step compiles kernels and sizes memory: time from the end of step 1 on.

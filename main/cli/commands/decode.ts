@@ -2,33 +2,15 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { resourcePath } from '../../paths.ts';
-import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/types.ts';
+import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
+import { addSamplingOptions, parseSampling, type SamplingOpts } from '../runtime.ts';
 import { int } from './train.ts';
 import { forTerminal } from '../terminal.ts';
 
-export const SHIPPED_MODEL = resourcePath('models', 'sdsat-ts');
-
-export interface SamplingOpts {
-  sampling: string;
-  topP: string;
-  temperature: string;
-  acceptance: string;
-}
-
-export function parseSampling(o: SamplingOpts): Sampling {
-  if (o.sampling === 'greedy') return { kind: 'greedy' };
-  if (o.sampling !== 'nucleus') throw new Error('--sampling must be greedy or nucleus');
-  if (o.acceptance !== 'speculative' && o.acceptance !== 'match') throw new Error('--acceptance must be speculative or match');
-  return { kind: 'nucleus', topP: Number(o.topP), temperature: Number(o.temperature), acceptance: o.acceptance };
-}
-
-export function addSamplingOptions(cmd: Command): Command {
-  return cmd
-    .option('--sampling <kind>', 'greedy or nucleus', 'greedy')
-    .option('--top-p <p>', 'nucleus mass', '0.9')
-    .option('--temperature <t>', 'softmax temperature for nucleus sampling', '1')
-    .option('--acceptance <rule>', 'SDSAT nucleus verification: speculative (min(1,p/q)) or match', 'speculative');
-}
+/** The shipped SDSAT code model (`lab decode`, `bench decode`, `serve` and the dashboard default to it). */
+export const SHIPPED_MODEL = resourcePath('models', 'sdsat-code');
+/** The tiny model (265K parameters) that tests and `bench train` use because it decodes in a fraction of the time. */
+export const TINY_MODEL = resourcePath('models', 'sdsat-ts');
 
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
@@ -50,6 +32,11 @@ export function registerDecodeCommands(program: Command): void {
       const decoder = createDecoder(loaded, o.mode as DecodeMode, o.k ? int(o.k) : undefined);
       const ids = loaded.tokenizer.encode(prompt.replace(/\\n/g, '\n'));
       const streamed: number[] = [];
+      // The prompt first (dimmed on a terminal), so the continuation reads in place.
+      if (!o.json) {
+        const shown = forTerminal(prompt.replace(/\\n/g, '\n'), { multiline: true });
+        process.stdout.write(process.stdout.isTTY ? `\x1b[2m${shown}\x1b[0m` : shown);
+      }
       const result = await decoder.generate(ids, {
         maxNew: int(o.maxNew),
         sampling: parseSampling(o),

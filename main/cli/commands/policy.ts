@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readManifest } from '../../datasets/manifest.ts';
 import { LabStore } from '../../store/lab.ts';
-import { DECODE_MODES, type DecodeMode, type Sampling } from '../../decode/types.ts';
+import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { NO_REPEAT_NGRAM } from '../../policy/action-guide.ts';
@@ -26,7 +26,7 @@ import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../policy/branching.ts';
-import { cancelOnSigint, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags } from '../runtime.ts';
+import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
 
 interface SftFlags {
@@ -158,7 +158,7 @@ export function registerPolicyCommands(program: Command): void {
 
   registerMineCommand(program);
   withBrowserOptions(
-    program
+    addSamplingOptions(program
       .command('eval')
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
       .option('--policy <dir>', `policy folder (from lab train sft or lab train policy, or SAT-tuned from one with lab train sdsat; default: the shipped policy, ${SHIPPED_POLICY_NAME})`, SHIPPED_POLICY)
@@ -170,18 +170,18 @@ export function registerPolicyCommands(program: Command): void {
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else ar)`)
       .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
       .option('--compare-decode <mode>', 'also decode every step with this mode (e.g. ar beside sdsat) on the same prompt; the report compares speed, acceptance and identical outputs')
-      .option('--sampling <s>', 'greedy, or nucleus:TOP_P[:TEMPERATURE]', 'greedy')
       .option('--no-guided', 'decode freely instead of guiding the output to an action on an element id the prompt shows')
       .option('--ngram-ban <n>', `guided: no token may repeat an n-gram of n tokens on the same output line (0: off; default ${NO_REPEAT_NGRAM})`, intOption('--ngram-ban', 0))
       .option('--parallel <n>', 'browser environments at once', intOption('--parallel', 1), 1)
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
-      .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; sampling: string; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+      .option('--json', 'print the report as JSON')),
+  ).action(async (o: BrowserFlags & SamplingOpts & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
+    const sampling = parseSampling(o);
     // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
     const [{ SingleBar, Presets }, { BrowserEnv }, { evalFamilies, runEval }] = await Promise.all([
       import('cli-progress'), import('../../environment/environment.ts'), import('../../policy/eval.ts'),
@@ -195,7 +195,7 @@ export function registerPolicyCommands(program: Command): void {
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling: parseSampling(o.sampling), backend: o.backend, guided: o.guided, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
         tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
       }, {
         signal,
@@ -290,13 +290,6 @@ function printMiningTable(r: ReturnType<typeof miningReport> & { confirmation?: 
   out(head('family'));
   for (const [family, modes] of Object.entries(r.byFamily)) out(line(family, Object.values(modes).reduce((a, b) => a + (b ?? 0), 0), c.byFamily[family]));
   out(`${c.branched} of ${c.of} states branched`);
-}
-
-export function parseSampling(s: string): Sampling {
-  if (s === 'greedy') return { kind: 'greedy' };
-  const m = s.match(/^nucleus:([0-9.]+)(?::([0-9.]+))?$/);
-  if (!m || !(Number(m[1]) > 0 && Number(m[1]) <= 1)) throw new Error(`--sampling must be greedy or nucleus:TOP_P[:TEMPERATURE] with 0 < TOP_P <= 1, got "${s}"`);
-  return { kind: 'nucleus', topP: Number(m[1]), temperature: m[2] ? Number(m[2]) : 1 };
 }
 
 /** Run SFT in a worker: a progress bar on a TTY, the first Ctrl-C stops with a checkpoint, a second kills. */

@@ -87,7 +87,7 @@ export function registerTrainCommands(program: Command): void {
       await runJob(job, !!o.json);
     });
 
-  // Defaults are the recipe of the shipped model (resources/models/sdsat-ts).
+  // Defaults are the recipe of the tiny model (resources/models/sdsat-ts); the shipped one is scripts/train-shipped-model.sh.
   addCommon(train.command('sdsat').description('fine-tune a trained model with semantic adaptive tokens (SDSAT)'), 'ts-sdsat', { steps: 250, lr: 1e-3, minLr: 1e-4, warmup: 20 })
     .requiredOption('--base <dir>', 'trained model folder to start from')
     .option('--k <n>', 'SAT block length (drafts per loop)', '6')
