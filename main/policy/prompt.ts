@@ -16,6 +16,7 @@ import { renderElementLine } from '../agents/observation-text.ts';
 
 export const ELEMENT_ORDERS = ['page', 'task'] as const;
 export const ELEMENT_LAYOUTS = ['id-first', 'name-first'] as const;
+export const THOUGHT_KINDS = ['dataset', 'element'] as const;
 
 export const PromptSettings = z.object({
   /** Character budget of the element list before tokenization (viewport first, then page order). */
@@ -41,10 +42,18 @@ export const PromptSettings = z.object({
    * a pointer that lands there knows which element it chose.
    */
   elementLayout: z.enum(ELEMENT_LAYOUTS).default('id-first'),
+  /**
+   * The thought line the policy learns to write. `dataset`: the collecting agent's own thought
+   * (policies trained before the field existed). `element`: the acted-on element's line as the
+   * prompt prints it, up to its id (`link "Shoes" [12]`), for actions on an element; the dataset's
+   * thought for the others. The line is a span of the prompt, so the pointer copies it, and the id
+   * the action needs is then a few tokens back in the model's own output.
+   */
+  thought: z.enum(THOUGHT_KINDS).default('dataset'),
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, elementLayout: 'name-first' };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, elementLayout: 'name-first', thought: 'dataset' };
 
 export interface PolicyPromptInput {
   instruction: string;
@@ -175,6 +184,33 @@ export const MAX_THOUGHT_CHARS = 120;
 /** The text the policy writes: its thought on one line (possibly empty), then the action. */
 export function renderPolicyTarget(target: { thought?: string; action: string }): { thought: string; action: string } {
   return { thought: clip(target.thought ?? '', MAX_THOUGHT_CHARS), action: target.action.trim() };
+}
+
+/**
+ * The element line a thought of kind `element` names: role, name and id in the prompt's layout,
+ * without value, state or options (those vary step to step; the prefix is what identifies it).
+ */
+export function elementThought(e: PageElement, s: PromptSettings): string {
+  const line = renderElementLine({ id: e.id, role: e.role, name: e.name } as PageElement, s.maxNameChars, s.elementLayout === 'name-first');
+  return clip(line, MAX_THOUGHT_CHARS);
+}
+
+/**
+ * The target a policy with these settings is trained on for a stored sample (whose thought is the
+ * dataset's): with `thought: 'element'`, an action on an element listed in the input gets that
+ * element's line as its thought.
+ */
+export function policyTarget(input: Pick<PolicyPromptInput, 'elements'>, target: { thought: string; action: string }, s: PromptSettings): { thought: string; action: string } {
+  if (s.thought !== 'element') return target;
+  let id: string | undefined;
+  try {
+    const a = parseAction(target.action);
+    if ('id' in a) id = a.id;
+  } catch {
+    return target;
+  }
+  const e = id === undefined ? undefined : input.elements.find((x) => x.id === id);
+  return e ? { thought: elementThought(e, s), action: target.action } : target;
 }
 
 export interface ParsedPolicyOutput {

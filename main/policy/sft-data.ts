@@ -19,7 +19,7 @@ import type { SplitName } from '../datasets/split.ts';
 import type { LabStore } from '../store/lab.ts';
 import { readJsonlStrict } from '../store/jsonl.ts';
 import { END_OF_TEXT, type Tokenizer } from '../models/tokenizer.ts';
-import { renderPolicyPrompt, renderPolicyTarget, type PolicyPromptInput, type PromptSettings } from './prompt.ts';
+import { policyTarget, renderPolicyPrompt, renderPolicyTarget, type PolicyPromptInput, type PromptSettings } from './prompt.ts';
 
 export const TARGETS = ['thought+action', 'action'] as const;
 export type Targets = (typeof TARGETS)[number];
@@ -85,7 +85,10 @@ export function readPolicySamples(path: string): PolicySample[] {
 
 /** The texts a policy tokenizer is trained on: every prompt and target of the samples. */
 export function tokenizerTexts(samples: readonly PolicySample[], s: PromptSettings): string[] {
-  return samples.flatMap((x) => [renderPolicyPrompt(x.input as PolicyPromptInput, s), `${x.target.thought}\n${x.target.action}`]);
+  return samples.flatMap((x) => {
+    const t = policyTarget(x.input as PolicyPromptInput, x.target, s);
+    return [renderPolicyPrompt(x.input as PolicyPromptInput, s), `${t.thought}\n${t.action}`];
+  });
 }
 
 /**
@@ -127,8 +130,9 @@ export interface EncodeSettings {
 /** Tokens and loss mask of one sample (cut to the context when the target is unusually long). */
 export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'input' | 'target'>, e: EncodeSettings): EncodedSample {
   const prompt = encodePrompt(tokenizer, sample.input as PolicyPromptInput, e.prompt, e.ctx - e.reserve);
-  const thought = tokenizer.encode(`${sample.target.thought}\n`);
-  const action = [...tokenizer.encode(sample.target.action), tokenizer.specialId(END_OF_TEXT)];
+  const target = policyTarget(sample.input as PolicyPromptInput, sample.target, e.prompt);
+  const thought = tokenizer.encode(`${target.thought}\n`);
+  const action = [...tokenizer.encode(target.action), tokenizer.specialId(END_OF_TEXT)];
   const ids = [...prompt, ...thought, ...action];
   const thoughtW = e.targets === 'thought+action' ? 1 : 0;
   const mask = [...prompt.map(() => e.promptWeight ?? 0), ...thought.map(() => thoughtW), ...action.map(() => 1)];
@@ -155,7 +159,10 @@ export const SFT_SAMPLES_FILE = 'sft-samples.jsonl';
  */
 export function writePolicyCorpus(dir: string, samples: PolicySample[], prompt: PromptSettings): void {
   mkdirSync(dir, { recursive: true });
-  const text = (xs: PolicySample[]) => xs.map((x) => `${renderPolicyPrompt(x.input as PolicyPromptInput, prompt)}${x.target.thought}\n${x.target.action}\n\n`).join('');
+  const text = (xs: PolicySample[]) => xs.map((x) => {
+    const t = policyTarget(x.input as PolicyPromptInput, x.target, prompt);
+    return `${renderPolicyPrompt(x.input as PolicyPromptInput, prompt)}${t.thought}\n${t.action}\n\n`;
+  }).join('');
   const val = samples.filter((x) => x.split === 'validation');
   writeFileSync(join(dir, 'train.txt'), text(samples.filter((x) => x.split === 'train')));
   writeFileSync(join(dir, 'validation.txt'), text(val.length ? val : samples.slice(0, 16)));

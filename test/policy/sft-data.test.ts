@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
-import { parsePolicyOutput, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
+import { parsePolicyOutput, policyTarget, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
 import { sftBatch } from '../../main/policy/sft.ts';
 import { promptElements } from '../../main/policy/action-guide.ts';
 import type { PageElement } from '../../main/environment/types.ts';
@@ -141,4 +141,20 @@ test('name-first element lines put the id after the name; the action guide reads
   assert.deepEqual(promptElements(nameFirst), expected);
   assert.deepEqual(promptElements(old), expected);
   assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).elementLayout, 'id-first', 'older policy.json files keep their layout');
+});
+
+test('element thoughts: an action on a listed element learns that element\'s line as the prompt prints it, up to its id; other actions keep the dataset\'s thought', () => {
+  const s = { ...defaultPromptSettings, elementLayout: 'name-first' as const, thought: 'element' as const };
+  const tok = trainTokenizer(tokenizerTexts([sample], s), 320);
+  const e = encodeSample(tok, sample, { ...settings, prompt: s, targets: 'thought+action' });
+  const target = tok.decode(e.ids.slice(e.promptLength, -1));
+  assert.equal(target, 'combobox "Size" [48]\nselect_option(\'48\', \'XL\')');
+  // The thought is a span of the prompt: the line printed for the element starts with it.
+  assert.ok(renderPolicyPrompt(sample.input, s).includes('\ncombobox "Size" [48]'));
+  const say = { ...sample, target: { thought: 'The cart is right.', action: "send_msg_to_user('Done.')" } };
+  assert.equal(policyTarget(say.input, say.target, s).thought, 'The cart is right.');
+  const gone = { ...sample, target: { thought: 'Open it.', action: "click('404')" } };
+  assert.equal(policyTarget(gone.input, gone.target, s).thought, 'Open it.', 'an element the step did not list keeps the dataset thought');
+  assert.equal(policyTarget(sample.input, sample.target, defaultPromptSettings).thought, 'Pick size XL.');
+  assert.equal(PromptSettings.parse({ maxPageChars: 1, maxNameChars: 1, maxHistory: 0 }).thought, 'dataset', 'policies trained before the field learned the dataset\'s thought');
 });

@@ -3,7 +3,8 @@
  * it was (one-hot embedding products, uniformly drawn batches) against what replaced it, in one run.
  */
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { ThoughtMode } from '../../policy/action-accuracy.ts';
 import { SHIPPED_POLICY } from '../../policy/shipped.ts';
 import { POLICY_RECIPES } from '../../policy/recipe.ts';
 import { defaultSftJob } from '../../policy/sft-job.ts';
@@ -42,15 +43,19 @@ export function addSftBenchCommand(bench: Command): void {
     });
 }
 
+/** action-accuracy.ts's modes, listed here so that `--help` does not load TF.js. */
+const THOUGHT_MODES = ['given', 'own'] as const satisfies readonly ThoughtMode[];
+
 export function addActionBenchCommand(bench: Command): void {
   bench
     .command('actions')
-    .description('how often policies write the dataset\'s action (and its first argument) when given the dataset\'s own thought, on its validation steps, as JSON')
+    .description('how often policies write the dataset\'s action (and its first argument) on its validation steps, handed the thought they were trained to write or writing their own (guided, as in an episode), as JSON')
     .requiredOption('--dataset <name>', 'dataset (NAME[@vN]) whose validation steps are used')
     .option('--policy <dir...>', 'policy folders, compared on the same steps (default: the shipped policy)')
     .option('--samples <n>', 'validation steps (the first N)', intOption('--samples', 1), 120)
+    .addOption(new Option('--thought <mode>', 'given: the policy is handed the thought it was trained to write; own: it writes its own, guided, as the agent does').choices(THOUGHT_MODES).default('given'))
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
-    .action(async (o: { dataset: string; policy?: string[]; samples: number; backend?: string }, cmd: Command) => {
+    .action(async (o: { dataset: string; policy?: string[]; samples: number; thought: ThoughtMode; backend?: string }, cmd: Command) => {
       const [{ selectBackend }, { loadModel }, { actionAccuracy }, { readPolicySettings }] = await Promise.all([
         import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../policy/action-accuracy.ts'), import('../../policy/settings.ts'),
       ]);
@@ -61,9 +66,9 @@ export function addActionBenchCommand(bench: Command): void {
       const rows = [];
       for (const dir of (o.policy ?? [SHIPPED_POLICY]).map((d) => resolve(d))) {
         const policy = loadModel(dir);
-        rows.push({ policy: dir, copy: !!policy.model.config.copy, ...(await actionAccuracy(policy, readPolicySettings(dir, policy.meta), samples)) });
+        rows.push({ policy: dir, copy: !!policy.model.config.copy, ...(await actionAccuracy(policy, readPolicySettings(dir, policy.meta), samples, o.thought)) });
         policy.model.dispose();
       }
-      printJson({ backend: backend.id, dataset: `${manifest.name}@v${manifest.version}`, rows });
+      printJson({ backend: backend.id, dataset: `${manifest.name}@v${manifest.version}`, thought: o.thought, rows });
     });
 }

@@ -6,14 +6,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { readManifest } from '../../datasets/manifest.ts';
 import { LabStore } from '../../store/lab.ts';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { NO_REPEAT_NGRAM } from '../../policy/action-guide.ts';
-import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings } from '../../policy/prompt.ts';
+import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings, THOUGHT_KINDS } from '../../policy/prompt.ts';
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from '../../policy/sft-job.ts';
 import type { SftResult } from '../../policy/sft.ts';
@@ -50,6 +50,7 @@ interface SftFlags {
   promptWeight: string;
   markTaskMatches?: boolean;
   elementLayout: string;
+  thought: PromptSettings['thought'];
   tokenizerSpaces: string;
   copy: boolean;
   history: string;
@@ -109,6 +110,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
     .option('--element-layout <layout>', `element lines: ${ELEMENT_LAYOUTS.join(' | ')} (\`link "Shoes" [12]\`: the id after the name it stands for)`, defaultPromptSettings.elementLayout)
+    .addOption(new Option('--thought <kind>', 'the thought line learned: dataset (the collecting agent\'s thought) or element (the acted-on element\'s line as the prompt prints it, `link "Shoes" [12]`, which the pointer copies)').choices(THOUGHT_KINDS).default(defaultPromptSettings.thought))
     .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
     .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
     .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
@@ -126,6 +128,7 @@ export function registerPolicyCommands(program: Command): void {
       const prompt: PromptSettings = {
         ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'],
         markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
+        thought: o.thought,
       };
       const outDir = resolve(o.out);
       const samplesFile = join(outDir, SFT_SAMPLES_FILE);
