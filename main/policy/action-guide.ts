@@ -151,18 +151,24 @@ export class ActionGuide implements TokenConstraint {
       return mask.includes(1) ? mask : null;
     }
     const action = this.inAction ? text : text.slice(newline + 1);
-    if (this.scan(action) === 'whole') {
+    const named = this.inAction ? undefined : thoughtElement(text.slice(0, newline));
+    if (this.scan(action, named) === 'whole') {
       mask[this.eot] = 1; // a whole action: nothing may follow it
       return mask;
     }
-    for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t]) !== 'dead' ? 1 : 0;
+    for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t], named) !== 'dead' ? 1 : 0;
     mask[this.eot] = 0;
     // Nothing possible (an output already off the grammar): no guidance.
     return mask.includes(1) ? mask : null;
   }
 
-  /** Whether `action` is a whole action on this page in the trained form, the beginning of one, or neither. */
-  scan(action: string): Scan {
+  /**
+   * Whether `action` is a whole action on this page in the trained form, the beginning of one, or
+   * neither. `named`: the element id the thought ended on (a policy trained on element thoughts
+   * writes the element's line, `link "Shoes" [12]`); an element action then takes that element when
+   * it can, so the action carries out the choice the thought made.
+   */
+  scan(action: string, named?: string): Scan {
     const open = action.indexOf('(');
     if (open < 0) return this.names.some((n) => n.startsWith(action)) ? 'open' : 'dead';
     const name = action.slice(0, open);
@@ -186,7 +192,8 @@ export class ActionGuide implements TokenConstraint {
       const arg = form.args[a];
       if (arg === 'id') {
         const tail = rest.slice(i);
-        const quoted = this.targets.get(name)!;
+        const takers = this.targets.get(name)!;
+        const quoted = named !== undefined && takers.includes(`'${named}'`) ? [`'${named}'`] : takers;
         if (quoted.some((q) => q.startsWith(tail))) return 'open';
         const id = quoted.find((q) => tail.startsWith(q));
         if (id === undefined) return 'dead';
@@ -203,6 +210,11 @@ export class ActionGuide implements TokenConstraint {
     if (i === rest.length) return 'open';
     return rest[i] === ')' && i + 1 === rest.length ? 'whole' : 'dead';
   }
+}
+
+/** The element id a thought line ends on (`link "Shoes" [12]` -> 12), if any. */
+export function thoughtElement(thought: string): string | undefined {
+  return /\[([^\]\s']+)\]$/.exec(thought.trim())?.[1];
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionGuide, promptElements } from '../../main/policy/action-guide.ts';
+import { ActionGuide, promptElements, thoughtElement } from '../../main/policy/action-guide.ts';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
@@ -93,6 +93,22 @@ test('the guide: no end before an action, known names, element actions on shown 
   assert.equal(m[tok.encode('c')[0]], 1);
   assert.equal(m[tok.encode('A')[0]], 0);
   assert.equal(m[eot], 0);
+});
+
+test('a thought that ends on an element\'s id binds the action to that element when the element takes the action', () => {
+  const tok = trainTokenizer([PROMPT, 'button "Add to cart" [12]\nclick(\'12\')', 'textbox "Note" [30]\nfill(\'30\', \'x\')'], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const guide = new ActionGuide(tok, ELEMENTS, eot, false);
+  const allowed = (text: string, next: string) => guide.allowed(tok.encode(text))![tok.encode(next)[0]] === 1;
+  assert.equal(thoughtElement('button "Add to cart" [12]'), '12');
+  assert.equal(thoughtElement('Add it to the cart.'), undefined);
+  assert.ok(allowed('button "Add to cart" [12]\nclick(\'', '1'));
+  assert.ok(!allowed('button "Add to cart" [12]\nclick(\'', '7'), 'the thought named 12, not 7');
+  assert.ok(!allowed('button "Add to cart" [12]\nclick(\'1', '9'));
+  // A named element that cannot take the action (fill on a button) leaves every field open.
+  assert.ok(allowed('button "Add to cart" [12]\nfill(\'', '3'));
+  // A dataset-style thought binds nothing.
+  assert.ok(allowed('Go home.\nclick(\'', '7'));
 });
 
 test('guided decoding on the shipped model: an action on a shown id, and SDSAT greedy equals AR greedy under the guide', async () => {
