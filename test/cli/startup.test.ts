@@ -51,3 +51,15 @@ test('the lab service (`lab web` and the app load it at start) loads no TF.js: m
   assert.ok(modules.some((m) => m.endsWith('/main/server/service.ts')), 'the recorder saw the service load');
   assert.deepEqual(modules.filter((m) => /node_modules\/@tensorflow\/|\/main\/models\/model\.ts$/.test(m)), []);
 });
+
+test('a reader that closes the pipe early (lab tasks list | head -1) ends lab quietly with exit 0', async () => {
+  const { startLab } = await import('../helpers/lab-cli.ts');
+  const child = startLab(['tasks', 'list']);
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  // Closed before lab writes anything: its first write meets a pipe with no reader.
+  child.stdout!.destroy();
+  const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE/);
+});
