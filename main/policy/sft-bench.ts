@@ -6,7 +6,7 @@
 import { TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { AdamW } from '../models/train.ts';
-import { sftBatch } from './sft.ts';
+import { batchPicker, sftBatch } from './sft.ts';
 import type { EncodedSample } from './sft-data.ts';
 import { tMean } from './stats.ts';
 
@@ -31,16 +31,6 @@ export interface SftBenchRow {
   paddingShare: number;
   msPerStep: number;
   speedup: number;
-}
-
-/** Batches of `size` samples: uniform draws, or a random run of neighbours in length order. */
-export function batchPicker(seqs: readonly EncodedSample[], size: number, lengthBuckets: boolean, rng: Rng): () => EncodedSample[] {
-  if (!lengthBuckets) return () => Array.from({ length: size }, () => seqs[rng.int(seqs.length)]);
-  const byLength = [...seqs].sort((a, b) => a.ids.length - b.ids.length);
-  return () => {
-    const start = rng.int(Math.max(1, byLength.length - size + 1));
-    return byLength.slice(start, start + size);
-  };
 }
 
 export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<ModelConfig> & { vocabSize: number }, o: { batch: number; steps: number; warmup: number; repeats: number; variants?: SftStepVariant[] }): SftBenchRow[] {

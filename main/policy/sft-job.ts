@@ -26,6 +26,11 @@ export interface SftJob extends LoopSettings {
    * the copy path can copy a word wherever it stands. Absent in jobs recorded before it: `attached`.
    */
   tokenizerSpaces?: TokenizerSpaces;
+  /**
+   * Draw each batch from samples of similar length (a random run of neighbours in length order), so
+   * less of a step is padding (`lab bench sft` measures it). Absent in jobs recorded before it: false.
+   */
+  lengthBuckets?: boolean;
 }
 
 export const TOKENIZER_SPACES = ['attached', 'separate'] as const;
@@ -42,5 +47,5 @@ export const defaultSftModel: Partial<ModelConfig> = { dModel: 64, nLayer: 2, nH
 export const defaultSftJob = {
   steps: 300, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, weightDecay: 0.01, gradClip: 1, seed: 1,
   evalEvery: 50, checkpointEvery: 50, resume: true, vocabSize: 1024, targets: 'thought+action' as Targets, reserve: 64, evalSamples: 64, promptWeight: 0.1,
-  tokenizerSpaces: 'separate' as TokenizerSpaces,
+  tokenizerSpaces: 'separate' as TokenizerSpaces, lengthBuckets: true,
 };

@@ -17,7 +17,7 @@ import type { Batch } from '../models/batches.ts';
 import { isCheckpoint, loadModel, saveModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
-import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
+import { TRAIN_STATE_FILE, readTrainJob, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { MASKED, TransformerLM, defaultModelConfig } from '../models/model.ts';
 import { Rng } from '../models/rng.ts';
 import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
@@ -92,6 +92,9 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   mkdirSync(job.outDir, { recursive: true });
   resetTrainLog(job.outDir, resumedFrom);
   const rng = new Rng(state.rng);
+  // A resumed run draws batches as it began: jobs recorded before length buckets existed drew uniformly.
+  if (resuming) job = { ...job, lengthBuckets: (readTrainJob(job.outDir) as Partial<SftJob>).lengthBuckets ?? false };
+  const nextBatch = batchPicker(trainSeqs, job.batch, job.lengthBuckets ?? false, rng, job.seed);
   const checkpoint = async () => {
     await saveModel(job.outDir, { model, tokenizer, sat: null, meta: { kind: 'sft', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
     writeFileAtomic(join(job.outDir, POLICY_FILE), JSON.stringify(settings, null, 2));
@@ -111,8 +114,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
       break;
     }
     const lr = learningRate(job, state.step);
-    const picked = Array.from({ length: job.batch }, () => trainSeqs[rng.int(trainSeqs.length)]);
-    const batch = sftBatch(picked);
+    const batch = sftBatch(nextBatch());
     tokens += batch.batch * batch.len;
     lastLoss = opt.step(batch, lr, job.gradClip, 0).std;
     state.step++;
@@ -137,6 +139,22 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   model.dispose();
   opt.dispose();
   return result;
+}
+
+/**
+ * Batches of `size` samples: uniform draws, or a random run of neighbours in length order. Samples
+ * of equal length are shuffled first (by `orderSeed`, not `rng`, so a resumed run sorts alike):
+ * in dataset order they are often steps of one episode, and a batch of them would say one thing.
+ */
+export function batchPicker(seqs: readonly EncodedSample[], size: number, lengthBuckets: boolean, rng: Rng, orderSeed = 1): () => EncodedSample[] {
+  if (!lengthBuckets) return () => Array.from({ length: size }, () => seqs[rng.int(seqs.length)]);
+  const order = new Rng(orderSeed);
+  const tieBreak = seqs.map(() => order.next());
+  const byLength = seqs.map((s, i) => ({ s, t: tieBreak[i] })).sort((a, b) => a.s.ids.length - b.s.ids.length || a.t - b.t).map((x) => x.s);
+  return () => {
+    const start = rng.int(Math.max(1, byLength.length - size + 1));
+    return byLength.slice(start, start + size);
+  };
 }
 
 /**

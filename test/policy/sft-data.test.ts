@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
 import { parsePolicyOutput, policyTarget, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
-import { sftBatch } from '../../main/policy/sft.ts';
+import { batchPicker, sftBatch } from '../../main/policy/sft.ts';
+import { Rng } from '../../main/models/rng.ts';
 import { promptElements } from '../../main/policy/action-guide.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 
@@ -157,4 +158,20 @@ test('element thoughts: an action on a listed element learns that element\'s lin
   assert.equal(policyTarget(gone.input, gone.target, s).thought, 'Open it.', 'an element the step did not list keeps the dataset thought');
   assert.equal(policyTarget(sample.input, sample.target, defaultPromptSettings).thought, 'Pick size XL.');
   assert.equal(PromptSettings.parse({ maxPageChars: 1, maxNameChars: 1, maxHistory: 0 }).thought, 'dataset', 'policies trained before the field learned the dataset\'s thought');
+});
+
+test('length-bucketed batches: neighbours in length order, equal lengths mixed across episodes, the same order for the same seed', () => {
+  const seq = (len: number, tag: number) => ({ ids: Array.from({ length: len }, () => tag), mask: [], promptLength: 0 });
+  // Ten samples of each length, in "episode" order: tag says where each came from.
+  const seqs = [5, 9, 13].flatMap((len) => Array.from({ length: 10 }, (_, i) => seq(len, i)));
+  const pick = batchPicker(seqs, 4, true, new Rng(3), 1);
+  for (let b = 0; b < 20; b++) {
+    const lengths = pick().map((s) => s.ids.length);
+    assert.ok(Math.max(...lengths) - Math.min(...lengths) <= 4, `one batch spans neighbouring lengths: ${lengths}`);
+  }
+  const firstRun = (seed: number) => batchPicker(seqs, 10, true, new Rng(0), seed)().map((s) => s.ids[0]).join();
+  assert.notEqual(firstRun(1), '0,1,2,3,4,5,6,7,8,9', 'equal lengths are not left in dataset order');
+  assert.equal(firstRun(1), firstRun(1));
+  const uniform = batchPicker(seqs, 4, false, new Rng(3));
+  assert.equal(uniform().length, 4);
 });
