@@ -24,6 +24,8 @@ export interface PromptElement {
   id: string;
   role: string;
   options: string[];
+  /** Name-first lines: what stands before the id (`link "Shoes"`), the line an element thought copies. */
+  head?: string;
 }
 
 /**
@@ -42,7 +44,9 @@ export function promptElements(prompt: string): PromptElement[] {
     if (!a && !b) return [];
     const [id, role, rest] = a ? [a[1], a[2], a[3]] : [b![2], b![1], b![3]];
     const options = / options: (.*)$/.exec(rest);
-    return [{ id, role, options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] }];
+    const element: PromptElement = { id, role, options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] };
+    if (b) element.head = line.replace(/^\* /, '').slice(0, line.replace(/^\* /, '').indexOf(` [${id}]`));
+    return [element];
   });
 }
 
@@ -106,6 +110,8 @@ export class ActionGuide implements TokenConstraint {
   private readonly names: string[];
   /** Per element with printed options, every whole select_option argument list it allows: `'ID', 'OPTION')`. */
   private readonly selections: Map<string, string[]>;
+  /** Ids per element-line head (`link "Shoes"`) of a name-first prompt. */
+  private readonly heads: Map<string, string[]>;
 
   /**
    * @param elements the prompt's element lines (promptElements)
@@ -122,6 +128,8 @@ export class ActionGuide implements TokenConstraint {
   constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number,
     private readonly noRepeatNgram = 0) {
     this.pieces = pieces(tokenizer);
+    this.heads = new Map();
+    for (const e of elements) if (e.head) this.heads.set(latin1(e.head), [...(this.heads.get(latin1(e.head)) ?? []), latin1(e.id)]);
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
     this.names = ACTION_TYPES.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
     // Quoted as the targets are (formatAction), after the name and its parenthesis.
@@ -143,9 +151,12 @@ export class ActionGuide implements TokenConstraint {
     if (!this.inAction && newline < 0) {
       // Still in the thought: any piece (up to the trained length), but one that ends the line must begin a possible action.
       const full = text.length >= MAX_THOUGHT_CHARS || (this.maxTokens !== undefined && emitted.length >= Math.floor(this.maxTokens / 2));
+      const ids = this.idsAfterHead(text);
       for (let t = 0; t < mask.length; t++) {
-        const nl = this.pieces[t].indexOf('\n');
-        mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(this.pieces[t].slice(nl + 1)) !== 'dead' ? 1 : 0;
+        const piece = this.pieces[t];
+        const nl = piece.indexOf('\n');
+        if (ids) mask[t] = this.continuesElementThought(text, ids, piece) ? 1 : 0;
+        else mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(piece.slice(nl + 1)) !== 'dead' ? 1 : 0;
       }
       mask[this.eot] = 0;
       return mask.includes(1) ? mask : null;
@@ -160,6 +171,29 @@ export class ActionGuide implements TokenConstraint {
     mask[this.eot] = 0;
     // Nothing possible (an output already off the grammar): no guidance.
     return mask.includes(1) ? mask : null;
+  }
+
+  /**
+   * When the thought so far is an element line's head and the opening of its id (`link "Shoes" [`,
+   * maybe part of the id), where the head is printed in the prompt: the ids printed after that head.
+   * The thought then names one of those elements, as the prompt lists it, and ends there.
+   */
+  private idsAfterHead(thought: string): { ids: string[]; at: number } | null {
+    const open = thought.lastIndexOf(' [');
+    if (open < 0 || thought.indexOf(']', open) >= 0 && !thought.endsWith(']')) return null;
+    const ids = this.heads.get(thought.slice(0, open));
+    return ids ? { ids, at: open + 2 } : null;
+  }
+
+  /** Whether `piece` keeps an element thought on an id of `ids` (and, once it is whole, ends the line there, before a possible action). */
+  private continuesElementThought(thought: string, { ids, at }: { ids: string[]; at: number }, piece: string): boolean {
+    const next = thought.slice(at) + piece;
+    return ids.some((id) => {
+      const whole = `${id}]`;
+      if (whole.startsWith(next)) return true;
+      if (!next.startsWith(`${whole}\n`)) return false;
+      return this.scan(next.slice(whole.length + 1)) !== 'dead';
+    });
   }
 
   /**

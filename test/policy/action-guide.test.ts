@@ -111,6 +111,27 @@ test('a thought that ends on an element\'s id binds the action to that element w
   assert.ok(allowed('Go home.\nclick(\'', '7'));
 });
 
+test('an element thought names an element as the prompt prints it: after a printed head only its ids, then the line ends', () => {
+  const prompt = 'Task: Open the Shoes page.\nPage: / | Shop\nlink "Shoes" [12]\nlink "Shoes" [19]\nlink "Home" [7]\nbutton "Go" [3]\nHistory: none\nNext:\n';
+  const elements = promptElements(prompt);
+  assert.deepEqual(elements.map((e) => e.head), ['link "Shoes"', 'link "Shoes"', 'link "Home"', 'button "Go"']);
+  const tok = trainTokenizer([prompt, 'link "Shoes" [12]\nclick(\'12\')', 'x1'], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const guide = new ActionGuide(tok, elements, eot, false);
+  const allowedPieces = (text: string) => {
+    const mask = guide.allowed(tok.encode(text))!;
+    return [...mask].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  };
+  const after = allowedPieces('link "Shoes" [');
+  assert.ok(after.includes('1'), 'an id printed after that head begins');
+  assert.ok(!after.includes('7') && !after.includes('3'), `ids of other heads do not: ${after}`);
+  assert.deepEqual(allowedPieces('link "Shoes" [1').filter((p) => !p.startsWith('2') && !p.startsWith('9')), [], 'only 12 or 19 go on');
+  assert.ok(allowedPieces('link "Shoes" [12').every((p) => p.startsWith(']')));
+  assert.ok(allowedPieces('link "Shoes" [12]').every((p) => p.startsWith('\n')), 'the thought ends at the id');
+  // A head the prompt does not print leaves the thought free.
+  assert.ok(allowedPieces('link "Boots" [').includes('x'));
+});
+
 test('guided decoding on the shipped model: an action on a shown id, and SDSAT greedy equals AR greedy under the guide', async () => {
   const { model, tokenizer, sat } = loadModel(resourcePath('models', 'sdsat-ts'));
   assert.ok(sat);

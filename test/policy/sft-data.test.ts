@@ -139,7 +139,7 @@ test('name-first element lines put the id after the name; the action guide reads
   const old = renderPolicyPrompt(input, idFirst);
   assert.match(old, /^\[1\] link "Terra Jacket"$/m);
   const expected = [{ id: '1', role: 'link', options: [] }, { id: '4', role: 'combobox', options: ['S', 'XL'] }];
-  assert.deepEqual(promptElements(nameFirst), expected);
+  assert.deepEqual(promptElements(nameFirst), [{ ...expected[0], head: 'link "Terra Jacket"' }, { ...expected[1], head: 'combobox "Size"' }]);
   assert.deepEqual(promptElements(old), expected);
   assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).elementLayout, 'id-first', 'older policy.json files keep their layout');
 });
