@@ -64,6 +64,8 @@ export const collectConfigSchema = z.object({
    * --no-end-on-goal); absent in runs created before the option, which resume as they ran, without.
    */
   endOnGoal: z.boolean().optional(),
+  /** A set-of-marks screenshot at every step, so the trajectories can be viewed (absent: none, unless a vision endpoint needs them). */
+  screenshots: z.boolean().optional(),
 }).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {
   message: 'the endpoint agent and the LLM reflector need an endpoint (--endpoint URL --model NAME)',
   path: ['endpoint'],

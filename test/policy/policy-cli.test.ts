@@ -35,8 +35,10 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   // The app's training view finds the run through the lab's registry, and draws its per-step log.
   assert.deepEqual(registeredRuns(fx.store.dir).map((r) => [r.kind, r.dir]), [['sft', out]]);
   assert.equal(readFileSync(join(out, 'train-log.jsonl'), 'utf8').trim().split('\n').length, 3);
-  const report = JSON.parse((await lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'calendar', '--seeds', '1', '--runs', '2', '--tier', '1', '--max-steps', '2', '--json')).stdout);
+  const report = JSON.parse((await lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'calendar', '--seeds', '1', '--runs', '2', '--tier', '1', '--max-steps', '2', '--screenshots', '--json')).stdout);
   assert.equal(report.overall.episodes, 2);
+  const evalEpisode = fx.store.readEpisode(report.episodes[0].episodeId);
+  assert.ok(evalEpisode.steps.every((st) => st.observation.screenshot && fx.store.blobs.has(st.observation.screenshot)), 'eval --screenshots stores a screenshot per step');
   assert.deepEqual(report.episodes.map((e: { seed: number; run: number }) => [e.seed, e.run]), [[10000, 0], [10001, 1]]);
   assert.ok(report.overall.success.ci95.high > 0);
   assert.ok(existsSync(report.path));

@@ -30,6 +30,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
   topP?: string;
   maxTokens?: number;
   vision?: boolean;
+  screenshots?: boolean;
   stream?: boolean;
   maxMalformed?: number;
   endpointWait?: number;
@@ -63,6 +64,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--temperature <t>', `endpoint agent sampling temperature, 0 = greedy (default ${ENDPOINT_DEFAULTS.temperature})`)
       .option('--top-p <p>', 'endpoint agent nucleus mass')
       .option('--max-tokens <n>', `longest answer per step (default ${ENDPOINT_DEFAULTS.maxTokens})`, intOption('--max-tokens', 1))
+      .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--vision', 'send the set-of-marks screenshot as an image part (vision models; turns screenshots on)')
       .option('--stream', 'use streamed completions')
       .option('--max-malformed <n>', `malformed outputs in a row that end an episode (default ${ENDPOINT_DEFAULTS.maxMalformed})`, intOption('--max-malformed', 1))
@@ -84,7 +86,7 @@ export function registerCollectCommand(program: Command): void {
     const named = run.config.tasks.split(':')[0].split(',').map((x) => x.trim());
     const server = await startTaskServer(extraFamilies(store.dir, opts, named));
     const host = await startBrowser(opts);
-    const screenshots = !!run.config.endpoint?.vision && run.config.agent === 'endpoint';
+    const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
     const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true } : {}));
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
@@ -141,6 +143,7 @@ async function configFrom(opts: CollectFlags) {
     ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: await endpointConfigFrom(opts) } : {}),
     ...(opts.policy || opts.agent === 'policy' ? { policy: { dir: resolve(opts.policy ?? SHIPPED_POLICY) } } : {}),
     endOnGoal: opts.endOnGoal,
+    ...(opts.screenshots ? { screenshots: true } : {}),
   };
 }
 

@@ -181,8 +181,9 @@ export function registerPolicyCommands(program: Command): void {
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
+      .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--json', 'print the report as JSON')),
-  ).action(async (o: BrowserFlags & SamplingOpts & { endOnGoal: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & SamplingOpts & { endOnGoal: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -195,7 +196,7 @@ export function registerPolicyCommands(program: Command): void {
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(o);
-    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
+    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots }));
     const bar = !o.json && process.stderr.isTTY ? new SingleBar({ format: 'eval [{bar}] {value}/{total} episodes, {ok} solved', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let solved = 0;
