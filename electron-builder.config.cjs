@@ -4,7 +4,7 @@ module.exports = {
   productName: 'Agent Lab',
   directories: { output: 'dist', buildResources: 'resources/build' },
   files: ['out/**', 'package.json', '!**/*.map'],
-  extraResources: [{ from: 'resources', to: 'resources', filter: ['sites/**', 'models/**', 'corpus/**'] }],
+  extraResources: [{ from: 'resources', to: 'resources', filter: ['sites/**', 'models/**', 'corpus/**', 'trainers/**'] }],
   asar: true,
   linux: { target: ['AppImage', 'deb'], category: 'Development' },
   mac: { target: ['dmg', 'zip'], category: 'public.app-category.developer-tools', hardenedRuntime: true },

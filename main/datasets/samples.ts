@@ -4,6 +4,7 @@
  * out, unless a person wrote the action that should have been taken: then that is the target.
  */
 import { renderPrompt, type ChatMessage, type PromptStep } from '../agents/observation-text.ts';
+import type { PageElement } from '../environment/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { LabelStore, type StepLabel } from '../store/labels.ts';
 import { DatasetError } from './errors.ts';
@@ -35,6 +36,8 @@ export interface TrainingSample {
   critical: boolean;
   /** The step's screenshot, when one was recorded. */
   images: SampleImage[];
+  /** The page's elements at the step: what an RL reward compares the target's meaning on. */
+  elements: readonly PageElement[];
 }
 
 export interface BuildSamplesOptions {
@@ -113,6 +116,7 @@ export function buildSamples(lab: LabStore, manifest: DatasetManifest, opts: Bui
           corrected: correction !== undefined,
           critical: label === 'critical',
           images,
+          elements: step.observation.elements,
         });
       }
       // The history is what really happened, corrected or not: the page shows its effects.

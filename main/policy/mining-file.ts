@@ -1,10 +1,13 @@
 /**
  * The mining report on disk: lab/evals/<id>/mining.json, written by `lab mine` and read back by
- * `lab mine --confirm` (to branch states mined earlier) and by Salvage-DS state selection.
+ * `lab mine --confirm` (to branch states mined earlier), by Salvage-DS state selection and by
+ * `lab export --mined` (the states as a verl dataset), which all name a report the same way.
  * One schema for every reader, so a hand-edited or truncated file is refused with its field named.
  * Writes go through a temporary file and a rename: a Ctrl-C or a crash mid-write leaves the
  * previous report whole.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { FAILURE_MODES } from './mining.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
@@ -78,4 +81,37 @@ export function readMiningFile(path: string): MinedFailureRecord[] {
 /** Replace the report in one rename, so readers never see half of it. */
 export function writeMiningFile(path: string, report: unknown): void {
   writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');
+}
+
+/**
+ * The mining report a `--mined REF` names: mining.json of evaluation REF in the lab (`lab mine
+ * --eval REF` writes it), or REF itself when it is the path of a .json file.
+ */
+export function resolveMiningFile(ref: string, labDir: string): string {
+  const path = ref.endsWith('.json') ? resolve(ref) : join(labDir, 'evals', ref, 'mining.json');
+  if (!existsSync(path)) throw new Error(`--mined: no mining report at ${path} (run \`lab mine --eval ID\` first)`);
+  return path;
+}
+
+/**
+ * With `confirmedOnly`, only the states that branching confirmed (`lab mine --confirm`): the ones
+ * where the reference action leads to success and the policy's action does not. A report that was
+ * never confirmed, or only in part, is refused rather than silently giving fewer states.
+ */
+export function selectFailures<F extends Pick<MinedFailureRecord, 'confirmation'>>(failures: readonly F[], confirmedOnly: boolean, path: string): F[] {
+  if (!confirmedOnly) return [...failures];
+  const unbranched = failures.filter((f) => !f.confirmation).length;
+  if (unbranched) throw new Error(`${path}: ${unbranched} of ${failures.length} mined states were not confirmed by branching; run \`lab mine --eval ID --confirm\` first`);
+  return failures.filter((f) => f.confirmation!.status === 'confirmed');
+}
+
+/**
+ * States mined from a test evaluation come from test seeds: a note saying so (a later test
+ * evaluation reruns those seeds), or null when the evaluation beside the report ran another split.
+ */
+export function testSeedsNote(miningPath: string): string | null {
+  const report = join(dirname(miningPath), 'report.json');
+  if (!existsSync(report)) return null;
+  const split = (JSON.parse(readFileSync(report, 'utf8')) as { request?: { split?: string } }).request?.split;
+  return split === 'test' ? `note: these states were mined from test seeds (${report}); compare on held-out families or on seeds the mined evaluation did not run` : null;
 }

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { load } from 'js-yaml';
 import { LabelStore } from '../../main/store/labels.ts';
 import type { LabStore } from '../../main/store/lab.ts';
 import {
@@ -18,7 +19,8 @@ import {
   type ExportFormat,
   type SplitName,
 } from '../../main/datasets/index.ts';
-import { makePng, tmpLab, writeEpisode } from './helpers.ts';
+import { resourcePath } from '../../main/paths.ts';
+import { makePng, PAGE_ELEMENTS, tmpLab, writeEpisode } from './helpers.ts';
 
 /** A seed of family `shop` that the default ratios put in `split`. */
 const seedIn = (split: SplitName) => {
@@ -57,6 +59,10 @@ const arrayBuffer = (p: string) => {
   return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
 };
 const bytesOf = (v: unknown) => Buffer.from(v as Uint8Array);
+
+/** UTF-8 bytes of the longest sample (system, user and assistant text, image markers apart) of a sharegpt export. */
+const longestSampleBytes = (out: string, splits: string[]) =>
+  Math.max(...splits.flatMap((split) => readJson(join(out, `${split}.json`)).map((r: { system: string; conversations: { value: string }[] }) => Buffer.byteLength(r.system + r.conversations.map((c) => c.value.replaceAll('<image>', '')).join('')))));
 
 async function exportTo(lab: LabStore, format: ExportFormat, dataset = 'shots') {
   const out = outDir();
@@ -118,6 +124,43 @@ test('sharegpt: conversations/system/images, one <image> marker per image, datas
   const validation = readJson(join(out, 'validation.json'));
   assert.match(validation[0].conversations[0].value, /^<image>Task: Find the product called < image> and buy it/);
   assert.deepEqual(readdirSync(join(out, 'images')).length, 3);
+});
+
+test('sharegpt: llamafactory_sft.yaml parses, trains on the train split dataset_info.json declares, fits the longest sample, picks a vision model for screenshots', async () => {
+  const { lab } = screenshotLab();
+  const { out, result } = await exportTo(lab, 'sharegpt');
+  assert.ok(result.files.includes('llamafactory_sft.yaml'));
+  const config = load(readFileSync(join(out, 'llamafactory_sft.yaml'), 'utf8')) as Record<string, unknown>;
+  const info = readJson(join(out, 'dataset_info.json'));
+  assert.equal(config.stage, 'sft');
+  assert.equal(config.do_train, true);
+  assert.equal(config.dataset_dir, '.');
+  assert.equal(config.dataset, 'shots_v1_train');
+  assert.equal(config.eval_dataset, 'shots_v1_validation');
+  for (const name of [config.dataset, config.eval_dataset] as string[]) assert.ok(existsSync(join(out, config.dataset_dir as string, info[name].file_name)), name);
+  // Screenshots: a vision-language model with its template, and the image budget the cutoff counts on.
+  assert.deepEqual([config.model_name_or_path, config.template, config.image_max_pixels], ['Qwen/Qwen2.5-VL-3B-Instruct', 'qwen2_vl', 768 * 768]);
+  assert.equal(config.learning_rate, 1e-4);
+  assert.equal(config.output_dir, 'saves/shots_v1-sft');
+  // No sample is cut: a token holds at least a byte, an image at most 752 tokens (1024 allowed).
+  const cutoff = config.cutoff_len as number;
+  const longest = longestSampleBytes(out, ['train', 'validation', 'test']);
+  assert.ok(cutoff % 1024 === 0 && cutoff >= longest + 1024 && cutoff < longest + 1024 + 64 + 1024, `cutoff_len ${cutoff} for ${longest} bytes and an image`);
+
+  // Text only and no validation split: a text model, no eval keys.
+  const text = tmpLab();
+  writeEpisode(text, { seed: seedIn('train') });
+  createDataset(text, { name: 'plain', ratios: { train: 1, validation: 0, test: 0 } });
+  const plainOut = (await exportTo(text, 'sharegpt', 'plain')).out;
+  const plain = load(readFileSync(join(plainOut, 'llamafactory_sft.yaml'), 'utf8')) as Record<string, unknown>;
+  assert.deepEqual([plain.model_name_or_path, plain.template, plain.dataset], ['Qwen/Qwen2.5-0.5B-Instruct', 'qwen', 'plain_v1_train']);
+  assert.equal(plain.cutoff_len, 2048, `${longestSampleBytes(plainOut, ['train'])} bytes and the template round up to 2048`);
+  assert.ok(!('eval_dataset' in plain) && !('eval_strategy' in plain) && !('image_max_pixels' in plain));
+  // No train split: nothing to train on, so no config, and the export says so.
+  createDataset(text, { name: 'heldout', ratios: { train: 0, validation: 0, test: 1 } });
+  const { out: held, result: heldResult } = await exportTo(text, 'sharegpt', 'heldout');
+  assert.ok(!existsSync(join(held, 'llamafactory_sft.yaml')));
+  assert.deepEqual(heldResult.warnings, ['dataset heldout v1: no train split, so no llamafactory_sft.yaml (its splits are registered in dataset_info.json)']);
 });
 
 test('openai: one {"messages"} per line, assistant weight 1, screenshots as data: URL image parts', async () => {
@@ -205,14 +248,21 @@ test('hf-parquet: one parquet per split with the image embedded as {bytes, path}
 test('verl: data_source, prompt, ability, reward_model and extra_info columns (+ images with screenshots)', async () => {
   const { lab, ids } = screenshotLab();
   const { out } = await exportTo(lab, 'verl');
-  assert.deepEqual(readdirSync(out).sort(), ['test.parquet', 'train.parquet', 'validation.parquet']);
+  assert.deepEqual(readdirSync(out).sort(), ['reward_agent_lab.py', 'test.parquet', 'train.parquet', 'validation.parquet']);
+  assert.deepEqual(readFileSync(join(out, 'reward_agent_lab.py')), readFileSync(resourcePath('trainers', 'reward_agent_lab.py')), 'the reward module ships as is');
   const file = arrayBuffer(join(out, 'train.parquet'));
   const rows = await parquetReadObjects({ file });
   assert.deepEqual(Object.keys(rows[0]), ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info', 'images']);
   const r = rows[0];
   assert.equal(r.data_source, 'agent_lab/shop');
   assert.equal(r.ability, 'web_agent');
-  assert.deepEqual(r.reward_model, { style: 'rule', ground_truth: "click('5')" });
+  assert.equal(r.reward_model.style, 'rule');
+  // What the reward module reads: the reference action (here the correction) and the page reduced to id, role and name.
+  assert.deepEqual(JSON.parse(r.reward_model.ground_truth), {
+    v: 1,
+    action: "click('5')",
+    elements: PAGE_ELEMENTS.map(({ id, role, name }) => ({ id, role, name })),
+  });
   assert.deepEqual(
     r.prompt.map((m: { role: string }) => m.role),
     ['system', 'user'],
@@ -239,7 +289,7 @@ test('a text-only dataset exports without image columns or parts', async () => {
   const rows = await parquetReadObjects({ file: arrayBuffer(join(verl.out, 'train.parquet')) });
   assert.deepEqual(Object.keys(rows[0]), ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info']);
   assert.equal(rows.length, 3);
-  assert.equal(rows[2].reward_model.ground_truth, "send_msg_to_user('done')");
+  assert.equal(JSON.parse(rows[2].reward_model.ground_truth).action, "send_msg_to_user('done')");
   const openai = await exportTo(lab, 'openai', 'text');
   assert.equal(typeof readLines(join(openai.out, 'train.jsonl'))[0].messages[1].content, 'string');
   const hf = await exportTo(lab, 'hf', 'text');

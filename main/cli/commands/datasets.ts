@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { DatasetError, ExportCancelledError } from '../../datasets/errors.ts';
-import { EXPORT_FORMATS, isExportFormat } from '../../datasets/export/formats.ts';
+import { EXPORT_FORMATS, isExportFormat, LLAMAFACTORY_CONFIG, REWARD_MODULE, type ExportFormat } from '../../datasets/export/formats.ts';
 import { OUTCOMES, type DatasetFilter, type Outcome } from '../../datasets/filter.ts';
 import { listDatasetNames, listVersions, readManifest, versionDir, type DatasetManifest } from '../../datasets/manifest.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
@@ -137,50 +137,100 @@ export function registerDatasetCommands(program: Command): void {
 
   program
     .command('export')
-    .description('export a dataset version for a trainer')
-    .requiredOption('--dataset <ref>', 'NAME or NAME@vN (default: latest version)')
+    .description('export a dataset version for a trainer, or the critical states of a mining report as a verl RL dataset')
+    .option('--dataset <ref>', 'NAME or NAME@vN (default: latest version)')
+    .option('--mined <ref>', 'instead of a dataset: the critical states `lab mine` found for evaluation ID (or a mining.json path), as a verl RL dataset (--format verl)')
+    .option('--confirmed-only', 'with --mined: only the states `lab mine --confirm` confirmed by branching')
     .requiredOption('--format <f>', `${EXPORT_FORMATS.join(' | ')}`)
     .requiredOption('--out <dir>', 'output folder (new or empty)')
     .option('--strict', 'fail when a step\'s screenshot file is missing, instead of leaving the step out with a warning')
     .option('--json', 'print JSON')
-    .action(async (opts: { dataset: string; format: string; out: string; strict?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (opts: ExportFlags, cmd: Command) => {
       if (!isExportFormat(opts.format)) throw new DatasetError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${opts.format}"`);
-      const format = opts.format;
-      // The writers load here, not at start-up (hf-parquet brings a Parquet library).
-      const [{ default: cliProgress }, { exportDataset }] = await Promise.all([import('cli-progress'), import('../../datasets/export/index.ts')]);
-      const lab = openLab(cmd);
-      const bar = process.stderr.isTTY && !opts.json ? new cliProgress.SingleBar({ stream: process.stderr, format: `export ${format} [{bar}] {value}/{total} samples` }, cliProgress.Presets.shades_classic) : null;
-      let started = false;
-      try {
-        const result = await withCleanup([() => bar?.stop()], (signal) =>
-          exportDataset(lab, {
-            dataset: opts.dataset,
-            format,
-            outDir: opts.out,
-            strict: opts.strict,
-            signal,
-            onProgress: ({ done, total }) => {
-              if (!bar) return;
-              if (!started) bar.start(total, done);
-              else bar.update(done);
-              started = true;
-            },
-          }),
-        );
-        bar?.stop();
-        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
-        if (opts.json) return printJson(result);
-        process.stdout.write(
-          `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels${result.missingScreenshots ? `, ${result.missingScreenshots} left out for a missing screenshot (--strict fails instead)` : ''}\n  ${result.outDir}\n`,
-        );
-      } catch (err) {
-        if (err instanceof ExportCancelledError) {
-          bar?.stop();
-          process.stderr.write('lab: export cancelled; nothing was written\n');
-          process.exitCode = 130;
-          return;
-        }
-        throw err;
-      }
+      if (!!opts.dataset === !!opts.mined) throw new DatasetError('give one of --dataset (a dataset version) or --mined (the critical states of an evaluation)');
+      if (opts.mined && opts.format !== 'verl') throw new DatasetError(`--mined exports a verl RL dataset (prompt, reference action, reward module); use --format verl, not ${opts.format}`);
+      if (opts.confirmedOnly && !opts.mined) throw new DatasetError('--confirmed-only selects among mined states; it needs --mined');
+      await (opts.mined ? exportMined(opts, opts.mined, cmd) : exportVersion(opts, opts.format, opts.dataset!, cmd));
     });
+}
+
+interface ExportFlags {
+  dataset?: string;
+  mined?: string;
+  confirmedOnly?: boolean;
+  format: string;
+  out: string;
+  strict?: boolean;
+  json?: boolean;
+}
+
+/** How to start the trainer on an export, for the lines printed after it. */
+function trainerHint(format: ExportFormat, outDir: string): string {
+  if (format === 'verl') return `\n  verl: custom_reward_function.path=${join(outDir, REWARD_MODULE)} custom_reward_function.name=compute_score`;
+  if (format === 'sharegpt') return `\n  LLaMA-Factory: cd ${outDir} && llamafactory-cli train ${LLAMAFACTORY_CONFIG}`;
+  return '';
+}
+
+/**
+ * Run an export with a progress bar on a TTY; Ctrl-C cancels it, and a cancelled export leaves
+ * nothing behind. Returns null when cancelled.
+ */
+async function withExportProgress<T>(label: string, json: boolean | undefined, run: (signal: AbortSignal, onProgress: (p: { done: number; total: number }) => void) => Promise<T>): Promise<T | null> {
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ stream: process.stderr, format: `export ${label} [{bar}] {value}/{total}` }, cliProgress.Presets.shades_classic) : null;
+  let started = false;
+  try {
+    const result = await withCleanup([() => bar?.stop()], (signal) =>
+      run(signal, ({ done, total }) => {
+        if (!bar) return;
+        if (!started) bar.start(total, done);
+        else bar.update(done);
+        started = true;
+      }),
+    );
+    bar?.stop();
+    return result;
+  } catch (err) {
+    if (err instanceof ExportCancelledError) {
+      bar?.stop();
+      process.stderr.write('lab: export cancelled; nothing was written\n');
+      process.exitCode = 130;
+      return null;
+    }
+    throw err;
+  }
+}
+
+async function exportVersion(opts: ExportFlags, format: ExportFormat, dataset: string, cmd: Command): Promise<void> {
+  // The writers load here, not at start-up (hf-parquet brings a Parquet library).
+  const { exportDataset } = await import('../../datasets/export/index.ts');
+  const lab = openLab(cmd);
+  const result = await withExportProgress(`${format} samples`, opts.json, (signal, onProgress) => exportDataset(lab, { dataset, format, outDir: opts.out, strict: opts.strict, signal, onProgress }));
+  if (!result) return;
+  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (opts.json) return printJson(result);
+  process.stdout.write(
+    `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels${result.missingScreenshots ? `, ${result.missingScreenshots} left out for a missing screenshot (--strict fails instead)` : ''}\n  ${result.outDir}${trainerHint(format, result.outDir)}\n`,
+  );
+}
+
+async function exportMined(opts: ExportFlags, mined: string, cmd: Command): Promise<void> {
+  const [{ exportMinedStates }, { resolveMiningFile, testSeedsNote }] = await Promise.all([import('../../datasets/export/verl-mined.ts'), import('../../policy/mining-file.ts')]);
+  const lab = openLab(cmd);
+  const mining = resolveMiningFile(mined, lab.dir);
+  const note = testSeedsNote(mining);
+  if (note) process.stderr.write(`${note}\n`);
+  const result = await withExportProgress('mined states', opts.json, (signal, onProgress) =>
+    exportMinedStates(lab, { mining, outDir: opts.out, confirmedOnly: opts.confirmedOnly, strict: opts.strict, signal, onProgress }),
+  );
+  if (!result) return;
+  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (opts.json) return printJson(result);
+  const left = [
+    result.withoutReferenceAction ? `${result.withoutReferenceAction} without a reference action` : '',
+    result.missingScreenshots ? `${result.missingScreenshots} without their screenshot (--strict fails instead)` : '',
+  ].filter(Boolean);
+  process.stdout.write(
+    `exported ${result.states} ${opts.confirmedOnly ? 'confirmed ' : ''}critical states of ${result.mining} as verl (${fmtCounts(result.byMode as Record<string, number>)})${left.length ? `; left out ${left.join(', ')}` : ''}, ${result.images} images\n  ${result.outDir}${trainerHint('verl', result.outDir)}\n`,
+  );
 }

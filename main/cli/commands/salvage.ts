@@ -5,13 +5,14 @@
  * Ctrl-C stops after the current iteration with a checkpoint, and the same command resumes it.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { cancelOnSigint } from '../runtime.ts';
 import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, LOSS_AGGREGATIONS, parseSalvageJob, PRESETS, STATE_FILE, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
-import { STATE_SOURCES, criticalStates, mixStates, readMinedFailures, routineStates, selectFailures, writeStates, type StateSource } from '../../policy/salvage/states.ts';
+import { STATE_SOURCES, criticalStates, mixStates, readMinedFailures, routineStates, writeStates, type StateSource } from '../../policy/salvage/states.ts';
+import { resolveMiningFile, selectFailures, testSeedsNote } from '../../policy/mining-file.ts';
 import { startSalvage } from '../../policy/salvage/runner.ts';
 import type { IterationStats, SalvageResult } from '../../policy/salvage/train.ts';
 import { readPolicySettings } from '../../policy/settings.ts';
@@ -70,13 +71,6 @@ const oneOf = <T extends string>(flag: string, s: string, allowed: readonly T[])
   if (!(allowed as readonly string[]).includes(s)) throw new Error(`${flag} must be one of ${allowed.join(', ')}, got "${s}"`);
   return s as T;
 };
-
-/** mining.json of an evaluation in the lab (lab mine --eval ID writes it), or a path to one. */
-function miningFile(ref: string, lab: string): string {
-  const path = ref.endsWith('.json') ? resolve(ref) : join(lab, 'evals', ref, 'mining.json');
-  if (!existsSync(path)) throw new Error(`--mined: no mining report at ${path} (run \`lab mine --eval ID\` first)`);
-  return path;
-}
 
 export function registerSalvageCommand(program: Command): void {
   const train = program.commands.find((c) => c.name() === 'train') ?? program.command('train').description('train models');
@@ -148,8 +142,9 @@ export function registerSalvageCommand(program: Command): void {
         else {
           if (!o.mined) throw new Error('--mined is required with --states mined (or use --states all)');
           const lab = labDir(cmd);
-          const mining = miningFile(o.mined, lab);
-          warnIfTestSeeds(mining);
+          const mining = resolveMiningFile(o.mined, lab);
+          const note = testSeedsNote(mining);
+          if (note) process.stderr.write(`${note}\n`);
           const critical = criticalStates(new LabStore(lab), selectFailures(readMinedFailures(mining), job.confirmedOnly, mining));
           if (!critical.length) throw new Error(`--mined ${o.mined}: no ${job.confirmedOnly ? 'confirmed ' : ''}critical states with a reference action`);
           states = mixStates(critical, job.routineShare > 0 ? routine() : [], job.routineShare, job.seed);
@@ -161,14 +156,6 @@ export function registerSalvageCommand(program: Command): void {
       registerTrainingRun(labDir(cmd), 'salvage', outDir); // so the app's training view finds the run
       await runSalvageJob(job, !!o.json);
     });
-}
-
-/** States mined from a test evaluation come from test seeds: say so, since a later test evaluation reruns them. */
-function warnIfTestSeeds(miningPath: string): void {
-  const report = join(dirname(miningPath), 'report.json');
-  if (!existsSync(report)) return;
-  const split = (JSON.parse(readFileSync(report, 'utf8')) as { request?: { split?: string } }).request?.split;
-  if (split === 'test') process.stderr.write(`note: these states were mined from test seeds (${report}); compare on held-out families or on seeds the mined evaluation did not run\n`);
 }
 
 function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJob {

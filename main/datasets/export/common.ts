@@ -26,6 +26,8 @@ export interface ExportContext {
   advance(): Promise<void>;
   /** Record a written file (relative to the output folder) for the result. */
   wrote(relPath: string): void;
+  /** Report something exported differently from what the format usually holds (in the result's warnings). */
+  warn(message: string): void;
 }
 
 export function groupBySplit(samples: readonly TrainingSample[]): ExportContext['splits'] {

@@ -66,7 +66,7 @@ export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<
   const splits = groupBySplit(samples);
   const files: string[] = [];
   await withStagingDir(req.outDir, req.signal, req.onProgress, samples.length, async (dir, advance) => {
-    await WRITERS[req.format]({ dir, manifest, splits, advance, wrote: (f) => files.push(f) });
+    await WRITERS[req.format]({ dir, manifest, splits, advance, wrote: (f) => files.push(f), warn: (w) => warnings.push(`${where}: ${w}`) });
   });
   return {
     dataset: manifest.name,

@@ -7,18 +7,20 @@
  * ever null: Hugging Face `datasets` applies the features stored in the file's metadata only to
  * columns whose Arrow field equals the one the features describe, nullability included, and
  * silently falls back to plain structs otherwise (an image then loads as a {bytes, path} dict).
- * Which values may really be missing is still checked on write (`optional` on structs).
+ * Which values may really be missing is still checked on write (`optional`).
  */
 import { writeFileSync } from 'node:fs';
 import { parquetWriteBuffer, type SchemaElement } from 'hyparquet-writer';
 
-export type Field =
+/** `optional`: null is a value of the field (every field is written nullable; this says which may really be null). */
+export type Field = { optional?: boolean } & (
   | { kind: 'string' }
   | { kind: 'int64' }
   | { kind: 'bool' }
   | { kind: 'binary' }
-  | { kind: 'struct'; fields: Record<string, Field>; optional?: boolean }
-  | { kind: 'list'; item: Field };
+  | { kind: 'struct'; fields: Record<string, Field> }
+  | { kind: 'list'; item: Field }
+);
 
 export const str: Field = { kind: 'string' };
 export const int64: Field = { kind: 'int64' };
@@ -26,6 +28,8 @@ export const bool: Field = { kind: 'bool' };
 export const binary: Field = { kind: 'binary' };
 export const struct = (fields: Record<string, Field>, optional = false): Field => ({ kind: 'struct', fields, optional });
 export const list = (item: Field): Field => ({ kind: 'list', item });
+/** The field, with null allowed as a value. */
+export const nullable = (f: Field): Field => ({ ...f, optional: true });
 
 export interface Column {
   name: string;
@@ -63,7 +67,7 @@ function elements(name: string, f: Field): SchemaElement[] {
 /** Convert a JS value to what the writer expects for the field (int64 as bigint, bytes as Uint8Array). */
 function convert(v: unknown, f: Field, where: string): unknown {
   if (v === null || v === undefined) {
-    if (f.kind === 'struct' && f.optional) return null;
+    if (f.optional) return null;
     throw new Error(`parquet column ${where}: missing value`);
   }
   switch (f.kind) {

@@ -25,6 +25,9 @@ import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
 import { Rng } from '../../models/rng.ts';
 
+// Selecting among mined states belongs to the mining report; kept importable from here for Salvage-DS.
+export { selectFailures } from '../mining-file.ts';
+
 export const STATE_SOURCES = ['mined', 'all'] as const;
 export type StateSource = (typeof STATE_SOURCES)[number];
 
@@ -45,18 +48,6 @@ export type SalvageState = z.infer<typeof SalvageState>;
 /** A mining report's failures (mining.json, written by `lab mine`), checked field by field. */
 export function readMinedFailures(path: string): Pick<MinedFailureRecord, 'episodeId' | 'referenceId' | 'family' | 'step' | 'mode' | 'confirmation'>[] {
   return readMiningFile(path);
-}
-
-/**
- * With `confirmedOnly`, only the states that branching confirmed (`lab mine --confirm`): the ones
- * where the reference action leads to success and the policy's action does not. A report that was
- * never confirmed, or only in part, is refused rather than silently giving fewer states.
- */
-export function selectFailures<F extends Pick<MinedFailureRecord, 'confirmation'>>(failures: readonly F[], confirmedOnly: boolean, path: string): F[] {
-  if (!confirmedOnly) return [...failures];
-  const unbranched = failures.filter((f) => !f.confirmation).length;
-  if (unbranched) throw new Error(`${path}: ${unbranched} of ${failures.length} mined states were not confirmed by branching; run \`lab mine --eval ID --confirm\` first`);
-  return failures.filter((f) => f.confirmation!.status === 'confirmed');
 }
 
 /** The critical states of mined failures, read from their reference episodes in the lab. */
