@@ -50,7 +50,7 @@ export function actionMeaning(action: string, elements: readonly PageElement[]):
     target = el ? elementKey(el, elements) : 'missing';
   }
   const text = a.type === 'fill' ? a.text : a.type === 'select_option' ? a.options.join('|') : a.type === 'send_msg_to_user' ? a.text
-    : a.type === 'report_infeasible' ? a.reason : a.type === 'press' ? a.key : a.type === 'goto' ? a.url : a.type === 'scroll' ? `${a.dx},${a.dy}` : null;
+    : a.type === 'report_infeasible' ? a.reason : a.type === 'press' || a.type === 'keyboard_press' ? a.key : a.type === 'goto' ? a.url : a.type === 'scroll' ? `${a.dx},${a.dy}` : null;
   return { type: a.type, target, text: text === null ? null : normalizeText(text) };
 }
 

@@ -387,7 +387,7 @@ def action_meaning(action: str, elements: list) -> tuple:
         text = "|".join(a["options"])
     elif t == "report_infeasible":
         text = a["reason"]
-    elif t == "press":
+    elif t == "press" or t == "keyboard_press":
         text = a["key"]
     elif t == "goto":
         text = a["url"]

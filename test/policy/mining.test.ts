@@ -18,6 +18,7 @@ test('action meaning compares elements by role, name and rank (not id), and text
   assert.notDeepEqual(actionMeaning("click('8')", page), actionMeaning("click('9')", page)); // second "Star"
   assert.deepEqual(actionMeaning("fill('7', ' atlas ')", page).text, 'atlas');
   assert.equal(actionMeaning("click('99')", page).target, 'missing');
+  assert.notDeepEqual(actionMeaning("keyboard_press('Enter')", page), actionMeaning("keyboard_press('Tab')", page), 'the key is what a key press means');
   assert.equal(actionMeaning('click(', page).type, 'invalid');
 });
 
