@@ -53,7 +53,7 @@ interface SftFlags {
   thought: PromptSettings['thought'];
   tokenizerSpaces: string;
   copy: boolean;
-  lengthBuckets: boolean;
+  lengthBuckets?: boolean;
   history: string;
   evalEvery: string;
   checkpointEvery: string;
@@ -114,7 +114,7 @@ export function registerPolicyCommands(program: Command): void {
     .addOption(new Option('--thought <kind>', 'the thought line learned: dataset (the collecting agent\'s thought) or element (the acted-on element\'s line as the prompt prints it, `link "Shoes" [12]`, which the pointer copies)').choices(THOUGHT_KINDS).default(defaultPromptSettings.thought))
     .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
     .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
-    .option('--no-length-buckets', 'draw batches uniformly instead of from samples of similar length (more padding per step)')
+    .option('--length-buckets', 'draw each batch from samples of similar length (less padding per step) instead of uniformly')
     .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
     .option('--prompt-weight <x>', 'loss weight of prompt tokens (0: context only; the validation loss counts target tokens only)', String(defaultSftJob.promptWeight))
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
@@ -155,7 +155,7 @@ export function registerPolicyCommands(program: Command): void {
         outDir, samplesFile, dataset,
         steps: int(o.steps), batch: int(o.batch), lr: Number(o.lr), minLr: Number(o.minLr), warmup: int(o.warmup), seed: int(o.seed),
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
-        vocabSize: int(o.vocab), ...encoding, tokenizerSpaces: o.tokenizerSpaces as TokenizerSpaces, lengthBuckets: o.lengthBuckets,
+        vocabSize: int(o.vocab), ...encoding, tokenizerSpaces: o.tokenizerSpaces as TokenizerSpaces, lengthBuckets: !!o.lengthBuckets,
         model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx), copy: o.copy },
       };
       await runSftJob(job, !!o.json);
