@@ -189,7 +189,7 @@ export class CompactPolicyAgent implements Agent {
     const seed = mixSeed(this.taskSeed, this.step++);
     const generate = (decoder: Decoder) => decoder.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed, stopTokens: [eot],
-      constraint: (this.options.guided ?? true) ? new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM) : undefined,
+      constraint: (this.options.guided ?? true) ? new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element') : undefined,
     });
     let out: GenerateResult;
     if (this.otherDecoder && this.comparison) {

@@ -43,7 +43,7 @@ export async function actionAccuracy(policy: LoadedModel, settings: PolicySettin
     } else {
       const ids = settings.targets === 'action' ? [...prompt, ...tokenizer.encode('\n')] : prompt;
       const maxNew = Math.min(settings.reserve, model.config.ctx - ids.length);
-      const guide = new ActionGuide(tokenizer, promptElements(tokenizer.decode(ids)), eot, settings.targets === 'action', maxNew, NO_REPEAT_NGRAM);
+      const guide = new ActionGuide(tokenizer, promptElements(tokenizer.decode(ids)), eot, settings.targets === 'action', maxNew, NO_REPEAT_NGRAM, settings.prompt.thought === 'element');
       const r = await decoder.generate(ids, { maxNew, stopTokens: [eot], constraint: guide });
       action = parsePolicyOutput(tokenizer.decode(r.tokens.filter((t) => t !== eot))).action;
     }

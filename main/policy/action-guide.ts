@@ -112,6 +112,8 @@ export class ActionGuide implements TokenConstraint {
   private readonly selections: Map<string, string[]>;
   /** Ids per element-line head (`link "Shoes"`) of a name-first prompt. */
   private readonly heads: Map<string, string[]>;
+  /** With element thoughts: every printed element line up to its id, the thoughts allowed in lower case. */
+  private readonly elementLines: string[];
 
   /**
    * @param elements the prompt's element lines (promptElements)
@@ -125,11 +127,18 @@ export class ActionGuide implements TokenConstraint {
    *   "PN PN PN"), and a copy pointer feeds them: after "PN PN" the position whose previous token is
    *   "PN" holds "PN" again. Counted within a line, so the action may repeat what the thought said.
    */
+  /**
+   * @param elementThoughts the policy learned element thoughts (prompt setting `thought: 'element'`):
+   *   a thought that begins in lower case (a role, as element lines do) must be a printed element
+   *   line up to its id, `link "Shoes" [12]`, so the thought names an element of the page; one that
+   *   begins in upper case is a sentence (the thought of an action on no element) and stays free.
+   */
   constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number,
-    private readonly noRepeatNgram = 0) {
+    private readonly noRepeatNgram = 0, elementThoughts = false) {
     this.pieces = pieces(tokenizer);
     this.heads = new Map();
     for (const e of elements) if (e.head) this.heads.set(latin1(e.head), [...(this.heads.get(latin1(e.head)) ?? []), latin1(e.id)]);
+    this.elementLines = elementThoughts ? elements.flatMap((e) => (e.head ? [latin1(`${e.head} [${e.id}]`)] : [])) : [];
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
     this.names = ACTION_TYPES.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
     // Quoted as the targets are (formatAction), after the name and its parenthesis.
@@ -152,10 +161,14 @@ export class ActionGuide implements TokenConstraint {
       // Still in the thought: any piece (up to the trained length), but one that ends the line must begin a possible action.
       const full = text.length >= MAX_THOUGHT_CHARS || (this.maxTokens !== undefined && emitted.length >= Math.floor(this.maxTokens / 2));
       const ids = this.idsAfterHead(text);
+      const lines = this.elementLines.length > 0;
       for (let t = 0; t < mask.length; t++) {
         const piece = this.pieces[t];
         const nl = piece.indexOf('\n');
-        if (ids) mask[t] = this.continuesElementThought(text, ids, piece) ? 1 : 0;
+        // Element thoughts: lower case starts an element line, upper case a sentence, a newline an empty thought.
+        if (lines && /^[a-z]/.test(text || piece)) mask[t] = this.continuesElementLine(text + piece) ? 1 : 0;
+        else if (lines && text === '' && !/^[A-Z\n]/.test(piece)) mask[t] = 0;
+        else if (ids) mask[t] = this.continuesElementThought(text, ids, piece) ? 1 : 0;
         else mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(piece.slice(nl + 1)) !== 'dead' ? 1 : 0;
       }
       mask[this.eot] = 0;
@@ -183,6 +196,13 @@ export class ActionGuide implements TokenConstraint {
     if (open < 0 || thought.indexOf(']', open) >= 0 && !thought.endsWith(']')) return null;
     const ids = this.heads.get(thought.slice(0, open));
     return ids ? { ids, at: open + 2 } : null;
+  }
+
+  /** Whether `thought` is the beginning of a printed element line, or one whole and ended, before a possible action. */
+  private continuesElementLine(thought: string): boolean {
+    const nl = thought.indexOf('\n');
+    if (nl < 0) return this.elementLines.some((l) => l.startsWith(thought));
+    return this.elementLines.includes(thought.slice(0, nl)) && this.scan(thought.slice(nl + 1)) !== 'dead';
   }
 
   /** Whether `piece` keeps an element thought on an id of `ids` (and, once it is whole, ends the line there, before a possible action). */

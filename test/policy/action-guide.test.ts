@@ -132,6 +132,28 @@ test('an element thought names an element as the prompt prints it: after a print
   assert.ok(allowedPieces('link "Boots" [').includes('x'));
 });
 
+test('element thoughts: a thought in lower case is a printed element line up to its id, one in upper case a free sentence', () => {
+  const prompt = 'Task: Open the Shoes page.\nPage: / | Shop\nlink "Shoes" [12]\nlink "Home" [7]\nbutton "Go" [3]\nHistory: none\nNext:\n';
+  const tok = trainTokenizer([prompt, 'link "Shoes" [12]\nclick(\'12\')', 'Done.\nsend_msg_to_user(\'ok\')', '"x'], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const guide = new ActionGuide(tok, promptElements(prompt), eot, false, undefined, 0, true);
+  const allowed = (text: string) => {
+    const mask = guide.allowed(tok.encode(text))!;
+    return [...mask].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  };
+  const first = allowed('');
+  assert.ok(first.some((p) => p.startsWith('l')) && first.some((p) => p.startsWith('b')), 'element lines begin');
+  assert.ok(!first.some((p) => /^t/.test(p)), `no line begins with "t": ${first}`);
+  assert.ok(first.includes('D') && !first.includes('"'), 'a sentence may begin, other characters not');
+  assert.ok(allowed('link "').every((p) => 'Shoes"'.startsWith(p) || 'Home"'.startsWith(p) || p.startsWith('Sh') || p.startsWith('Ho')), 'only printed names go on');
+  assert.ok(allowed('link "Shoes" [').every((p) => '12]'.startsWith(p) || p.startsWith('12]')), 'the id printed with that line');
+  assert.ok(allowed('link "Shoes" [12]').every((p) => p.startsWith('\n')));
+  assert.ok(allowed('Done').includes('.'), 'a sentence stays free');
+  // Without the setting, a lower-case thought is free.
+  const free = new ActionGuide(tok, promptElements(prompt), eot, false);
+  assert.equal(free.allowed(tok.encode('link "'))![tok.encode('x')[0]], 1);
+});
+
 test('guided decoding on the shipped model: an action on a shown id, and SDSAT greedy equals AR greedy under the guide', async () => {
   const { model, tokenizer, sat } = loadModel(resourcePath('models', 'sdsat-ts'));
   assert.ok(sat);

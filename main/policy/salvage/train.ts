@@ -102,7 +102,7 @@ export function prepareState(state: SalvageState, tokenizer: Tokenizer, settings
   const prompt = encodePrompt(tokenizer, state.input as PolicyPromptInput, settings.prompt, ctx - settings.reserve);
   // Samples start at the thought line, whatever the policy's targets.
   const guide = guided
-    ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), tokenizer.specialId(END_OF_TEXT), false, Math.min(guided.maxNew, ctx - prompt.length))
+    ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), tokenizer.specialId(END_OF_TEXT), false, Math.min(guided.maxNew, ctx - prompt.length), 0, settings.prompt.thought === 'element')
     : undefined;
   return {
     state, prompt, reference: actionMeaning(state.target.action, state.input.elements), anchor: { ids: anchor.ids, mask: anchor.mask },
