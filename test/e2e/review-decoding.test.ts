@@ -153,7 +153,8 @@ test('the decoding dashboard charts the shipped benchmark and a run started from
   }
   await page.getByTestId('bench-meta').filter({ hasText: '1 prompts × 8 tokens' }).waitFor();
   const firstRow = page.getByTestId('bench-rows').locator('tbody tr').first();
-  assert.match((await firstRow.textContent())!, /\d\.\d\d–\d\.\d\d/);
+  // Two repeats of a tiny run on a loaded machine can give a wide interval (t with 1 degree of freedom is 12.7): any width, two decimals.
+  assert.match((await firstRow.textContent())!, /\d+\.\d\d–\d+\.\d\d/);
 });
 
 test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {
