@@ -86,7 +86,9 @@ function pieces(tokenizer: Tokenizer): string[] {
 type Arg = 'id' | 'text' | 'number' | { oneOf: string[] };
 /** Each action's arguments; `optional` trailing ones may be left out. Keyed by type, so a new action must be added here. */
 const FORMS: Record<ActionType, { args: Arg[]; optional?: number }> = {
-  click: { args: ['id', { oneOf: ['right', 'middle'] }], optional: 1 },
+  // A button other than the left one is an action no collecting agent here takes, so no policy is
+  // trained on it: a tiny model reached it by writing a comma after the id and then looped on it.
+  click: { args: ['id'] },
   dblclick: { args: ['id'] }, hover: { args: ['id'] }, focus: { args: ['id'] }, clear: { args: ['id'] },
   check: { args: ['id'] }, uncheck: { args: ['id'] },
   fill: { args: ['id', 'text'] }, select_option: { args: ['id', 'text'] }, press: { args: ['id', 'text'] },
@@ -95,6 +97,9 @@ const FORMS: Record<ActionType, { args: Arg[]; optional?: number }> = {
 };
 const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t)));
 const latin1 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
+
+/** Tokens left to the output budget when only closing quotes and parentheses may come (`'` and `)`, or `')`, with one spare). */
+const CLOSING_ROOM = 3;
 
 /** Four tokens: with spaces as their own tokens, a repeated pair of words ("the the the") is caught at the third. */
 export const NO_REPEAT_NGRAM = 4;
@@ -182,6 +187,12 @@ export class ActionGuide implements TokenConstraint {
     }
     for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t], named) !== 'dead' ? 1 : 0;
     mask[this.eot] = 0;
+    // The output's last tokens close the call (quotes and parentheses only), so a message that runs
+    // on is cut short, not left unterminated (which the environment refuses as malformed).
+    if (this.maxTokens !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM) {
+      const closing = mask.map((m, t) => (m && /^['")]+$/.test(this.pieces[t]) ? 1 : 0));
+      if (closing.includes(1)) return Uint8Array.from(closing);
+    }
     // Nothing possible (an output already off the grammar): no guidance.
     return mask.includes(1) ? mask : null;
   }

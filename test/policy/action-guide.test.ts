@@ -69,8 +69,8 @@ test('the guide: no end before an action, known names, element actions on shown 
   assert.equal(endAllowed("Pick.\nselect_option('48', 'XL')"), true);
   // The trained form to the end: a click's only extra argument is its button; a string closes with the call.
   allows("Add it.\nclick('12'", ')');
-  allows("Add it.\nclick('12', '", 'r');
-  forbids("Add it.\nclick('12', '", 'S');
+  // A click takes no button argument (no collecting agent writes one): only the call's close.
+  assert.ok([...guide.allowed(tok.encode("Add it.\nclick('12'"))!].every((m, t) => !m || tok.decode([t]).startsWith(')')));
   forbids("Pick.\nfill('30', 'XL'", ' ');
   allows("Pick.\nfill('30', 'XL'", ')');
   allows("Pick.\nfill('30', 'X\\", "'");
@@ -152,6 +152,18 @@ test('element thoughts: a thought in lower case is a printed element line up to 
   // Without the setting, a lower-case thought is free.
   const free = new ActionGuide(tok, promptElements(prompt), eot, false);
   assert.equal(free.allowed(tok.encode('link "'))![tok.encode('x')[0]], 1);
+});
+
+test('the last tokens of the output budget close the call, so a long message ends terminated', () => {
+  const tok = trainTokenizer([PROMPT, "Done.\nsend_msg_to_user('the price is 80')"], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const budget = tok.encode("Done.\nsend_msg_to_user('the price").length + 2;
+  const guide = new ActionGuide(tok, ELEMENTS, eot, false, budget);
+  const allowed = [...guide.allowed(tok.encode("Done.\nsend_msg_to_user('the price"))!].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  assert.ok(allowed.length > 0 && allowed.every((p) => /^['")]+$/.test(p)), `only closing pieces: ${allowed}`);
+  // With room left, the text goes on.
+  const roomy = new ActionGuide(tok, ELEMENTS, eot, false, budget + 10);
+  assert.equal(roomy.allowed(tok.encode("Done.\nsend_msg_to_user('the price"))![tok.encode(' ')[0]], 1);
 });
 
 test('guided decoding on the shipped model: an action on a shown id, and SDSAT greedy equals AR greedy under the guide', async () => {
