@@ -124,15 +124,12 @@ export class ActionGuide implements TokenConstraint {
    * @param elements the prompt's element lines (promptElements)
    * @param inAction true when the output starts at the action (a policy trained on actions only)
    * @param maxTokens the output's token budget, when known: the thought then ends by half of it, so
-   *   that a thought that goes on and on (a tiny model repeats itself) leaves room for the action
-   */
-  /**
+   *   that a thought that goes on and on (a tiny model repeats itself) leaves room for the action,
+   *   and its last tokens may only close the call
    * @param noRepeatNgram no token may complete an n-gram of tokens that already stands earlier on the
    *   same output line (0: off). A tiny model decoded greedily falls into loops ("the the the",
    *   "PN PN PN"), and a copy pointer feeds them: after "PN PN" the position whose previous token is
    *   "PN" holds "PN" again. Counted within a line, so the action may repeat what the thought said.
-   */
-  /**
    * @param elementThoughts the policy learned element thoughts (prompt setting `thought: 'element'`):
    *   a thought that begins in lower case (a role, as element lines do) must be a printed element
    *   line up to its id, `link "Shoes" [12]`, so the thought names an element of the page; one that
@@ -190,7 +187,7 @@ export class ActionGuide implements TokenConstraint {
     // The output's last tokens close the call (quotes and parentheses only), so a message that runs
     // on is cut short, not left unterminated (which the environment refuses as malformed).
     if (this.maxTokens !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM) {
-      const closing = mask.map((m, t) => (m && /^['")]+$/.test(this.pieces[t]) ? 1 : 0));
+      const closing = mask.map((m, t) => (m && /^[')]+$/.test(this.pieces[t]) ? 1 : 0));
       if (closing.includes(1)) return Uint8Array.from(closing);
     }
     // Nothing possible (an output already off the grammar): no guidance.

@@ -160,7 +160,7 @@ test('the last tokens of the output budget close the call, so a long message end
   const budget = tok.encode("Done.\nsend_msg_to_user('the price").length + 2;
   const guide = new ActionGuide(tok, ELEMENTS, eot, false, budget);
   const allowed = [...guide.allowed(tok.encode("Done.\nsend_msg_to_user('the price"))!].flatMap((m, t) => (m ? [tok.decode([t])] : []));
-  assert.ok(allowed.length > 0 && allowed.every((p) => /^['")]+$/.test(p)), `only closing pieces: ${allowed}`);
+  assert.ok(allowed.length > 0 && allowed.every((p) => /^[')]+$/.test(p)), `only closing pieces: ${allowed}`);
   // With room left, the text goes on.
   const roomy = new ActionGuide(tok, ELEMENTS, eot, false, budget + 10);
   assert.equal(roomy.allowed(tok.encode("Done.\nsend_msg_to_user('the price"))![tok.encode(' ')[0]], 1);
