@@ -42,6 +42,11 @@ export interface CompactPolicyOptions {
    */
   noRepeatNgram?: number;
   /**
+   * With guidance: when the page is exactly as it was before the last action, that action may not
+   * be written again (it changed nothing; a tiny model repeats it to the step limit). Default true.
+   */
+  stallBan?: boolean;
+  /**
    * Decode every step a second time with this mode (e.g. AR beside SDSAT) on the same prompt,
    * constraint and seed, to measure the two side by side on the same episodes. The action always
    * comes from `decode`; the two take turns going first, so load falls on both alike.
@@ -82,6 +87,8 @@ export interface CompactPolicyConfig {
   guided: boolean;
   /** The guide's no-repeat n-gram; absent in headers written before it existed (none). */
   noRepeatNgram?: number;
+  /** Whether an action that left the page unchanged was banned at the next step; absent before it existed (no). */
+  stallBan?: boolean;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -138,6 +145,8 @@ export class CompactPolicyAgent implements Agent {
   comparison: DecodeComparison | null = null;
   private taskSeed = 0;
   private step = 0;
+  /** The page the last step acted on (pageKey), to see whether its action changed anything. */
+  private lastPage: string | null = null;
 
   constructor(readonly options: CompactPolicyOptions) {}
 
@@ -162,7 +171,7 @@ export class CompactPolicyAgent implements Agent {
     const p = await this.load();
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
-      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM } : {}),
+      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? true } : {}),
       seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
@@ -171,6 +180,7 @@ export class CompactPolicyAgent implements Agent {
     await this.load();
     this.taskSeed = mixSeed(this.options.seed ?? 0, task.family, task.seed, 'policy');
     this.step = 0;
+    this.lastPage = null;
   }
 
   async act(obs: Observation, history: readonly AgentTurn[]): Promise<AgentTurn> {
@@ -187,9 +197,16 @@ export class CompactPolicyAgent implements Agent {
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
     const elements = promptElements(tokenizer.decode(prompt));
     const seed = mixSeed(this.taskSeed, this.step++);
+    const page = pageKey(obs);
+    const stalled = page === this.lastPage && history.length > 0 && (this.options.stallBan ?? true) ? history.at(-1)!.action : null;
+    this.lastPage = page;
+    const guide = () => {
+      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element');
+      return stalled ? g.banAction(stalled) : g;
+    };
     const generate = (decoder: Decoder) => decoder.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed, stopTokens: [eot],
-      constraint: (this.options.guided ?? true) ? new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element') : undefined,
+      constraint: (this.options.guided ?? true) ? guide() : undefined,
     });
     let out: GenerateResult;
     if (this.otherDecoder && this.comparison) {
@@ -225,4 +242,9 @@ function addTotals(t: DecoderTotals, r: GenerateResult): void {
   t.drafted += r.stats.drafted;
   t.accepted += r.stats.accepted;
   t.verifySteps += r.stats.verifySteps;
+}
+
+/** What an action could change on a page: address, title, and each element's identity and state. */
+export function pageKey(obs: Pick<Observation, 'url' | 'title' | 'elements'>): string {
+  return JSON.stringify([obs.url, obs.title, obs.elements.map((e) => [e.id, e.role, e.name, e.value, e.checked, e.selected, e.expanded, e.disabled, e.visible, e.inViewport])]);
 }

@@ -119,6 +119,8 @@ export class ActionGuide implements TokenConstraint {
   private readonly heads: Map<string, string[]>;
   /** With element thoughts: every printed element line up to its id, the thoughts allowed in lower case. */
   private readonly elementLines: string[];
+  /** Whole actions the output may not be (banAction). */
+  private readonly banned = new Set<string>();
 
   /**
    * @param elements the prompt's element lines (promptElements)
@@ -147,6 +149,15 @@ export class ActionGuide implements TokenConstraint {
     this.selections = new Map(elements.filter((e) => e.options.length).map((e) => [
       `'${e.id}'`, e.options.map((o) => latin1(formatAction({ type: 'select_option', id: e.id, options: [o] }).slice('select_option('.length))),
     ]));
+  }
+
+  /**
+   * Forbid one whole action (as formatAction writes it): the agent bans the action it just took when
+   * the page did not change, since a tiny model otherwise repeats it until the step limit.
+   */
+  banAction(action: string): this {
+    this.banned.add(latin1(action));
+    return this;
   }
 
   allowed(emitted: readonly number[]): Uint8Array | null {
@@ -232,9 +243,11 @@ export class ActionGuide implements TokenConstraint {
    */
   scan(action: string, named?: string): Scan {
     const open = action.indexOf('(');
-    if (open < 0) return this.names.some((n) => n.startsWith(action)) ? 'open' : 'dead';
+    // A banned call without arguments (go_back()) is banned at its name, so no output walks into it.
+    const names = this.banned.size ? this.names.filter((n) => !this.banned.has(`${n})`)) : this.names;
+    if (open < 0) return names.some((n) => n.startsWith(action)) ? 'open' : 'dead';
     const name = action.slice(0, open);
-    if (!this.names.includes(`${name}(`)) return 'dead';
+    if (!names.includes(`${name}(`)) return 'dead';
     const form = FORMS[name as ActionType];
     const rest = action.slice(open + 1);
     const required = form.args.length - (form.optional ?? 0);
@@ -243,7 +256,7 @@ export class ActionGuide implements TokenConstraint {
       if (a >= required) {
         // The call may close here.
         if (i === rest.length) return 'open';
-        if (rest[i] === ')') return i + 1 === rest.length ? 'whole' : 'dead';
+        if (rest[i] === ')') return i + 1 === rest.length ? this.unlessBanned(action) : 'dead';
       }
       if (a > 0) {
         const sep = rest.slice(i, i + 2);
@@ -254,14 +267,15 @@ export class ActionGuide implements TokenConstraint {
       const arg = form.args[a];
       if (arg === 'id') {
         const tail = rest.slice(i);
-        const takers = this.targets.get(name)!;
+        // A banned call on one element alone (click('12')) is banned at its id, for the same reason.
+        const takers = this.targets.get(name)!.filter((q) => form.args.length > 1 || !this.banned.has(`${name}(${q})`));
         const quoted = named !== undefined && takers.includes(`'${named}'`) ? [`'${named}'`] : takers;
         if (quoted.some((q) => q.startsWith(tail))) return 'open';
         const id = quoted.find((q) => tail.startsWith(q));
         if (id === undefined) return 'dead';
         // A select's printed options: the rest of the call is one of them.
         const choices = name === 'select_option' ? this.selections.get(id) : undefined;
-        if (choices) return choices.some((c) => c === tail) ? 'whole' : choices.some((c) => c.startsWith(tail)) ? 'open' : 'dead';
+        if (choices) return choices.some((c) => c === tail) ? this.unlessBanned(action) : choices.some((c) => c.startsWith(tail)) ? 'open' : 'dead';
         i += id.length;
       } else {
         const end = arg === 'text' ? endOfString(rest, i) : arg === 'number' ? endOfNumber(rest, i) : endOfWord(rest, i, arg.oneOf);
@@ -270,7 +284,11 @@ export class ActionGuide implements TokenConstraint {
       }
     }
     if (i === rest.length) return 'open';
-    return rest[i] === ')' && i + 1 === rest.length ? 'whole' : 'dead';
+    return rest[i] === ')' && i + 1 === rest.length ? this.unlessBanned(action) : 'dead';
+  }
+
+  private unlessBanned(action: string): Scan {
+    return this.banned.has(action) ? 'dead' : 'whole';
   }
 }
 

@@ -166,6 +166,21 @@ test('the last tokens of the output budget close the call, so a long message end
   assert.equal(roomy.allowed(tok.encode("Done.\nsend_msg_to_user('the price"))![tok.encode(' ')[0]], 1);
 });
 
+test('a banned action cannot be written, nor begun where it is the only way on; other actions stay open', () => {
+  const tok = trainTokenizer([PROMPT, "Add it.\nclick('12')", "Back.\ngo_back()", "Pick.\nfill('30', 'XL')"], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const guide = new ActionGuide(tok, ELEMENTS, eot, false).banAction("click('12')").banAction('go_back()').banAction("fill('30', 'XL')");
+  const allowed = (text: string) => [...guide.allowed(tok.encode(text))!].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  assert.ok(!allowed("Add it.\nclick('").some((p) => p.startsWith('1')), 'the banned id is not begun (no other id starts with 1)');
+  assert.ok(allowed("Add it.\nclick('").some((p) => p.startsWith('7')), 'another element is');
+  assert.ok(!allowed('Back.\ngo_').some((p) => p.startsWith('back')), 'a banned call without arguments is not begun');
+  assert.ok(allowed("Pick.\nfill('30', 'XL").every((p) => !p.startsWith("')")), 'the banned text is not closed');
+  assert.ok(allowed("Pick.\nfill('30', 'XL").length > 0, 'but the text may go on');
+  // Unbanned, the same outputs are allowed.
+  const free = new ActionGuide(tok, ELEMENTS, eot, false);
+  assert.equal(free.allowed(tok.encode("Add it.\nclick('1"))![tok.encode('2')[0]], 1);
+});
+
 test('guided decoding on the shipped model: an action on a shown id, and SDSAT greedy equals AR greedy under the guide', async () => {
   const { model, tokenizer, sat } = loadModel(resourcePath('models', 'sdsat-ts'));
   assert.ok(sat);

@@ -10,7 +10,7 @@ import { policySamples, writePolicyCorpus } from '../../main/policy/sft-data.ts'
 import { defaultTrainJob, train } from '../../main/models/train.ts';
 import { defaultSftJob, trainSft } from '../../main/policy/sft.ts';
 import { defaultPromptSettings } from '../../main/policy/prompt.ts';
-import { CompactPolicyAgent } from '../../main/agents/compact-policy.ts';
+import { CompactPolicyAgent, pageKey } from '../../main/agents/compact-policy.ts';
 import { makeAgent } from '../../main/agents/registry.ts';
 import { TransformerLM } from '../../main/models/model.ts';
 import { saveModel } from '../../main/models/checkpoint.ts';
@@ -100,4 +100,27 @@ test('an untrained policy writes no valid action: each step is recorded as an in
   assert.equal(steps.length, 3);
   assert.equal(agent.totals.invalidOutputs, 3);
   for (const s of steps) assert.ok(s.error && INVALID_ACTION_CODES.has(s.error.code), `step ${s.index}: ${s.action} -> ${s.error?.code}`);
+});
+
+test('the stall ban: an action that left the page unchanged is not written again at the next step (and is, without the ban)', async () => {
+  await selectBackend('wasm');
+  const tokenizer = trainTokenizer(['click(\'12\') fill(\'3\', \'x\') go_back()'], 280);
+  // All-zero weights: every token equally likely, so greedy decoding takes the first token the guide
+  // allows, and on an unchanged page it writes the same action again unless that action is banned.
+  const model = new TransformerLM({ vocabSize: tokenizer.vocabSize, satTokens: 0, ctx: 512, dModel: 16, nLayer: 1, nHead: 2, dFF: 32, initStd: 0, seed: 5 });
+  const dir = mkdtempSync(join(tmpdir(), 'lab-policy-stall-'));
+  await saveModel(dir, { model, tokenizer, sat: null });
+  const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
+  /** Pairs of steps where the page before each was the same, with both actions. */
+  const stalls = async (stallBan: boolean) => {
+    const agent = new CompactPolicyAgent({ dir, maxNew: 48, seed: 3, stallBan });
+    assert.equal((await agent.config()).stallBan, stallBan);
+    const out = await runEpisode(deps, { family: 'webmail', seed: 10, tier: 1, agent, maxSteps: 6 });
+    const steps = fx.store.readEpisode(out.id).steps;
+    return steps.slice(1).flatMap((s, i) => (pageKey(s.observation) === pageKey(steps[i].observation) ? [[steps[i].action, s.action]] : []));
+  };
+  const without = await stalls(false);
+  assert.ok(without.some(([a, b]) => a === b), `without the ban the untrained policy repeats an action that changed nothing: ${JSON.stringify(without)}`);
+  const banned = await stalls(true);
+  for (const [a, b] of banned) assert.notEqual(b, a, 'the same action after it changed nothing');
 });
