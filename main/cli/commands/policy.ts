@@ -181,10 +181,10 @@ export function registerPolicyCommands(program: Command): void {
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
-      .option('--no-stall-ban', 'guided: let the policy write again an action that left the page unchanged (by default it may not)')
+      .option('--stall-ban', 'guided: the policy may not write again an action that left the page unchanged')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--json', 'print the report as JSON')),
-  ).action(async (o: BrowserFlags & SamplingOpts & { endOnGoal: boolean; stallBan: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -202,7 +202,7 @@ export function registerPolicyCommands(program: Command): void {
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: o.stallBan, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
         tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
       }, {
         signal,
