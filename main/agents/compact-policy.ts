@@ -11,7 +11,7 @@ import { END_OF_TEXT } from '../models/tokenizer.ts';
 import type { DecodeMode, Decoder, GenerateResult, Sampling } from '../decode/types.ts';
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
-import { mixSeed } from '../tasks/families/common/rng.ts';
+import { mixSeed } from '../common/rng.ts';
 import { parsePolicyOutput } from '../policy/prompt.ts';
 import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';

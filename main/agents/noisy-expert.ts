@@ -19,8 +19,8 @@
 import type { Observation, PageElement } from '../environment/types.ts';
 import { formatAction, parseAction, type Action } from '../environment/actions.ts';
 import type { TaskSpec } from '../tasks/types.ts';
-import { Rng, mixSeed } from '../tasks/families/common/rng.ts';
-import { normalizeText } from '../tasks/families/common/normalize.ts';
+import { Rng, mixSeed } from '../common/rng.ts';
+import { normalizeText } from '../common/normalize.ts';
 import type { Agent, AgentTurn } from './types.ts';
 
 export const MISTAKE_KINDS = ['wrong_element', 'detour', 'premature_answer', 'typo', 'wrong_option'] as const;
@@ -134,7 +134,7 @@ export class NoisyExpert implements Agent {
     const seen = this.applyBeliefs(obs);
     // A fixed number of draws per step keeps the streams of two attempts with different rates
     // aligned, so lowering a rate removes mistakes without reshuffling the others.
-    const u = { premature: this.rng.float(), detour: this.rng.float(), slip: this.rng.float(), pick: this.rng.float() };
+    const u = { premature: this.rng.next(), detour: this.rng.next(), slip: this.rng.next(), pick: this.rng.next() };
     const turn = await this.oracle.act(seen, history);
     const rates = this.config.effectiveRates;
     let action: Action;

@@ -5,7 +5,7 @@
  */
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
-import { Rng, mixSeed } from '../tasks/families/common/rng.ts';
+import { Rng, mixSeed } from '../common/rng.ts';
 import { act } from '../tasks/families/common/oracle.ts';
 import type { Agent, AgentTurn } from './types.ts';
 
@@ -27,7 +27,7 @@ export function randomAgent(seed: number): Agent {
 }
 
 function pick(rng: Rng, obs: Observation): string {
-  const r = rng.float();
+  const r = rng.next();
   if (r < 0.08) return `scroll(0, ${rng.pick([-400, -200, 200, 400, 600])})`;
   if (r < 0.12) return act.goBack();
   if (r < 0.14) return act.say(rng.pick(WORDS));

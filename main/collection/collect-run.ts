@@ -22,6 +22,7 @@ import { LlmReflector } from './llm-reflector.ts';
 import type { RetryInfo } from '../llm/client.ts';
 import { shortenEpisode } from './shorten.ts';
 import { CancelledError, attemptEventSchema, runTaskWithRetries, summariseArms, taskKey, type Arm, type ArmSummary, type AttemptEvent, type TaskRef } from './retries.ts';
+import { LAB_ID, labPaths } from '../store/layout.ts';
 
 /** The endpoint a run talks to (agent 'endpoint', reflector 'llm'), as saved in config.json: never a key. */
 export const endpointConfigSchema = z.object({
@@ -41,7 +42,7 @@ export type EndpointConfig = z.infer<typeof endpointConfigSchema>;
 export const REFLECT_MODES = ['llm', 'rules', 'none'] as const;
 
 export const collectConfigSchema = z.object({
-  runId: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  runId: z.string().regex(LAB_ID),
   createdAt: z.string(),
   tasks: z.string(),
   agent: z.enum(AGENT_NAMES),
@@ -114,7 +115,7 @@ export class RunFolder {
   static create(labDir: string, config: Omit<CollectConfig, 'runId' | 'createdAt'> & { runId?: string }): RunFolder {
     const runId = config.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
     const full = collectConfigSchema.parse({ ...config, endOnGoal: config.endOnGoal ?? true, runId, createdAt: new Date().toISOString() });
-    const dir = join(labDir, 'runs', runId);
+    const dir = labPaths.run(labDir, runId);
     if (existsSync(join(dir, 'config.json'))) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'config.json'), JSON.stringify(full, null, 2) + '\n');
@@ -122,10 +123,9 @@ export class RunFolder {
   }
 
   static open(labDir: string, runId: string): RunFolder {
-    if (!/^[A-Za-z0-9_-]+$/.test(runId)) throw new Error(`invalid run id: ${runId}`);
-    const dir = join(labDir, 'runs', runId);
+    const dir = labPaths.run(labDir, runId);
     const cfgPath = join(dir, 'config.json');
-    if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${join(labDir, 'runs')}`);
+    if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${labPaths.runs(labDir)}`);
     const config = collectConfigSchema.parse(JSON.parse(readFileSync(cfgPath, 'utf8')));
     const log = join(dir, 'progress.jsonl');
     // A crash can leave a torn last line: drop it (its work is redone) so appends start clean.

@@ -13,14 +13,15 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from '
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseAction } from '../environment/actions.ts';
-import { normalizeText } from '../tasks/families/common/normalize.ts';
+import { normalizeText } from '../common/normalize.ts';
 import { MISTAKE_KINDS, type MistakeKind } from '../agents/noisy-expert.ts';
 import type { EpisodeData } from '../store/lab.ts';
 import type { ObservationRecord } from '../store/schema.ts';
 import { elementsHash, normaliseUrl } from './replay.ts';
+import { LAB_ID, checkLabId } from '../store/layout.ts';
 
 export const reflectionSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  id: z.string().regex(LAB_ID),
   episodeId: z.string(),
   reflector: z.string(),
   createdAt: z.string(),
@@ -162,7 +163,7 @@ export class ReflectionStore {
     mkdirSync(this.dir, { recursive: true });
   }
   path(id: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid reflection id: ${id}`);
+    checkLabId(id, 'reflection');
     return join(this.dir, `${id}.json`);
   }
   has(id: string): boolean {

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { makeAgent } from '../agents/registry.ts';
 import { noisyExpertConfig, type MistakeRates } from '../agents/noisy-expert.ts';
 import { endpointSettings, type EndpointAgentOptions } from '../agents/endpoint-agent.ts';
-import { mixSeed } from '../tasks/families/common/rng.ts';
+import { mixSeed } from '../common/rng.ts';
 import type { Tier } from '../tasks/types.ts';
 import { runEpisode, type EpisodeDeps } from './episode.ts';
 import type { Reflection, ReflectionStore, Reflector } from './reflect.ts';

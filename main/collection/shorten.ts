@@ -27,6 +27,7 @@ import { LabStore, type EpisodeData } from '../store/lab.ts';
 import type { ObservationRecord } from '../store/schema.ts';
 import { runEpisode } from './episode.ts';
 import { stateKey } from './reflect.ts';
+import { checkLabId } from '../store/layout.ts';
 
 export interface Cut {
   /** First and last step index cut (inclusive). */
@@ -137,7 +138,7 @@ class TrialStore extends LabStore {
     mkdirSync(this.trialsDir, { recursive: true });
   }
   override episodePath(id: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid episode id: ${id}`);
+    checkLabId(id, 'episode');
     return join(this.trialsDir, `${id}.jsonl`);
   }
 }

@@ -11,6 +11,8 @@ import { DatasetError } from './errors.ts';
 import { datasetFilterSchema, OUTCOMES } from './filter.ts';
 import { fileSha256 } from './hash.ts';
 import { SPLITS } from './split.ts';
+import { fieldIssue } from '../store/schema-error.ts';
+import { LAB_ID, labPaths } from '../store/layout.ts';
 
 export const MANIFEST_FORMAT = 'agent-lab-dataset';
 export const MANIFEST_VERSION = 1;
@@ -19,7 +21,7 @@ const sha = z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex digest');
 const counts = z.record(z.string(), z.number().int().min(0));
 
 export const manifestEpisodeSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  id: z.string().regex(LAB_ID),
   family: z.string(),
   seed: z.number().int(),
   tier: z.number().int(),
@@ -79,11 +81,11 @@ export function parseDatasetRef(ref: string): { name: string; version?: number }
   return { name: validateDatasetName(m[1]), version: m[2] === undefined ? undefined : Number(m[2]) };
 }
 
-export const datasetsDir = (labDir: string) => join(labDir, 'datasets');
+export const datasetsDir = labPaths.datasets;
 export const datasetDir = (labDir: string, name: string) => join(datasetsDir(labDir), validateDatasetName(name));
 export const versionDir = (labDir: string, name: string, version: number) => join(datasetDir(labDir, name), `v${version}`);
-export const episodeFile = (labDir: string, id: string) => join(labDir, 'episodes', `${id}.jsonl`);
-export const labelsFile = (labDir: string, id: string) => join(labDir, 'labels', `${id}.jsonl`);
+export const episodeFile = labPaths.episodeFile;
+export const labelsFile = labPaths.labelsFile;
 
 /** Versions present on disk, ascending. */
 export function listVersions(labDir: string, name: string): number[] {
@@ -152,8 +154,7 @@ export function readManifest(labDir: string, ref: string | { name: string; versi
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DatasetError(`${where}: ${path}: field ${issue.path.join('.') || '(manifest)'}: ${issue.message}`);
+    throw new DatasetError(`${where}: ${path}: ${fieldIssue(parsed.error, '(manifest)')}`);
   }
   const m = parsed.data;
   if (m.name !== name || m.version !== version) throw new DatasetError(`${where}: ${path} says it is ${m.name} v${m.version}`);

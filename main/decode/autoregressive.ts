@@ -1,6 +1,6 @@
 /** Plain autoregressive decoding with a KV cache: one forward pass per token. The baseline. */
 import { KVCache, type TransformerLM } from '../models/model.ts';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { Emitter, prefill } from './generation.ts';
 import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';

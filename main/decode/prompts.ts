@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { resourcePath } from '../paths.ts';
+import { fieldIssue } from '../store/schema-error.ts';
 
 /** Prompts cut from the code corpus's validation files (the shipped model never trained on them). */
 export const DEFAULT_PROMPTS = resourcePath('corpus', 'npm-code', 'prompts.jsonl');
@@ -18,7 +19,7 @@ export function readPrompts(file: string): { id: string; text: string }[] {
     try {
       p = promptLineSchema.parse(JSON.parse(l));
     } catch (err) {
-      const msg = err instanceof z.ZodError ? `field ${err.issues[0].path.join('.') || '(line)'}: ${err.issues[0].message}` : (err as Error).message;
+      const msg = err instanceof z.ZodError ? fieldIssue(err, '(line)') : (err as Error).message;
       throw new Error(`${file}:${i + 1}: ${msg}`);
     }
     return [{ id: p.id ?? `line${i + 1}`, text: p.text }];

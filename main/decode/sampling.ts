@@ -2,7 +2,7 @@
  * Token choice from logits: greedy, nucleus (top-p) distributions, and the speculative-sampling
  * acceptance rule. Pure functions over Float32Arrays so the statistics can be tested without a model.
  */
-import type { Rng } from '../models/rng.ts';
+import type { Rng } from '../common/rng.ts';
 
 /** Index of the largest value (first one on ties), within [offset, offset+n). */
 export function argmax(logits: Float32Array, offset = 0, n = logits.length - offset): number {

@@ -13,7 +13,7 @@
  */
 import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, MASKED, type TransformerLM } from '../models/model.ts';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
 import { BONUS, EXACT, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';

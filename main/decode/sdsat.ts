@@ -14,7 +14,7 @@
  */
 import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, type TransformerLM } from '../models/model.ts';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
 import { BONUS, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';

@@ -1,5 +1,5 @@
 /** Token choice (greedy or nucleus) and draft verification, shared by every decoder. */
-import type { Rng } from '../models/rng.ts';
+import type { Rng } from '../common/rng.ts';
 import { argmax, maskedRow, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
 import type { DecodeStats, Sampling, TokenConstraint } from './types.ts';
 

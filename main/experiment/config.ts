@@ -11,6 +11,8 @@ import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../po
 import { TARGETS } from '../policy/sft-data.ts';
 import { ELEMENT_LAYOUTS, ELEMENT_ORDERS, defaultPromptSettings } from '../policy/prompt.ts';
 import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft-job.ts';
+import { fieldIssue } from '../store/schema-error.ts';
+import { LAB_ID } from '../store/layout.ts';
 
 export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
 export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];
@@ -20,7 +22,7 @@ export const VARIANTS = [...SALVAGE_PRESETS, 'states-all'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 /** An experiment id: also its folder name under lab/experiments/. */
-export const EXPERIMENT_ID = /^[A-Za-z0-9_-]+$/;
+export const EXPERIMENT_ID = LAB_ID;
 
 export const ExperimentConfig = z.object({
   id: z.string().regex(EXPERIMENT_ID),
@@ -169,6 +171,6 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
 
 export function parseExperimentConfig(raw: unknown, where: string): ExperimentConfig {
   const r = ExperimentConfig.safeParse(raw);
-  if (!r.success) throw new Error(`${where}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  if (!r.success) throw new Error(`${where}: ${fieldIssue(r.error)}`);
   return r.data;
 }

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { EXPERIMENT_ID, ExperimentConfig } from './config.ts';
 import { appendJsonlLine, readJsonl, repairTornTail } from '../store/jsonl.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
+import { labPaths } from '../store/layout.ts';
 
 export const StageEvent = z.object({
   stage: z.string(),
@@ -32,8 +33,8 @@ export type StageEvent = z.infer<typeof StageEvent>;
 /** An experiment's config.json, parsed; errors name the id, the file and the field. */
 export function readRecordedConfig(labDir: string, id: string): ExperimentConfig {
   if (!EXPERIMENT_ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
-  const path = join(labDir, 'experiments', id, 'config.json');
-  if (!existsSync(path)) throw new Error(`no experiment ${id} in ${join(labDir, 'experiments')} (no ${path})`);
+  const path = join(labPaths.experiment(labDir, id), 'config.json');
+  if (!existsSync(path)) throw new Error(`no experiment ${id} in ${labPaths.experiments(labDir)} (no ${path})`);
   return readJsonFile(path, ExperimentConfig, 'JSON');
 }
 
@@ -57,7 +58,7 @@ export class ExperimentFolder {
   }
 
   static create(labDir: string, config: ExperimentConfig): ExperimentFolder {
-    const dir = join(labDir, 'experiments', config.id);
+    const dir = labPaths.experiment(labDir, config.id);
     if (existsSync(join(dir, 'config.json'))) throw new Error(`experiment ${config.id} exists; continue it with --resume ${config.id}`);
     mkdirSync(join(dir, 'outputs'), { recursive: true });
     writeFileAtomic(join(dir, 'config.json'), JSON.stringify(config, null, 2) + '\n');
@@ -71,7 +72,7 @@ export class ExperimentFolder {
     } catch (err) {
       throw new Error(`--resume: ${(err as Error).message}`);
     }
-    const dir = join(labDir, 'experiments', id);
+    const dir = labPaths.experiment(labDir, id);
     const log = join(dir, 'stages.jsonl');
     const events = readStageEvents(log);
     // A kill can tear only the last line: cut it, so the next event starts a line of its own.

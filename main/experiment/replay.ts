@@ -7,9 +7,9 @@
  * reproduces its numbers.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';
 import { ExperimentFolder, readRecordedConfig } from './folder.ts';
+import { labPaths } from '../store/layout.ts';
 
 /** The replay's configuration: the original's, with a new id, a new createdAt and replayOf. */
 export function replayConfig(labDir: string, originalId: string, newId: string): ExperimentConfig {
@@ -20,7 +20,7 @@ export function replayConfig(labDir: string, originalId: string, newId: string):
 
 /** `<id>-replay<N>` with the first N whose folder does not exist: readable, and sorted beside the original. */
 export function nextReplayId(labDir: string, originalId: string): string {
-  for (let n = 1; ; n++) if (!existsSync(join(labDir, 'experiments', `${originalId}-replay${n}`))) return `${originalId}-replay${n}`;
+  for (let n = 1; ; n++) if (!existsSync(labPaths.experiment(labDir, `${originalId}-replay${n}`))) return `${originalId}-replay${n}`;
 }
 
 /** Create the replay's folder (config.json written); run it with runExperiment like any other. */

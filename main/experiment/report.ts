@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { rate, tMean, type Interval, type Mean, type Rate } from '../policy/stats.ts';
 import type { EvalReport } from '../policy/eval.ts';
 import type { ExperimentFolder } from './folder.ts';
@@ -96,7 +96,7 @@ export function meanDifference(xs: readonly number[], ys: readonly number[], res
   if (xs.length < 2 || ys.length < 2) return { value: d, ci95: null };
   const rng = new Rng(seed);
   const ds = new Float64Array(resamples);
-  const draw = (v: readonly number[]) => { let s = 0; for (let i = 0; i < v.length; i++) s += v[rng.int(v.length)]; return s / v.length; };
+  const draw = (v: readonly number[]) => { let s = 0; for (let i = 0; i < v.length; i++) s += v[rng.below(v.length)]; return s / v.length; };
   for (let r = 0; r < resamples; r++) ds[r] = draw(xs) - draw(ys);
   ds.sort();
   return { value: d, ci95: { low: ds[Math.floor(0.025 * resamples)], high: ds[Math.min(resamples - 1, Math.floor(0.975 * resamples))] } };

@@ -29,6 +29,7 @@ import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
 import type { ExperimentConfig, Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
+import { labPaths } from '../store/layout.ts';
 
 export class StageStopped extends Error {
   constructor(stage: string) {
@@ -76,7 +77,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
       const c = ctx.config.collect;
       // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
       const runId = `${ctx.config.id}-${arm}`;
-      const run = existsSync(join(ctx.store.dir, 'runs', runId, 'config.json'))
+      const run = existsSync(join(labPaths.run(ctx.store.dir, runId), 'config.json'))
         ? RunFolder.open(ctx.store.dir, runId)
         : RunFolder.create(ctx.store.dir, {
             runId,
@@ -201,7 +202,7 @@ const mineStage: Stage = {
       all = r.failures;
     }
     const out = miningFileReport(rollouts.evalId, all, 5);
-    const path = join(ctx.store.dir, 'evals', rollouts.evalId, 'mining.json');
+    const path = join(labPaths.eval(ctx.store.dir, rollouts.evalId), 'mining.json');
     writeMiningFile(path, out);
     return {
       evalId: rollouts.evalId, path, failures: out.failures, failed: failed.length, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,

@@ -10,7 +10,7 @@
  */
 import type { SatSettings } from './checkpoint.ts';
 import { MASKED } from './model.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../common/rng.ts';
 
 export interface Batch {
   batch: number;
@@ -43,7 +43,7 @@ export function satId(sat: SatSettings, vocabSize: number, i: number): number {
 /** Sample windows of seqLen+1 tokens from `tokens` and build a batch (SAT blocks optional). */
 export function sampleBatch(tokens: Int32Array, batch: number, seqLen: number, rng: Rng, satBlocks?: SatBlocks): Batch {
   const starts: number[] = [];
-  for (let b = 0; b < batch; b++) starts.push(rng.int(tokens.length - seqLen - 1));
+  for (let b = 0; b < batch; b++) starts.push(rng.below(tokens.length - seqLen - 1));
   return buildBatch(tokens, starts, seqLen, rng, satBlocks);
 }
 
@@ -74,7 +74,7 @@ export function buildBatch(tokens: Int32Array, starts: number[], seqLen: number,
     }
     for (let blk = 0; blk < nBlocks; blk++) {
       const sb = satBlocks as SatBlocks;
-      const c = rng.int(seqLen - k); // cut: last visible standard index, c + k < seqLen + 1
+      const c = rng.below(seqLen - k); // cut: last visible standard index, c + k < seqLen + 1
       for (let i = 1; i <= k; i++) {
         const row = seqLen + blk * k + (i - 1);
         ids[b * len + row] = satId(sb.sat, sb.vocabSize, i - 1);

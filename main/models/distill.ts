@@ -5,7 +5,7 @@
  * the same idea). Prompts are cut from the training text; generation runs batched with the KV cache.
  */
 import { KVCache, type TransformerLM } from './model.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../common/rng.ts';
 import { argmax } from '../decode/sampling.ts';
 
 /**
@@ -19,7 +19,7 @@ export function greedyWindows(model: TransformerLM, tokens: Int32Array, windows:
     const n = Math.min(batch, windows - w0);
     const rows: number[][] = [];
     for (let b = 0; b < n; b++) {
-      const s = rng.int(tokens.length - promptLen);
+      const s = rng.below(tokens.length - promptLen);
       rows.push(Array.from(tokens.subarray(s, s + promptLen)));
     }
     const cache = new KVCache(n);

@@ -15,7 +15,7 @@
  *  - `forward`: inference with a KV cache, any number of new tokens per call, causal.
  */
 import * as tf from '@tensorflow/tfjs';
-import { Rng } from './rng.ts';
+import { Rng } from '../common/rng.ts';
 
 export interface ModelConfig {
   /** Standard tokens: rows of the embedding that are also output classes. */

@@ -15,7 +15,7 @@ import { writeFileAtomic } from '../store/json-file.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from './train-state.ts';
 import { TransformerLM, defaultModelConfig, oneHot } from './model.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../common/rng.ts';
 import { Tokenizer, tokenizerSample, trainTokenizer } from './tokenizer.ts';
 import { greedyWindows } from './distill.ts';
 
@@ -117,7 +117,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
     const nDist = Math.round(job.batch * (job.sat?.distillShare ?? 0.5));
     const starts: number[] = [];
     for (let b = 0; b < job.batch; b++) {
-      starts.push(b < nDist ? trainTokens.length + rng.int(distilled.rows) * (job.seqLen + 1) : rng.int(trainTokens.length - job.seqLen - 1));
+      starts.push(b < nDist ? trainTokens.length + rng.below(distilled.rows) * (job.seqLen + 1) : rng.below(trainTokens.length - job.seqLen - 1));
     }
     const batch = buildBatch(distilled.all, starts, job.seqLen, rng, satBlocks);
     batch.stdWeight.fill(0, 0, nDist * batch.len);

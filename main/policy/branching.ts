@@ -32,7 +32,7 @@ import type { TaskSpec } from '../tasks/types.ts';
 import type { ObservationRecord } from '../store/schema.ts';
 import type { EpisodeData } from '../store/lab.ts';
 import { LabelStore } from '../store/labels.ts';
-import { normalizeText } from '../tasks/families/common/normalize.ts';
+import { normalizeText } from '../common/normalize.ts';
 import { runEpisode, type EpisodeDeps } from '../collection/episode.ts';
 import { normaliseUrl } from '../collection/replay.ts';
 import { miningReport, type MinedFailure } from './mining.ts';

@@ -23,6 +23,7 @@ import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from './stats.ts';
 import type { EvalSplit } from './eval-splits.ts';
+import { labPaths } from '../store/layout.ts';
 
 export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
 
@@ -196,7 +197,7 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
     episodes,
     elapsedS: (performance.now() - t0) / 1000,
   };
-  const dir = join(deps.store.dir, 'evals', evalId);
+  const dir = labPaths.eval(deps.store.dir, evalId);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'report.json');
   writeFileSync(path, JSON.stringify(report, null, 2) + '\n');

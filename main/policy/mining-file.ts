@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { FAILURE_MODES } from './mining.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
+import { labPaths } from '../store/layout.ts';
 
 /**
  * What branching from a critical state found (see ./branching.ts):
@@ -88,7 +89,7 @@ export function writeMiningFile(path: string, report: unknown): void {
  * --eval REF` writes it), or REF itself when it is the path of a .json file.
  */
 export function resolveMiningFile(ref: string, labDir: string): string {
-  const path = ref.endsWith('.json') ? resolve(ref) : join(labDir, 'evals', ref, 'mining.json');
+  const path = ref.endsWith('.json') ? resolve(ref) : join(labPaths.eval(labDir, ref), 'mining.json');
   if (!existsSync(path)) throw new Error(`--mined: no mining report at ${path} (run \`lab mine --eval ID\` first)`);
   return path;
 }

@@ -20,7 +20,7 @@
  */
 import { parseAction, type Action } from '../environment/actions.ts';
 import type { PageElement } from '../environment/types.ts';
-import { normalizeText } from '../tasks/families/common/normalize.ts';
+import { normalizeText } from '../common/normalize.ts';
 import type { EpisodeData, LabStore } from '../store/lab.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';

@@ -5,11 +5,11 @@
  * evaluation reports name.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
+import { labPaths } from '../store/layout.ts';
 
-export const REGISTRY_FILE = 'policies.jsonl';
 export const TRAINING_KINDS = ['sft', 'salvage'] as const;
 export type TrainingKind = (typeof TRAINING_KINDS)[number];
 
@@ -18,12 +18,12 @@ export type RegistryLine = z.infer<typeof RegistryLine>;
 
 export function registerTrainingRun(labDir: string, kind: TrainingKind, dir: string): void {
   mkdirSync(labDir, { recursive: true });
-  appendJsonlLine(join(labDir, REGISTRY_FILE), { time: new Date().toISOString(), kind, dir: resolve(dir) } satisfies RegistryLine);
+  appendJsonlLine(labPaths.trainingRegistry(labDir), { time: new Date().toISOString(), kind, dir: resolve(dir) } satisfies RegistryLine);
 }
 
 /** Registered folders, first registration order, each once. */
 export function registeredRuns(labDir: string): RegistryLine[] {
-  const path = join(labDir, REGISTRY_FILE);
+  const path = labPaths.trainingRegistry(labDir);
   if (!existsSync(path)) return [];
   const seen = new Map<string, RegistryLine>();
   for (const r of readJsonl(path, RegistryLine).records) if (!seen.has(r.dir)) seen.set(r.dir, r);

@@ -16,7 +16,7 @@ import type { Batch } from '../models/batches.ts';
 import { satId } from '../models/batches.ts';
 import { isCheckpoint, loadModel, saveModel, type SatSettings } from '../models/checkpoint.ts';
 import { MASKED, type TransformerLM } from '../models/model.ts';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainJob, type TrainResult } from '../models/train.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
@@ -53,7 +53,7 @@ export function satSftBatch(seqs: readonly EncodedSample[], sat: SatSettings, vo
     const lo = Math.max(0, s.promptLength - 1);
     const hi = Math.max(lo, n - 3);
     for (let blk = 0; blk < blocks; blk++) {
-      const c = lo + rng.int(hi - lo + 1);
+      const c = lo + rng.below(hi - lo + 1);
       for (let i = 1; i <= k; i++) {
         const row = std + blk * k + (i - 1);
         ids[b * len + row] = satId(sat, vocabSize, i - 1);
@@ -141,7 +141,7 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
       break;
     }
     const lr = learningRate(job, state.step);
-    const picked = Array.from({ length: job.batch }, () => train[rng.int(train.length)]);
+    const picked = Array.from({ length: job.batch }, () => train[rng.below(train.length)]);
     const batch = satSftBatch(picked, sat, model.config.vocabSize, job.sat.blocks, rng);
     tokens += picked.reduce((n, s) => n + s.ids.length, 0);
     const l = opt.step(batch, lr, job.gradClip, job.sat.weight);

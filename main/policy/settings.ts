@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PromptSettings, defaultPromptSettings } from './prompt.ts';
 import { TARGETS } from './sft-data.ts';
+import { fieldIssue } from '../store/schema-error.ts';
 
 export const PolicySettings = z.object({
   format: z.literal('lab-compact-policy'),
@@ -36,6 +37,6 @@ export function readPolicySettings(dir: string, meta: Record<string, unknown> = 
   if (!existsSync(path) && typeof base === 'string') path = join(base, POLICY_FILE);
   if (!existsSync(path)) return defaultPolicySettings;
   const r = PolicySettings.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!r.success) throw new Error(`${path}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  if (!r.success) throw new Error(`${path}: ${fieldIssue(r.error)}`);
   return r.data;
 }

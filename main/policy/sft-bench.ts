@@ -4,7 +4,7 @@
  * prints, so a change to the training step is judged against the old step in the same run.
  */
 import { TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { AdamW } from '../models/train.ts';
 import { batchPicker, sftBatch } from './sft.ts';
 import type { EncodedSample } from './sft-data.ts';

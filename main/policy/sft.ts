@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../store/json-file.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import { TRAIN_STATE_FILE, readTrainJob, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { MASKED, TransformerLM, defaultModelConfig } from '../models/model.ts';
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainProgress } from '../models/train.ts';
 import { POLICY_FILE, type PolicySettings } from './settings.ts';
@@ -147,12 +147,12 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
  * in dataset order they are often steps of one episode, and a batch of them would say one thing.
  */
 export function batchPicker(seqs: readonly EncodedSample[], size: number, lengthBuckets: boolean, rng: Rng, orderSeed = 1): () => EncodedSample[] {
-  if (!lengthBuckets) return () => Array.from({ length: size }, () => seqs[rng.int(seqs.length)]);
+  if (!lengthBuckets) return () => Array.from({ length: size }, () => seqs[rng.below(seqs.length)]);
   const order = new Rng(orderSeed);
   const tieBreak = seqs.map(() => order.next());
   const byLength = seqs.map((s, i) => ({ s, t: tieBreak[i] })).sort((a, b) => a.s.ids.length - b.s.ids.length || a.t - b.t).map((x) => x.s);
   return () => {
-    const start = rng.int(Math.max(1, byLength.length - size + 1));
+    const start = rng.below(Math.max(1, byLength.length - size + 1));
     return byLength.slice(start, start + size);
   };
 }

@@ -4,7 +4,7 @@
  * Student-t intervals for means over a few runs, and seeded percentile bootstrap for means of
  * skewed quantities such as steps.
  */
-import { Rng } from '../models/rng.ts';
+import { Rng } from '../common/rng.ts';
 
 export interface Interval {
   low: number;
@@ -87,7 +87,7 @@ export function bootstrapMean(xs: readonly number[], resamples = 2000, seed = 1)
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let s = 0;
-    for (let i = 0; i < xs.length; i++) s += xs[rng.int(xs.length)];
+    for (let i = 0; i < xs.length; i++) s += xs[rng.below(xs.length)];
     means[r] = s / xs.length;
   }
   means.sort();

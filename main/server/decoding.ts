@@ -22,6 +22,7 @@ import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ./bench.ts), not with the
 // service: `lab web` starts without them.
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
+import { labPaths } from '../store/layout.ts';
 
 export const SHIPPED_MODEL_DIR = resourcePath('models', 'sdsat-code');
 const YIELD_EVERY_MS = 25;
@@ -47,7 +48,7 @@ export class DecodingLab {
   }
 
   private get benchDir(): string {
-    return join(this.labDir, 'bench', 'decode');
+    return labPaths.decodeBenchmarks(this.labDir);
   }
 
   private load() {

@@ -28,6 +28,7 @@ import { runExperiment } from '../experiment/pipeline.ts';
 import { liveRunLock, type RunLock } from '../experiment/run-lock.ts';
 import { createReplay } from '../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../experiment/compare.ts';
+import { labPaths } from '../store/layout.ts';
 
 /**
  * running: this service or another live process (a `lab experiment` in a terminal, named by the
@@ -104,7 +105,7 @@ export class ExperimentsLab {
   constructor(private readonly deps: ExperimentsDeps) {}
 
   private get dir(): string {
-    return join(this.deps.store.dir, 'experiments');
+    return labPaths.experiments(this.deps.store.dir);
   }
 
   /** Every experiment folder with a config.json, newest first; unreadable ones are listed as errors. */

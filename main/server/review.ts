@@ -16,6 +16,7 @@ import type { Arm, AttemptEvent } from '../collection/retries.ts';
 import { ReflectionStore, stateKey } from '../collection/reflect.ts';
 import { planShortening, type Cut } from '../collection/shorten.ts';
 import { readDecisions, type ReviewDecision } from './review-decisions.ts';
+import { labPaths } from '../store/layout.ts';
 
 export interface CollectionRunInfo {
   runId: string;
@@ -102,7 +103,7 @@ export interface ReviewTask {
 }
 
 export function listRunIds(labDir: string): string[] {
-  const dir = join(labDir, 'runs');
+  const dir = labPaths.runs(labDir);
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((d) => existsSync(join(dir, d, 'config.json'))).sort().reverse();
 }

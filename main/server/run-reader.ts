@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonl } from '../store/jsonl.ts';
 import { collectConfigSchema, progressEventSchema, type RunFolder } from '../collection/collect-run.ts';
+import { fieldIssue } from '../store/schema-error.ts';
+import { labPaths } from '../store/layout.ts';
 
 /**
  * A run as its log holds it now, read without writing: `lab collect` may be appending to it at this
@@ -10,12 +12,11 @@ import { collectConfigSchema, progressEventSchema, type RunFolder } from '../col
  * (readJsonl skips such a line with a warning.)
  */
 export function readRun(labDir: string, runId: string): RunFolder {
-  if (!/^[A-Za-z0-9_-]+$/.test(runId)) throw new Error(`invalid run id: ${runId}`);
-  const dir = join(labDir, 'runs', runId);
+  const dir = labPaths.run(labDir, runId);
   const cfgPath = join(dir, 'config.json');
-  if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${join(labDir, 'runs')}`);
+  if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${labPaths.runs(labDir)}`);
   const parsed = collectConfigSchema.safeParse(JSON.parse(readFileSync(cfgPath, 'utf8')));
-  if (!parsed.success) throw new Error(`${cfgPath}: field ${parsed.error.issues[0].path.join('.') || '(root)'}: ${parsed.error.issues[0].message}`);
+  if (!parsed.success) throw new Error(`${cfgPath}: ${fieldIssue(parsed.error)}`);
   const log = join(dir, 'progress.jsonl');
   const events = existsSync(log) ? readJsonl(log, progressEventSchema).records : [];
   return {

@@ -36,6 +36,8 @@ import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest } fr
 import { TrainingLab, type TrainingList, type TrainingRunData } from './training.ts';
 import { ExperimentsLab, type ExperimentInfo } from './experiments.ts';
 import type { Comparison } from '../experiment/compare.ts';
+import { fieldIssue } from '../store/schema-error.ts';
+import { labPaths } from '../store/layout.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -221,7 +223,7 @@ export class LabService implements LabApi {
     const demo = this.demos.get(String(demoId));
     if (!demo) throw new Error(`no demonstration ${demoId} is running`);
     const parsed = humanInputSchema.safeParse(input);
-    if (!parsed.success) throw new Error(`bad demonstration input: ${parsed.error.issues[0].path.join('.') || 'input'}: ${parsed.error.issues[0].message}`);
+    if (!parsed.success) throw new Error(`bad demonstration input: ${fieldIssue(parsed.error, 'input')}`);
     return { ...(await demo.input(parsed.data)), elements: [...demo.elements] };
   }
 
@@ -256,7 +258,7 @@ export class LabService implements LabApi {
     const manifest = readManifest(this.deps.store.dir, ref); // fail now if it is missing or changed
     const exportId = randomBytes(6).toString('hex');
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
-    const target = outDir || join(this.deps.store.dir, 'exports', `${manifest.name}-v${manifest.version}-${format}-${stamp}`);
+    const target = outDir || join(labPaths.exports(this.deps.store.dir), `${manifest.name}-v${manifest.version}-${format}-${stamp}`);
     const controller = new AbortController();
     this.exports.set(exportId, controller);
     exportDataset(this.deps.store, {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { TrainLogLine } from '../policy/train-log.ts';
 import { FAILURE_MODES } from '../policy/mining.ts';
+import { fieldIssue } from '../store/schema-error.ts';
 
 export { TrainLogLine };
 export type SftPoint = z.infer<typeof TrainLogLine>;
@@ -84,7 +85,7 @@ export function parseLines<S extends z.ZodType>(lines: readonly string[], schema
     }
     const parsed = schema.safeParse(value);
     if (parsed.success) points.push(parsed.data);
-    else errors.push(`${file}: field ${parsed.error.issues[0].path.join('.') || '(line)'}: ${parsed.error.issues[0].message}`);
+    else errors.push(`${file}: ${fieldIssue(parsed.error, '(line)')}`);
   }
   return { points, errors };
 }

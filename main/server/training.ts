@@ -22,6 +22,7 @@ import {
   EvalReportFile, MiningFile, SalvagePoint, TrainLogLine, parseLines,
   type EvalGroupMetrics, type MiningInfo, type SalvagePoint as SalvagePointT, type SftPoint,
 } from './training-files.ts';
+import { labPaths } from '../store/layout.ts';
 
 export type { EvalGroupMetrics, MiningInfo, SalvagePointT as SalvagePoint, SftPoint };
 
@@ -127,13 +128,13 @@ export class TrainingLab {
   ) {}
 
   private get evalsDir(): string {
-    return join(this.labDir, 'evals');
+    return labPaths.evals(this.labDir);
   }
 
   /** Every known folder that holds a training run, registry first, each once. */
   private runDirs(evaluations: EvaluationInfo[]): Array<{ dir: string; kind: TrainingKind }> {
     const dirs: string[] = registeredRuns(this.labDir).map((r) => r.dir);
-    const policies = join(this.labDir, 'policies');
+    const policies = labPaths.policies(this.labDir);
     if (existsSync(policies)) for (const d of readdirSync(policies).sort()) dirs.push(join(policies, d));
     for (const e of evaluations) dirs.push(e.policyDir);
     const seen = new Set<string>();

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { fieldIssue } from './schema-error.ts';
 
 /** Parse a JSON file against a schema; `what` names the kind of file in the error when it is not JSON. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what = 'valid JSON'): z.infer<S> {
@@ -16,7 +17,7 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what 
     throw new Error(`${path}: not ${what} (${(err as Error).message})`);
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${path}: field ${parsed.error.issues[0].path.join('.') || '(root)'}: ${parsed.error.issues[0].message}`);
+  if (!parsed.success) throw new Error(`${path}: ${fieldIssue(parsed.error)}`);
   return parsed.data;
 }
 

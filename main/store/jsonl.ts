@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync, readFileSync, writeSync, fsyncSync, fstatSync, readSync, ftruncateSync } from 'node:fs';
 import type { z } from 'zod';
+import { fieldIssue } from './schema-error.ts';
 
 export class JsonlFormatError extends Error {
   constructor(
@@ -155,9 +156,7 @@ export function readJsonl<S extends z.ZodType>(path: string, schema: S): ReadRes
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue.path.length ? issue.path.join('.') : '(record)';
-      throw new JsonlFormatError(path, lineNo, `field ${field}: ${issue.message}`);
+      throw new JsonlFormatError(path, lineNo, fieldIssue(parsed.error, '(record)'));
     }
     records.push(parsed.data);
   }

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
+import { labPaths } from './layout.ts';
 
 export const judgmentSchema = z.object({
   type: z.literal('judgment'),
@@ -33,7 +34,7 @@ export type Judgment = z.infer<typeof judgmentSchema>;
 export class JudgmentStore {
   readonly dir: string;
   constructor(labDir: string) {
-    this.dir = join(labDir, 'judgments');
+    this.dir = labPaths.judgments(labDir);
   }
 
   path(episodeId: string): string {

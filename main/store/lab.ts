@@ -18,6 +18,7 @@ import {
   type EpisodeHeader,
   type StepRecord,
 } from './schema.ts';
+import { labPaths } from './layout.ts';
 
 export interface EpisodeData {
   header: EpisodeHeader;
@@ -57,8 +58,8 @@ export class LabStore {
 
   constructor(readonly dir: string) {
     assertLabDirUsable(dir);
-    this.episodesDir = join(dir, 'episodes');
-    this.blobs = new BlobStore(join(dir, 'blobs'));
+    this.episodesDir = labPaths.episodes(dir);
+    this.blobs = new BlobStore(labPaths.blobs(dir));
     this.judgments = new JudgmentStore(dir);
     mkdirSync(this.episodesDir, { recursive: true });
   }
@@ -72,8 +73,7 @@ export class LabStore {
   }
 
   episodePath(id: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid episode id: ${id}`);
-    return join(this.episodesDir, `${id}.jsonl`);
+    return labPaths.episodeFile(this.dir, id);
   }
 
   readEpisode(id: string): EpisodeData {

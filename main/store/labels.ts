@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
 import { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from './label-model.ts';
+import { checkLabId, labPaths } from './layout.ts';
 
 export { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent, type StepLabel } from './label-model.ts';
 
@@ -43,12 +44,12 @@ export class LabelStore {
   readonly dir: string;
 
   constructor(labDir: string) {
-    this.dir = join(labDir, 'labels');
+    this.dir = labPaths.labels(labDir);
     mkdirSync(this.dir, { recursive: true });
   }
 
   private path(episodeId: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(episodeId)) throw new Error(`invalid episode id: ${episodeId}`);
+    checkLabId(episodeId, 'episode');
     return join(this.dir, `${episodeId}.jsonl`);
   }
 

@@ -5,6 +5,7 @@
  *   {"type":"end", ...}       outcome, last line (absent if the run died)
  */
 import { z } from 'zod';
+import { LAB_ID } from './layout.ts';
 
 export const FORMAT_VERSION = 1;
 
@@ -58,7 +59,7 @@ export const taskRecordSchema = z.object({
 export const episodeHeaderSchema = z.object({
   type: z.literal('episode'),
   version: z.literal(FORMAT_VERSION),
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  id: z.string().regex(LAB_ID),
   createdAt: z.string(),
   task: taskRecordSchema,
   agent: z.object({ name: z.string(), config: z.record(z.string(), z.unknown()).optional() }),

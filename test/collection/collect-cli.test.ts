@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tierFromSeed } from '../../main/tasks/families/common/rng.ts';
+import { tierFromSeed } from '../../main/tasks/families/common/seeds.ts';
 import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
 import { LabStore } from '../../main/store/lab.ts';
 

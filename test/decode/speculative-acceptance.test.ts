@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 import { nucleusDistribution, sample, verifyDraft } from '../../main/decode/sampling.ts';
 
 /** Pearson chi-square statistic of observed counts against probabilities p (bins with p = 0 must be empty). */

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { loadModel, saveModel } from '../../main/models/checkpoint.ts';
 import { KVCache, MASKED, type TransformerLM } from '../../main/models/model.ts';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
 import { AdamW, batchLosses } from '../../main/models/train.ts';
 import { sftBatch } from '../../main/policy/sft.ts';
@@ -110,8 +110,8 @@ test('a copying model saves and loads; a model without the copy path loads witho
  */
 function copySamples(n: number, rng: Rng) {
   return Array.from({ length: n }, () => {
-    const noise = Array.from({ length: rng.int(7) }, () => 1 + rng.int(56));
-    const half = Array.from({ length: 8 }, () => 1 + rng.int(56));
+    const noise = Array.from({ length: rng.below(7) }, () => 1 + rng.below(56));
+    const half = Array.from({ length: 8 }, () => 1 + rng.below(56));
     const ids = [...noise, 58, ...half, 59, ...half];
     const sep = noise.length + 9;
     return { ids, mask: ids.map((_, i) => (i > sep ? 1 : 0)), promptLength: sep + 1 };

@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import { join } from 'node:path';
 import { buildBatch } from '../../main/models/batches.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 import { defaultTrainJob, train, type TrainJob } from '../../main/models/train.ts';
 import { tinyCorpus } from './corpus.ts';
 import { randomIds, tinyModel } from './tiny.ts';

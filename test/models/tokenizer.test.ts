@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Tokenizer, trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 
 const corpus = [
   'interface Array<T> {\n    readonly length: number;\n    push(...items: T[]): number;\n}\n',
@@ -14,8 +14,8 @@ test('tokenizer round-trips arbitrary text through byte fallback', () => {
   const alphabet = ['a', 'Z', ' ', '\n', '\t', '{', '}', 'é', 'ß', '中', '文', '😀', '\u0000', '\u200d', 'readonly', 'number', '  '];
   for (let i = 0; i < 200; i++) {
     let s = '';
-    const n = rng.int(40);
-    for (let j = 0; j < n; j++) s += rng.next() < 0.5 ? alphabet[rng.int(alphabet.length)] : String.fromCodePoint(rng.int(0x2ffff) & ~0x800);
+    const n = rng.below(40);
+    for (let j = 0; j < n; j++) s += rng.next() < 0.5 ? alphabet[rng.below(alphabet.length)] : String.fromCodePoint(rng.below(0x2ffff) & ~0x800);
     // Lone surrogates are not text UTF-8 can carry; keep generated strings valid Unicode.
     s = s.replace(/[\ud800-\udfff]/gu, '?');
     assert.equal(tok.decode(tok.encode(s)), s);

@@ -15,7 +15,7 @@ import { parsePolicyOutput } from '../../main/policy/prompt.ts';
 import { defaultRewardSettings, scoreAction, type RewardSettings, type ScoredAction } from '../../main/policy/salvage/reward.ts';
 import { REWARD_MODULE, rewardGroundTruth } from '../../main/datasets/export/verl.ts';
 import { resourcePath } from '../../main/paths.ts';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 
 const PYTHON = process.env.PYTHON ?? 'python3';
@@ -111,7 +111,7 @@ const OUTPUTS: string[] = [
 /** Random outputs from the grammar's pieces, some well formed and some not. */
 function randomOutputs(n: number, seed: number): string[] {
   const rng = new Rng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[rng.int(xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[rng.below(xs.length)];
   const names = ['click', 'dblclick', 'hover', 'focus', 'fill', 'clear', 'select_option', 'check', 'uncheck', 'press', 'keyboard_press', 'scroll', 'go_back', 'go_forward', 'goto', 'noop', 'send_msg_to_user', 'report_infeasible', 'tap', 'Click'];
   const ids = ['1', '2', '3', '4', '5', '6', '7', '8', '10', '11', '20', '22', '25', '28', '0', '00', '99', ''];
   const texts = ['Boston', 'boston ', 'BOSTON.', 'M', 'S', 'L', 'Enter', 'Tab', 'Trail  Boots', 'café', 'Cafe\u0301', 'ＣＡＦÉ', 'ΟΔΟΣ', 'οδος', 'straße', 'STRASSE', 'İstanbul', '"Shoes"', '(shoes)', 'a|b', 'x\u00a0y', 'x\ufeffy', 'x\u0085y', '', ' ', 'left', 'right', 'middle'];
@@ -121,17 +121,17 @@ function randomOutputs(n: number, seed: number): string[] {
     if (r < 0.3) return `'${pick(ids)}'`;
     if (r < 0.55) return `${pick(['"', "'"])}${pick(texts).replace(/['"\\]/g, '\\$&')}${rng.next() < 0.05 ? '' : pick(['"', "'"])}`;
     if (r < 0.8) return pick(numbers);
-    if (r < 0.9) return `[${Array.from({ length: rng.int(3) }, () => `'${pick(texts)}'`).join(', ')}]`;
+    if (r < 0.9) return `[${Array.from({ length: rng.below(3) }, () => `'${pick(texts)}'`).join(', ')}]`;
     return pick(['button=', 'id=', '']) + `'${pick(ids)}'`;
   };
   const space = () => pick(['', '', ' ', '  ', '\t', '\u00a0', '\u3000', '\ufeff', '\u001c']);
   const action = () => {
-    const args = Array.from({ length: rng.int(4) }, arg);
+    const args = Array.from({ length: rng.below(4) }, arg);
     return `${space()}${pick(names)}${space()}(${args.join(`,${space()}`)})${space()}${rng.next() < 0.05 ? pick([')', ';', ' x']) : ''}`;
   };
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    const lines = Array.from({ length: 1 + rng.int(3) }, () => (rng.next() < 0.7 ? action() : pick(['I will click it.', '', 'Next:', '```', 'thought: the box'])));
+    const lines = Array.from({ length: 1 + rng.below(3) }, () => (rng.next() < 0.7 ? action() : pick(['I will click it.', '', 'Next:', '```', 'thought: the box'])));
     out.push(lines.join(rng.next() < 0.1 ? '\r\n' : '\n'));
   }
   return out;
@@ -180,7 +180,7 @@ function cases(): Case[] {
   for (const output of OUTPUTS.filter((o) => !o.includes('\n'))) out.push({ page: 0, reference: "click('2')", output: `click('2')\n${output}`, settings: DEFAULTS });
   for (const [i, output] of randomOutputs(3000, 11).entries()) {
     const page = i % PAGES.length;
-    out.push({ page, reference: REFERENCES[page][rng.int(REFERENCES[page].length)], output, settings: i % 5 === 0 ? OTHER_SETTINGS[i % 3] : DEFAULTS });
+    out.push({ page, reference: REFERENCES[page][rng.below(REFERENCES[page].length)], output, settings: i % 5 === 0 ? OTHER_SETTINGS[i % 3] : DEFAULTS });
   }
   return out;
 }

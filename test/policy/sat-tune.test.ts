@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { satSftBatch } from '../../main/policy/sat-tune.ts';
 import { MASKED } from '../../main/models/model.ts';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 
 test('satSftBatch: standard loss on the target only, every SAT cut inside the target, each SAT sees the prefix and its own block', () => {
   const ids = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19];

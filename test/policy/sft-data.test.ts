@@ -4,7 +4,7 @@ import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
 import { parsePolicyOutput, policyTarget, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
 import { batchPicker, sftBatch } from '../../main/policy/sft.ts';
-import { Rng } from '../../main/models/rng.ts';
+import { Rng } from '../../main/common/rng.ts';
 import { promptElements } from '../../main/policy/action-guide.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 

@@ -15,8 +15,9 @@ import { JudgmentStore, judgmentSchema, type Judgment } from '../../main/store/j
 import { RunFolder, progressEventSchema } from '../../main/collection/collect-run.ts';
 import { ExperimentFolder, StageEvent } from '../../main/experiment/folder.ts';
 import { experimentConfig } from '../../main/experiment/config.ts';
-import { REGISTRY_FILE, RegistryLine, registerTrainingRun, registeredRuns } from '../../main/policy/registry.ts';
+import { RegistryLine, registerTrainingRun, registeredRuns } from '../../main/policy/registry.ts';
 import { TRAIN_LOG_FILE, TrainLogLine, appendTrainLog } from '../../main/policy/train-log.ts';
+import { labPaths } from '../../main/store/layout.ts';
 
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `lab-jsonl-${name}-`));
 const anyRecord = z.record(z.string(), z.unknown());
@@ -116,7 +117,7 @@ const writers: Writer[] = [
     name: 'registerTrainingRun (policies.jsonl)',
     run() {
       const lab = tmp('registry');
-      const path = join(lab, REGISTRY_FILE);
+      const path = labPaths.trainingRegistry(lab);
       tear(path, { time: new Date().toISOString(), kind: 'sft', dir: '/tmp/a' });
       registerTrainingRun(lab, 'salvage', '/tmp/b');
       assert.deepEqual(registeredRuns(lab).map((r) => r.dir), ['/tmp/a', '/tmp/b']);

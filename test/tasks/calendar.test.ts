@@ -4,7 +4,7 @@ import type { TaskServer, TaskInstance } from '../../main/tasks/server.ts';
 import { firstFreeHour, timeLabel, type CalGoal, type CalendarState } from '../../main/tasks/families/calendar/data.ts';
 import { eventLabel } from '../../main/tasks/families/calendar/pages.ts';
 import { timesIn } from '../../main/tasks/families/calendar/task.ts';
-import { longDate } from '../../main/tasks/families/flights/dates.ts';
+import { longDate } from '../../main/tasks/families/common/dates.ts';
 import { MiniBrowser } from './helpers/minibrowser.ts';
 import { runAgent, startServer } from './helpers/server.ts';
 

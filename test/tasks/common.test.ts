@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng, mulberry32, tierFromSeed } from '../../main/tasks/families/common/rng.ts';
+import { Rng, mulberry32 } from '../../main/common/rng.ts';
+import { tierFromSeed } from '../../main/tasks/families/common/seeds.ts';
 import { esc, html, money, raw } from '../../main/tasks/families/common/html.ts';
-import { answerMatches, normalizeText, parseNumber } from '../../main/tasks/families/common/normalize.ts';
+import { answerMatches, normalizeText, parseNumber } from '../../main/common/normalize.ts';
 import { q } from '../../main/tasks/families/common/oracle.ts';
-import { parseDate } from '../../main/tasks/families/flights/dates.ts';
+import { parseDate } from '../../main/tasks/families/common/dates.ts';
 import { parseAction } from '../../main/environment/actions.ts';
 
 test('mulberry32 is deterministic and seed-dependent', () => {

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskServer, TaskInstance } from '../../main/tasks/server.ts';
 import { airportLabel, flightsFor, type FlightsState } from '../../main/tasks/families/flights/data.ts';
-import { addDays, longDate } from '../../main/tasks/families/flights/dates.ts';
+import { addDays, longDate } from '../../main/tasks/families/common/dates.ts';
 import { MiniBrowser } from './helpers/minibrowser.ts';
 import { runAgent, startServer } from './helpers/server.ts';
 

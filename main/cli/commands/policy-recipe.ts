@@ -13,6 +13,7 @@ import type { AttemptEvent } from '../../collection/retries.ts';
 import { openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { readTrainJob } from '../../models/train-state.ts';
 import { runSftJob } from './policy.ts';
+import { labPaths } from '../../store/layout.ts';
 
 interface RecipeFlags extends BrowserFlags {
   preset: string;
@@ -38,13 +39,13 @@ export function registerPolicyRecipeCommand(train: Command): void {
       import('cli-progress'), import('../../collection/collect-run.ts'), import('../../datasets/curate.ts'), import('../../environment/environment.ts'),
     ]);
     const store = openLab(cmd);
-    const outDir = resolve(o.out ?? join(store.dir, 'policies', `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
+    const outDir = resolve(o.out ?? labPaths.policy(store.dir, `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
     const name = `policy-${basename(outDir)}`.replace(/[^A-Za-z0-9_-]/g, '-');
     const t0 = performance.now();
     const say = (line: string) => { if (!o.json) process.stderr.write(`${line}\n`); };
 
     // 1. Oracle episodes (a collection run named after the policy folder, so a rerun resumes it).
-    const run = existsSync(join(store.dir, 'runs', name, 'config.json')) ? RunFolder.open(store.dir, name) : RunFolder.create(store.dir, {
+    const run = existsSync(join(labPaths.run(store.dir, name), 'config.json')) ? RunFolder.open(store.dir, name) : RunFolder.create(store.dir, {
       runId: name, tasks: `${recipe.families.join(',')}:train`, agent: 'oracle', agentSeed: 0, retries: 0, reflect: 'none', shorten: false,
       parallel: recipe.parallel, seeds: recipe.seeds, tier: recipe.tier,
     });

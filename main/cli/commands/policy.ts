@@ -28,6 +28,7 @@ import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailu
 import type { ConfirmationReport } from '../../policy/branching.ts';
 import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags } from '../runtime.ts';
 import { int, labDir } from './train.ts';
+import { isLabId, labPaths } from '../../store/layout.ts';
 
 interface SftFlags {
   dataset: string;
@@ -242,8 +243,8 @@ function registerMineCommand(program: Command): void {
       import('../../environment/environment.ts'), import('../../policy/mining.ts'), import('../../policy/branching.ts'),
     ]);
     const store = openLab(cmd);
-    const dir = join(store.dir, 'evals', o.eval);
-    if (!/^[A-Za-z0-9_-]+$/.test(o.eval) || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${join(store.dir, 'evals')}`);
+    const dir = isLabId(o.eval) ? labPaths.eval(store.dir, o.eval) : '';
+    if (!dir || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${labPaths.evals(store.dir)}`);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as EvalReport;
     if (!Array.isArray(report.episodes)) throw new Error(`${join(dir, 'report.json')}: field episodes: not a list`);
     const failed = report.episodes.filter((e) => !e.success);

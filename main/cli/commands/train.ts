@@ -7,6 +7,7 @@ import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob } from '../../models/train-job.ts';
 import type { TrainProgress, TrainResult } from '../../models/train.ts';
 import { assertLabDirUsable } from '../../store/lab-dir.ts';
+import { labPaths } from '../../store/layout.ts';
 
 export const DEFAULT_CORPUS = resourcePath('corpus', 'typescript-lib');
 
@@ -59,7 +60,7 @@ function baseJob(kind: TrainJob['kind'], o: CommonOpts, cmd: Command): TrainJob 
   return {
     ...defaultTrainJob,
     kind,
-    outDir: o.out ? resolve(o.out) : join(labDir(cmd), 'models', o.name),
+    outDir: o.out ? resolve(o.out) : labPaths.model(labDir(cmd), o.name),
     trainFile: join(o.corpus, 'train.txt'),
     valFile: join(o.corpus, 'validation.txt'),
     steps: int(o.steps), batch: int(o.batch), seqLen: int(o.seqLen), lr: Number(o.lr), minLr: Number(o.minLr),

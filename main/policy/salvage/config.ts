@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { COMPETENCE_KINDS, REWARD_KINDS, defaultGateSettings, defaultRewardSettings } from './reward.ts';
 import { STATE_SOURCES } from './states.ts';
+import { fieldIssue } from '../../store/schema-error.ts';
 
 // Here rather than in ./loss.ts (which re-exports it) so the CLI's help can list it without TF.js.
 export const LOSS_AGGREGATIONS = ['token', 'sequence'] as const;
@@ -117,7 +118,7 @@ export function applyPreset<T extends Tunable>(job: T, preset: Preset): T {
 /** Check a job (from the CLI or a config file), naming the field that is wrong. */
 export function parseSalvageJob(raw: unknown, where: string): SalvageJob {
   const r = SalvageJob.safeParse(raw);
-  if (!r.success) throw new Error(`${where}: field ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+  if (!r.success) throw new Error(`${where}: ${fieldIssue(r.error)}`);
   if (r.data.gates.lo > r.data.gates.hi) throw new Error(`${where}: field gates: competence band [${r.data.gates.lo}, ${r.data.gates.hi}] is empty`);
   if (r.data.reward.invalid > r.data.reward.wrong) throw new Error(`${where}: field reward.invalid: must not exceed reward.wrong (invalid actions are penalised more)`);
   return r.data;

@@ -11,7 +11,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
-import { Rng } from '../../models/rng.ts';
+import { Rng } from '../../common/rng.ts';
 import { maskedRow, nucleusDistribution, sample } from '../../decode/sampling.ts';
 import type { TokenConstraint } from '../../decode/types.ts';
 

@@ -23,7 +23,7 @@ import { FAILURE_MODES } from '../mining.ts';
 import { readMiningFile, type MinedFailureRecord } from '../mining-file.ts';
 import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
-import { Rng } from '../../models/rng.ts';
+import { Rng } from '../../common/rng.ts';
 
 // Selecting among mined states belongs to the mining report; kept importable from here for Salvage-DS.
 export { selectFailures } from '../mining-file.ts';
@@ -87,7 +87,7 @@ export function mixStates(critical: readonly SalvageState[], routine: readonly S
   const pool = [...routine];
   const rng = new Rng(seed);
   const picked: SalvageState[] = [];
-  while (picked.length < want && pool.length) picked.push(pool.splice(rng.int(pool.length), 1)[0]);
+  while (picked.length < want && pool.length) picked.push(pool.splice(rng.below(pool.length), 1)[0]);
   return [...critical, ...picked];
 }
 

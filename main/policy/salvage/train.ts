@@ -21,10 +21,10 @@ import { isCheckpoint, loadModel, saveModel } from '../../models/checkpoint.ts';
 import { writeFileAtomic } from '../../store/json-file.ts';
 import { appendJsonlLine } from '../../store/jsonl.ts';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
-import { Rng } from '../../models/rng.ts';
+import { Rng } from '../../common/rng.ts';
 import { END_OF_TEXT, type Tokenizer } from '../../models/tokenizer.ts';
 import { AdamW } from '../../models/train.ts';
-import { mixSeed } from '../../tasks/families/common/rng.ts';
+import { mixSeed } from '../../common/rng.ts';
 import { actionMeaning } from '../mining.ts';
 import { ActionGuide, promptElements } from '../action-guide.ts';
 import { parsePolicyOutput, type PolicyPromptInput } from '../prompt.ts';
@@ -195,7 +195,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
 
   function runIteration(job: SalvageJob, iteration: number, all: PreparedState[], model: TransformerLM, sft: TransformerLM, tokenizer: Tokenizer, stop: number): IterationStats {
     const pick = new Rng(mixSeed(job.seed, iteration, 'states'));
-    const picked = Array.from({ length: job.statesPerIter }, () => all[pick.int(all.length)]);
+    const picked = Array.from({ length: job.statesPerIter }, () => all[pick.below(all.length)]);
     const rows: SalvageRow[] = [];
     const st: IterationStats = {
       iteration, groups: picked.length, kept: 0, rejectedByContrast: 0, rejectedByCompetence: 0, rejected: 0, anchored: 0, dropped: 0,

@@ -10,11 +10,12 @@ import { readJsonl } from '../../store/jsonl.ts';
 import type { Agent } from '../../agents/types.ts';
 import type { TaskFamily } from '../types.ts';
 import { importedTaskSchema, type ImportedTask } from './formats.ts';
+import { labPaths } from '../../store/layout.ts';
 
 const NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 
 export function taskSetsDir(labDir: string): string {
-  return join(labDir, 'tasksets');
+  return labPaths.tasksets(labDir);
 }
 
 export function checkTaskSetName(name: string, taken: Iterable<string> = []): void {

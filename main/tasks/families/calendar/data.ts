@@ -1,6 +1,6 @@
 /** Calendar data: two months of events on working days, a time grid, and the free-slot rule. */
-import { Rng, mixSeed } from '../common/rng.ts';
-import { addDays, iso, weekday } from '../flights/dates.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
+import { addDays, iso, weekday } from '../common/dates.ts';
 
 export const TITLES = [
   'Team standup', 'Budget review', 'Dentist appointment', 'Yoga class', 'Project kickoff', 'Design review', 'Quarterly planning', 'Client call', 'Code review',

@@ -1,6 +1,6 @@
 /** Routes of the calendar: month, day, event, search (GET); create, edit, delete (POST, then redirect). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
-import { parseDate } from '../flights/dates.ts';
+import { parseDate } from '../common/dates.ts';
 import { TIMES, minutes } from './data.ts';
 import { dayPage, deletePage, eventPage, formPage, monthPage, searchPage, type Ctx, type EventForm } from './pages.ts';
 

@@ -1,6 +1,6 @@
 /** The calendar family: month and day views, create/edit/delete events, find free slots; questions answered by message. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { CalendarState } from './data.ts';
 import { handleCalendar } from './handlers.ts';
 import { CalendarOracle } from './oracle.ts';

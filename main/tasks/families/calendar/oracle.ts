@@ -2,7 +2,7 @@
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
-import { longDate } from '../flights/dates.ts';
+import { longDate } from '../common/dates.ts';
 import { timeLabel, type CalGoal } from './data.ts';
 import { eventLabel, type Ctx } from './pages.ts';
 import { disturbed, goalMet, strays } from './task.ts';

@@ -2,8 +2,8 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
-import { MONTHS } from '../flights/data.ts';
-import { addDays, dayMonthYear, daysIn, iso, longDate, weekday } from '../flights/dates.ts';
+import { MONTHS } from '../common/dates.ts';
+import { addDays, dayMonthYear, daysIn, iso, longDate, weekday } from '../common/dates.ts';
 import { TIMES, timeLabel, type CalEvent, type CalendarState } from './data.ts';
 
 export type Ctx = InstanceContext<CalendarState>;

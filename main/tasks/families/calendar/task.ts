@@ -1,8 +1,8 @@
 /** Picks the calendar task for a seed and tier, phrases its instruction, and judges the result. */
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
-import { sameText } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
-import { addDays, dayMonthYear, longDate, weekday } from '../flights/dates.ts';
+import { sameText } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
+import { addDays, dayMonthYear, longDate, weekday } from '../common/dates.ts';
 import { NEW_TITLES, firstFreeHour, fromMinutes, generateCalendar, minutes, timeLabel, type CalEvent, type CalGoal, type CalendarState } from './data.ts';
 import type { Ctx } from './pages.ts';
 

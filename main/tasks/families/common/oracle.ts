@@ -6,7 +6,7 @@
 import type { Agent, AgentTurn } from '../../../agents/types.ts';
 import type { Observation, PageElement } from '../../../environment/types.ts';
 import type { TaskSpec } from '../../types.ts';
-import { normalizeText } from './normalize.ts';
+import { normalizeText } from '../../../common/normalize.ts';
 
 /** Quote a string argument the way BrowserGym's action parser reads it. */
 export function q(s: string): string {

@@ -1,5 +1,5 @@
 /** Two online stores selling the same products at different prices, stock and shipping, from the seed. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 
 const STORE_NAMES = ['GearHub', 'TrailMart', 'ValueDen', 'ShopRight', 'PrimeCart', 'Basket & Co.'];
 const PRODUCTS = [
@@ -60,7 +60,7 @@ export function generateStores(seed: number): [Store, Store] {
     key,
     name,
     shipping: rng.pick([0, 499, 799, 999]),
-    items: names.map((n, i) => ({ id: 100 + i * 3, name: n, price: Math.round(base[i] * (0.8 + rng.float() * 0.4)) + rng.pick([0, 49, 99]) - (base[i] % 100), inStock: rng.chance(0.85) })),
+    items: names.map((n, i) => ({ id: 100 + i * 3, name: n, price: Math.round(base[i] * (0.8 + rng.next() * 0.4)) + rng.pick([0, 49, 99]) - (base[i] % 100), inStock: rng.chance(0.85) })),
   });
   return [make('a', na), make('b', nb)];
 }

@@ -3,7 +3,7 @@
  * products at different prices, stock and shipping; tasks compare across them, then answer or buy.
  */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { CompareState } from './data.ts';
 import { handleCompare } from './site.ts';
 import { CompareOracle } from './oracle.ts';

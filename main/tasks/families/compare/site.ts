@@ -2,7 +2,7 @@
 import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
 import { html, layout, money, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
-import { mixSeed } from '../common/rng.ts';
+import { mixSeed } from '../../../common/rng.ts';
 import type { CompareState, Store } from './data.ts';
 
 export type Ctx = InstanceContext<CompareState>;

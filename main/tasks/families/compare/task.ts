@@ -1,8 +1,8 @@
 /** Picks the comparison task for a seed and tier, phrases its instruction, and judges the result. */
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
-import { answerMatches, normalizeText, sameText } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { answerMatches, normalizeText, sameText } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { generateStores, totalAt, type CompareGoal, type CompareOrder, type CompareState, type Store } from './data.ts';
 import type { Ctx } from './site.ts';
 

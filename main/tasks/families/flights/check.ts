@@ -1,6 +1,6 @@
 /** Judges a flight instance from its bookings: one key point per requirement of the goal. */
 import type { CheckResult, KeyPoint } from '../../types.ts';
-import { sameText } from '../common/normalize.ts';
+import { sameText } from '../../../common/normalize.ts';
 import { airportLabel, type Booking } from './data.ts';
 import type { Ctx } from './pages-search.ts';
 

@@ -1,5 +1,5 @@
 /** Flight site data: airports, airlines, and the day's flights for a route, all derived from the seed. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
 
 export const AIRPORTS = [
@@ -32,8 +32,6 @@ const AIRLINES = [
   { name: 'Aurora Airlines', code: 'AU' },
 ];
 
-export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export interface Flight {
   /** e.g. "SK 482"; unique within a route and day. */

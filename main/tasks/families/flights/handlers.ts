@@ -1,9 +1,9 @@
 /** Routes of the flight site: search (GET), select and book (POST, then redirect). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
-import { mixSeed } from '../common/rng.ts';
+import { mixSeed } from '../../../common/rng.ts';
 import { handleCookies } from '../common/site.ts';
 import { AIRPORTS, FARE_CLASSES, flightsFor, priceFor, type FareClass } from './data.ts';
-import { parseDate } from './dates.ts';
+import { parseDate } from '../common/dates.ts';
 import { confirmationPage, helpPage, passengersPage, tripsPage, type PassengerForm } from './pages-book.ts';
 import { SORTS, resultsPage, searchPage, type Ctx, type SearchForm } from './pages-search.ts';
 

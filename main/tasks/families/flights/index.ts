@@ -1,6 +1,6 @@
 /** The flights family: search, sort and filter flights, then book with passenger details. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import { checkFlights } from './check.ts';
 import type { FlightsState } from './data.ts';
 import { handleFlights } from './handlers.ts';

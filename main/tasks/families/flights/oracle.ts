@@ -3,7 +3,7 @@ import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded, startsWith } from '../common/oracle.ts';
 import { airportLabel } from './data.ts';
-import { longDate, parseDate } from './dates.ts';
+import { longDate, parseDate } from '../common/dates.ts';
 import type { Ctx } from './pages-search.ts';
 
 export class FlightsOracle extends OracleAgent {

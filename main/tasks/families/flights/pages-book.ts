@@ -3,7 +3,7 @@ import type { SiteRequest } from '../../types.ts';
 import { html } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
 import { airportLabel, durationText, flightsFor, hhmm, priceFor, type Booking, type Draft } from './data.ts';
-import { longDate } from './dates.ts';
+import { longDate } from '../common/dates.ts';
 import { flightsPage, type Ctx } from './pages-search.ts';
 
 export interface PassengerForm {

@@ -2,8 +2,9 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, type Raw } from '../common/html.ts';
 import { cookieBanner, currentPath, hrefs } from '../common/site.ts';
-import { AIRPORTS, FARE_CLASSES, MONTHS, airportLabel, durationText, flightsFor, hhmm, priceFor, type FareClass, type Flight, type FlightsState } from './data.ts';
-import { addDays, daysIn, iso, longDate, weekday } from './dates.ts';
+import { AIRPORTS, FARE_CLASSES, airportLabel, durationText, flightsFor, hhmm, priceFor, type FareClass, type Flight, type FlightsState } from './data.ts';
+import { MONTHS } from '../common/dates.ts';
+import { addDays, daysIn, iso, longDate, weekday } from '../common/dates.ts';
 
 export type Ctx = InstanceContext<FlightsState>;
 

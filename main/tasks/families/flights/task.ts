@@ -1,8 +1,8 @@
 /** Picks the flight task for a seed and tier and phrases its instruction. */
 import type { GoalKind, Tier } from '../../types.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { AIRPORTS, FARE_CLASSES, cityOf, flightsFor, pickAirlines, pickByCriterion, type Criterion, type FareClass, type FlightsGoal, type FlightsState } from './data.ts';
-import { addDays, dayMonthYear, iso } from './dates.ts';
+import { addDays, dayMonthYear, iso } from '../common/dates.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia', 'Pedro', 'Ingrid', 'Ravi', 'Chloe', 'Felix', 'Amara', 'Leo'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', "O'Brien", 'Sato', 'Karimi', 'Alves', 'Berg', 'Iyer', 'Dubois', 'Wagner', 'Obi', 'Marsh'];

@@ -1,5 +1,5 @@
 /** Hotel site data: cities, hotels with stars, guest ratings, amenities and room types, all from the seed. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
 
 export const CITIES = ['Lisbon', 'Kyoto', 'Denver', 'Montreal', 'Valencia', 'Oslo', 'Austin', 'Edinburgh', 'Porto', 'Vienna'];
@@ -106,7 +106,7 @@ export function generateHotels(seed: number): { cities: string[]; hotels: Hotel[
         neighborhood: rng.pick(NEIGHBORHOODS),
         address: `${rng.int(2, 240)} ${rng.pick(STREETS)}, ${city}`,
         stars,
-        rating: Math.min(9.9, Math.round((6 + rng.float() * 3.8 + (stars - 3) * 0.2) * 10) / 10),
+        rating: Math.min(9.9, Math.round((6 + rng.next() * 3.8 + (stars - 3) * 0.2) * 10) / 10),
         reviews: rng.int(40, 4200),
         amenities: AMENITIES.filter(() => rng.chance(0.45)),
         rooms: types.map((t, k) => ({ id: `r${k + 1}`, name: t.name, sleeps: t.sleeps, price: Math.round(base * t.mult) * 100, refundable: rng.chance(0.6) })),

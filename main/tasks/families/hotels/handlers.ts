@@ -1,6 +1,6 @@
 /** Routes of the hotel site: search and browse (GET), booking (POST, then redirect to the confirmation). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
-import { mixSeed } from '../common/rng.ts';
+import { mixSeed } from '../../../common/rng.ts';
 import { handleCookies } from '../common/site.ts';
 import { parseHotelQuery, validateSearch } from './query.ts';
 import { bookPage, cityPage, confirmationPage, helpPage, homePage, hotelPage, resultsPage, tripsPage, type BookForm, type Ctx } from './pages.ts';

@@ -1,6 +1,6 @@
 /** The hotels family: search by city, dates and guests, filter by stars and price, choose a room, book. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { HotelsState } from './data.ts';
 import { handleHotels } from './handlers.ts';
 import { HotelsOracle } from './oracle.ts';

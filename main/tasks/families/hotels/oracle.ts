@@ -2,7 +2,7 @@
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
-import { parseDate } from '../flights/dates.ts';
+import { parseDate } from '../common/dates.ts';
 import { STAR_OPTIONS, SORTS } from './query.ts';
 import type { Ctx } from './pages.ts';
 import { searchPath } from './task.ts';

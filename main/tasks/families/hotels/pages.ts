@@ -2,7 +2,7 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, money, type Raw } from '../common/html.ts';
 import { cookieBanner, currentPath, hrefs } from '../common/site.ts';
-import { dayMonthYear } from '../flights/dates.ts';
+import { dayMonthYear } from '../common/dates.ts';
 import { ratingWord, type Hotel, type HotelBooking, type HotelsState, type Room } from './data.ts';
 import { PAGE_SIZE, SORTS, STAR_OPTIONS, runSearch, type HotelQuery, type SearchErrors, type ValidSearch } from './query.ts';
 

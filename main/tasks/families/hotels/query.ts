@@ -1,5 +1,5 @@
 /** The hotel search: validation of destination, dates and guests, then filters, sort and pagination. */
-import { parseDate } from '../flights/dates.ts';
+import { parseDate } from '../common/dates.ts';
 import { cheapestFitting, type Hotel } from './data.ts';
 
 export const SORTS = [

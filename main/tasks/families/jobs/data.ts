@@ -1,5 +1,5 @@
 /** Job board data: postings with title, company, location, type, level, salary and requirements, from the seed. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
 
 export const TITLES = ['Software Engineer', 'Data Analyst', 'Product Designer', 'Marketing Manager', 'Registered Nurse', 'Accountant', 'Sales Representative', 'Customer Support Specialist', 'Project Manager', 'Mechanical Engineer'];

@@ -1,6 +1,6 @@
 /** Routes of the job board: search and browse (GET), save and apply (POST, then redirect). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
-import { mixSeed } from '../common/rng.ts';
+import { mixSeed } from '../../../common/rng.ts';
 import { handleCookies } from '../common/site.ts';
 import { SOURCES, applicationPage, applyPage, homePage, jobPage, listOfJobsPage, listPage, type ApplyForm, type Ctx } from './pages.ts';
 

@@ -1,6 +1,6 @@
 /** The jobs family: a job board with keyword/location search, filters, job detail, saving and an application form. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { JobsState } from './data.ts';
 import { handleJobs } from './handlers.ts';
 import { JobsOracle } from './oracle.ts';

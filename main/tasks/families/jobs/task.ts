@@ -1,7 +1,7 @@
 /** Picks the job-board task for a seed and tier, phrases its instruction, and judges the result. */
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
-import { answerMatches, sameText } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { answerMatches, sameText } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { generateJobs, type Application, type Job, type JobsGoal, type JobsState } from './data.ts';
 import { jobName, type Ctx } from './pages.ts';
 

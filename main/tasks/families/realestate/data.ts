@@ -1,5 +1,5 @@
 /** Real-estate data: homes for sale with type, beds, baths, size, year built and HOA, all from the seed. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 
 export const CITIES = ['Portland', 'Raleigh', 'Boise', 'Madison', 'Tucson', 'Richmond', 'Spokane', 'Omaha'];
 const NEIGHBORHOODS = ['Northside', 'Old Mill', 'Lakeview', 'Cedar Park', 'Downtown', 'Maple Heights'];

@@ -1,9 +1,9 @@
 /** Routes of the real-estate site: search and detail (GET); save and tour requests (POST, then redirect). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { html } from '../common/html.ts';
-import { mixSeed } from '../common/rng.ts';
+import { mixSeed } from '../../../common/rng.ts';
 import { hrefs } from '../common/site.ts';
-import { addDays, dayMonthYear, parseDate } from '../flights/dates.ts';
+import { addDays, dayMonthYear, parseDate } from '../common/dates.ts';
 import { TOUR_TIMES, timeLabel } from './data.ts';
 import { detailPage, homePage, listPage, simpleList, tourPage, type Ctx, type TourForm } from './pages.ts';
 

@@ -1,6 +1,6 @@
 /** The real-estate family: homes for sale with search, filters and sort, listing facts, saving and tour requests. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { RealEstateState } from './data.ts';
 import { handleRealEstate } from './handlers.ts';
 import { RealEstateOracle } from './oracle.ts';

@@ -2,7 +2,7 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
-import { dayMonthYear } from '../flights/dates.ts';
+import { dayMonthYear } from '../common/dates.ts';
 import { TOUR_TIMES, TYPES, timeLabel, type Home, type RealEstateState, type Tour } from './data.ts';
 
 export type Ctx = InstanceContext<RealEstateState>;

@@ -1,8 +1,8 @@
 /** Picks the real-estate task for a seed and tier, phrases its instruction, and judges the result. */
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
-import { answerMatches, sameText } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
-import { addDays, dayMonthYear, iso } from '../flights/dates.ts';
+import { answerMatches, sameText } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
+import { addDays, dayMonthYear, iso } from '../common/dates.ts';
 import { TOUR_TIMES, generateHomes, timeLabel, type Home, type HomeGoal, type RealEstateState, type Tour } from './data.ts';
 import { dollars, type Ctx } from './pages.ts';
 

@@ -1,5 +1,5 @@
 /** Restaurant site data: a city's restaurants with cuisine, price level, rating, menu and table availability. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
 
 export const CITIES = ['Chicago', 'Seattle', 'Boston', 'Portland', 'San Diego', 'Philadelphia', 'Minneapolis', 'Nashville'];

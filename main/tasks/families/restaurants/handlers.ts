@@ -1,8 +1,8 @@
 /** Routes of the restaurant site: browse and find tables (GET), the offer dialog and reservations (POST). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
-import { mixSeed } from '../common/rng.ts';
+import { mixSeed } from '../../../common/rng.ts';
 import { safeReturn } from '../common/site.ts';
-import { addDays, parseDate } from '../flights/dates.ts';
+import { addDays, parseDate } from '../common/dates.ts';
 import { TIMES, slotOpen, type Restaurant } from './data.ts';
 import { OCCASIONS, accountPage, confirmationPage, homePage, listPage, reservationsPage, reservePage, restaurantPage, type Ctx, type ReserveForm, type TableQuery } from './pages.ts';
 

@@ -3,7 +3,7 @@
  * size, and a reservation form; an offer dialog to dismiss. Held out: test seeds only.
  */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { HELD_OUT_SEEDS, tierFromSeed } from '../common/rng.ts';
+import { HELD_OUT_SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { RestaurantsState } from './data.ts';
 import { handleRestaurants } from './handlers.ts';
 import { RestaurantsOracle } from './oracle.ts';

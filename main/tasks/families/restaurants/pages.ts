@@ -2,7 +2,7 @@
 import type { InstanceContext, SiteRequest } from '../../types.ts';
 import { attr, html, layout, money, type Raw } from '../common/html.ts';
 import { currentPath, hrefs } from '../common/site.ts';
-import { dayMonthYear, longDate } from '../flights/dates.ts';
+import { dayMonthYear, longDate } from '../common/dates.ts';
 import { AREAS, CUISINES, TIMES, priceLabel, slotOpen, timeLabel, type Reservation, type Restaurant, type RestaurantsState } from './data.ts';
 
 export type Ctx = InstanceContext<RestaurantsState>;

@@ -1,9 +1,9 @@
 /** Picks the restaurant task for a seed and tier, phrases its instruction, and judges the result. */
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
-import { answerMatches, sameText } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
-import { addDays, dayMonthYear, iso } from '../flights/dates.ts';
+import { answerMatches, sameText } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
+import { addDays, dayMonthYear, iso } from '../common/dates.ts';
 import { TIMES, generateRestaurants, slotOpen, timeLabel, type Reservation, type Restaurant, type RestaurantGoal, type RestaurantsState } from './data.ts';
 import { partyLabel, type Ctx } from './pages.ts';
 

@@ -1,6 +1,6 @@
 /** Judges a shop instance from its cart and orders, with one key point per requirement. */
 import type { CheckResult, KeyPoint } from '../../types.ts';
-import { sameText } from '../common/normalize.ts';
+import { sameText } from '../../../common/normalize.ts';
 import { SHIPPING, type CartLine } from './data.ts';
 import type { Ctx } from './pages-browse.ts';
 

@@ -1,5 +1,5 @@
 /** Shop catalog and task data, generated from word lists so every seed gets its own store. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
 
 export interface Category {
@@ -137,7 +137,7 @@ export function generateCatalog(seed: number): { storeName: string; brands: stri
         colors,
         sizes: cat.sizes,
         inStock: rng.chance(0.82),
-        rating: Math.round((3 + rng.float() * 2) * 10) / 10,
+        rating: Math.round((3 + rng.next() * 2) * 10) / 10,
         description: `The ${name} is built for ${rng.pick(['everyday comfort', 'long days outdoors', 'fast training sessions', 'wet and windy weather', 'city commutes'])}, with ${rng.pick(['recycled materials', 'a lightweight build', 'reinforced seams', 'a breathable lining', 'a lifetime warranty'])}.`,
       });
     }

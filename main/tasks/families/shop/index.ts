@@ -1,6 +1,6 @@
 /** The shop family: an outdoor-gear store with search, filters, cart and checkout. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import { checkShop } from './check.ts';
 import type { ShopState } from './data.ts';
 import { handleShop } from './handlers.ts';

@@ -4,7 +4,7 @@
  */
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { normalizeText } from '../common/normalize.ts';
+import { normalizeText } from '../../../common/normalize.ts';
 import { OracleAgent, act, fillIfNeeded, find, findAll, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';
 import { SHIPPING, categoryOf } from './data.ts';
 import type { Ctx } from './pages-browse.ts';

@@ -1,6 +1,6 @@
 /** Picks the shop task for a seed and tier and phrases its instruction. */
 import type { GoalKind, Tier } from '../../types.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { FEATURED, SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
 
 export function generateShop(seed: number, tier: Tier): { state: ShopState; instruction: string; goalKind: GoalKind } {

@@ -1,6 +1,6 @@
 /** Ticketing data: concerts, plays and games with venues, dates, seat sections and taken seats, from the seed. */
-import { Rng, mixSeed } from '../common/rng.ts';
-import { addDays, iso } from '../flights/dates.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
+import { addDays, iso } from '../common/dates.ts';
 
 export const CATEGORIES = ['Concert', 'Theater', 'Comedy', 'Sports'] as const;
 const NAMES: Record<string, string[]> = {

@@ -1,6 +1,6 @@
 /** The tickets family: concerts, plays and games; search and filters, event page, a seat map, and checkout. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { TicketsState } from './data.ts';
 import { handleTickets } from './site.ts';
 import { TicketsOracle } from './oracle.ts';

@@ -2,8 +2,8 @@
 import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
 import { attr, html, layout, money, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
-import { mixSeed } from '../common/rng.ts';
-import { longDate } from '../flights/dates.ts';
+import { mixSeed } from '../../../common/rng.ts';
+import { longDate } from '../common/dates.ts';
 import { CATEGORIES, CITIES, SEATS_PER_ROW, SECTIONS, seatPrice, timeLabel, type TicketEvent, type TicketsState } from './data.ts';
 
 export type Ctx = InstanceContext<TicketsState>;

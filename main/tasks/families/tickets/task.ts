@@ -1,11 +1,11 @@
 /** Picks the ticketing task for a seed and tier, phrases its instruction, and judges the result. */
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { money } from '../common/html.ts';
-import { answerMatches, sameText } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { answerMatches, sameText } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { timesIn } from '../calendar/task.ts';
 import { minutes } from '../calendar/data.ts';
-import { dayMonthYear } from '../flights/dates.ts';
+import { dayMonthYear } from '../common/dates.ts';
 import { SECTIONS, adjacentFree, generateEvents, seatPrice, timeLabel, type TicketGoal, type TicketOrder, type TicketsState } from './data.ts';
 import { eventTitle, type Ctx } from './site.ts';
 

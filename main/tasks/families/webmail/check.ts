@@ -1,6 +1,6 @@
 /** Judges a webmail instance from the mailbox state and the agent's messages to the user. */
 import type { CheckResult, KeyPoint } from '../../types.ts';
-import { answerMatches, normalizeText } from '../common/normalize.ts';
+import { answerMatches, normalizeText } from '../../../common/normalize.ts';
 import { folderLabel, type MailGoal, type Message } from './data.ts';
 import type { Ctx } from './pages.ts';
 

@@ -1,5 +1,5 @@
 /** Webmail data: people, a mailbox of templated messages with facts to ask about, and the state shape. */
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { money } from '../common/html.ts';
 
 export const FOLDERS = [

@@ -1,6 +1,6 @@
 /** The webmail family: folders, search, reading, starring, moving and replying, plus questions about mail. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { SEEDS, tierFromSeed } from '../common/rng.ts';
+import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import { checkWebmail } from './check.ts';
 import type { WebmailState } from './data.ts';
 import { handleWebmail } from './handlers.ts';

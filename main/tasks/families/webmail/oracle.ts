@@ -1,7 +1,7 @@
 /** The webmail oracle: works through the task's goals in order, each as a small state machine on the page. */
 import type { AgentTurn } from '../../../agents/types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { normalizeText } from '../common/normalize.ts';
+import { normalizeText } from '../../../common/normalize.ts';
 import { OracleAgent, act, find, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';
 import { folderLabel, type MailGoal } from './data.ts';
 import { goalMet } from './check.ts';

@@ -1,6 +1,6 @@
 /** Picks the mail task for a seed and tier and phrases its instruction. */
 import type { GoalKind, Tier } from '../../types.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { folderLabel, generateMailbox, type Folder, type MailGoal, type Message, type WebmailState } from './data.ts';
 
 export const PAGE_SIZE = 15;

@@ -1,6 +1,6 @@
 /** The wiki family: an encyclopedia of invented places; information-seeking questions answered by message. */
 import type { TaskFamily, Tier } from '../../types.ts';
-import { HELD_OUT_SEEDS, tierFromSeed } from '../common/rng.ts';
+import { HELD_OUT_SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { WikiState } from './data.ts';
 import { handleWiki } from './pages.ts';
 import { WikiOracle } from './oracle.ts';

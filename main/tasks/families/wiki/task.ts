@@ -1,7 +1,7 @@
 /** Picks the wiki question for a seed and tier, and judges the agent's answer. */
 import type { CheckResult, GoalKind, Tier } from '../../types.ts';
-import { answerMatches } from '../common/normalize.ts';
-import { Rng, mixSeed } from '../common/rng.ts';
+import { answerMatches } from '../../../common/normalize.ts';
+import { Rng, mixSeed } from '../../../common/rng.ts';
 import { MONTHS_LONG, generateWiki, type City, type WikiGoal, type WikiState } from './data.ts';
 import type { Ctx } from './pages.ts';
 

@@ -1,5 +1,7 @@
-/** Calendar dates as the flight site reads and prints them (no time zones: plain Y-M-D). */
-import { MONTHS, WEEKDAYS } from './data.ts';
+/** Calendar dates as the sites read and print them (no time zones: plain Y-M-D). */
+
+export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 export function iso(y: number, m: number, d: number): string {
   return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;

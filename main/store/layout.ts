@@ -1,0 +1,61 @@
+/**
+ * The lab folder's layout, in one place: every module that reads or writes a lab's runs, evals,
+ * experiments, policies, models, episodes or datasets asks here for the path, so the layout can be
+ * read (and changed) in one file. Ids that become folder or file names are checked here too: a
+ * name from a URL or a command line must not walk out of the lab (`../x`) or collide with a
+ * file's suffix.
+ *
+ *   LAB/episodes/ID.jsonl        one episode (header, steps, outcome)
+ *   LAB/labels/ID.jsonl          labels and corrections of an episode
+ *   LAB/judgments/ID.jsonl       LLM judge verdicts of an episode
+ *   LAB/blobs/                   screenshots and other content-addressed files
+ *   LAB/tasksets/NAME.jsonl      imported benchmark tasks
+ *   LAB/runs/ID/                 a collection run (config.json, progress.jsonl, review.jsonl)
+ *   LAB/evals/ID/                a policy evaluation (report.json, mining.json)
+ *   LAB/experiments/ID/          a one-command experiment (config.json, stage outputs, report)
+ *   LAB/policies/NAME/           policies trained from the app or a recipe
+ *   LAB/models/NAME/             decoding models trained with `lab train`
+ *   LAB/datasets/NAME/vN/        frozen dataset versions (see ../datasets/manifest.ts)
+ *   LAB/exports/                 exports started from the app
+ *   LAB/bench/decode/            decoding benchmarks started from the app
+ *   LAB/policies.jsonl           one line per training run started (../policy/registry.ts)
+ */
+import { join } from 'node:path';
+
+/** What a lab id (episode, run, eval, experiment) may contain: letters, digits, `_` and `-`. */
+export const LAB_ID = /^[A-Za-z0-9_-]+$/;
+
+export function isLabId(id: string): boolean {
+  return LAB_ID.test(id);
+}
+
+/** The id, or an error naming what it was meant to be. */
+export function checkLabId(id: string, what: string): string {
+  if (!LAB_ID.test(id)) throw new Error(`invalid ${what} id: ${id}`);
+  return id;
+}
+
+export const labPaths = {
+  episodes: (lab: string) => join(lab, 'episodes'),
+  episodeFile: (lab: string, id: string) => join(lab, 'episodes', `${checkLabId(id, 'episode')}.jsonl`),
+  labels: (lab: string) => join(lab, 'labels'),
+  labelsFile: (lab: string, id: string) => join(lab, 'labels', `${checkLabId(id, 'episode')}.jsonl`),
+  judgments: (lab: string) => join(lab, 'judgments'),
+  blobs: (lab: string) => join(lab, 'blobs'),
+  tasksets: (lab: string) => join(lab, 'tasksets'),
+  runs: (lab: string) => join(lab, 'runs'),
+  run: (lab: string, id: string) => join(lab, 'runs', checkLabId(id, 'run')),
+  evals: (lab: string) => join(lab, 'evals'),
+  eval: (lab: string, id: string) => join(lab, 'evals', checkLabId(id, 'evaluation')),
+  experiments: (lab: string) => join(lab, 'experiments'),
+  experiment: (lab: string, id: string) => join(lab, 'experiments', checkLabId(id, 'experiment')),
+  policies: (lab: string) => join(lab, 'policies'),
+  // Policy and model names come from the command line (`--name`, `--out`) and are not lab ids.
+  policy: (lab: string, name: string) => join(lab, 'policies', name),
+  models: (lab: string) => join(lab, 'models'),
+  model: (lab: string, name: string) => join(lab, 'models', name),
+  datasets: (lab: string) => join(lab, 'datasets'),
+  exports: (lab: string) => join(lab, 'exports'),
+  decodeBenchmarks: (lab: string) => join(lab, 'bench', 'decode'),
+  trainingRegistry: (lab: string) => join(lab, 'policies.jsonl'),
+} as const;
