@@ -3,7 +3,7 @@
  * may receive, typed on both ends. Electron exposes it through contextBridge (./index.ts); web
  * mode serves the same methods over a WebSocket (main/server/web.ts).
  */
-import type { EpisodeData, EpisodeSummary } from '../main/store/lab.ts';
+import type { EpisodeData, EpisodeStatus, EpisodeSummary } from '../main/store/lab.ts';
 import type { EpisodeLabels, LabelEdit } from '../main/store/label-model.ts';
 import type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
 import type { HumanInput, InputOutcome } from '../main/collection/demonstration.ts';
@@ -66,7 +66,8 @@ export interface TaskInfo {
 export interface EpisodeRow extends EpisodeSummary {
   instruction: string;
   split: string;
-  outcome: 'success' | 'failure' | 'incomplete';
+  /** The status after a person's outcome label, if any. */
+  outcome: EpisodeStatus;
   tags: string[];
   labeledSteps: number;
 }
