@@ -94,10 +94,20 @@ test('attempts at one task instance open side by side with their outcomes and st
     byInstance.set(key, [...(byInstance.get(key) ?? []), e]);
   }
   const [key, attempts] = [...byInstance].find(([, es]) => es.length >= 2)!;
+  // Two checked episodes of one instance compare...
+  for (const e of attempts.slice(0, 2)) await page.getByLabel(`Pick ${e.id} to compare`).check();
+  await page.getByTestId('compare-picked').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-episode]').length === 2);
+  // ...and so do all of a group's, from its header.
+  await page.getByRole('link', { name: 'Episodes', exact: true }).click();
+  await page.getByLabel('Group by task instance', { exact: true }).check();
   await page.locator(`.group-row[data-instance="${key}"] button`, { hasText: 'Compare' }).click();
   await page.getByTestId('compare-view').locator('[data-testid=compare-episode]').first().waitFor();
   const shown = await page.getByTestId('compare-episode').evaluateAll((ths) => ths.map((th) => [th.getAttribute('data-episode'), th.querySelector('[data-testid=compare-outcome]')!.textContent, th.querySelector('[data-testid=compare-steps]')!.textContent]));
-  const expected = attempts.sort((a, b) => a.provenance.attempt! - b.provenance.attempt! || a.createdAt.localeCompare(b.createdAt)).map((e) => [e.id, e.status, `${e.steps} step${e.steps === 1 ? '' : 's'}`]);
+  // With no filter, the group holds every agent's episodes of the instance: the evaluation's come after the attempts.
+  const everyone = store.listEpisodes().episodes.filter((e) => `${e.family} #${e.seed} t${e.tier}` === key);
+  const attemptOf = (e: (typeof everyone)[number]) => e.provenance.attempt ?? Infinity;
+  const expected = everyone.sort((a, b) => attemptOf(a) - attemptOf(b) || a.createdAt.localeCompare(b.createdAt)).map((e) => [e.id, e.status, `${e.steps} step${e.steps === 1 ? '' : 's'}`]);
   assert.deepEqual(shown, expected);
   assert.match((await page.getByTestId('first-difference').textContent())!, /Their actions part at step \d+|Every episode took the same actions/);
   await page.screenshot({ path: docsScreenshot('compare.png') });
