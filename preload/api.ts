@@ -3,7 +3,7 @@
  * may receive, typed on both ends. Electron exposes it through contextBridge (./index.ts); web
  * mode serves the same methods over a WebSocket (main/server/web.ts).
  */
-import type { EpisodeData, EpisodeSummary } from '../main/store/lab.ts';
+import type { EpisodeData, EpisodeStatus, EpisodeSummary } from '../main/store/lab.ts';
 import type { EpisodeLabels, LabelEdit } from '../main/store/label-model.ts';
 import type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
 import type { HumanInput, InputOutcome } from '../main/collection/demonstration.ts';
@@ -20,6 +20,14 @@ import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '
 import type { SalvagePoint, SftPoint, TrainingList, TrainingRunData } from '../main/server/training.ts';
 import type { ExperimentInfo } from '../main/server/experiments.ts';
 import type { Comparison } from '../main/experiment/compare.ts';
+import type { EpisodeComparison } from '../main/server/episode-compare.ts';
+import type { GridColumns, ResultsGrid, ResultsScope, ScopeInfo } from '../main/server/results-grid.ts';
+
+// The view types the renderer needs, so that it imports them from the contract and not from main/.
+export type { EpisodeStatus } from '../main/store/lab.ts';
+export type { Provenance } from '../main/store/provenance.ts';
+export type { ComparedEpisode, ComparedStep, EpisodeComparison } from '../main/server/episode-compare.ts';
+export type { GridCell, GridColumns, ResultsGrid, ResultsScope, ScopeInfo, ScopeKind } from '../main/server/results-grid.ts';
 
 export interface DatasetVersionInfo {
   version: number;
@@ -66,7 +74,8 @@ export interface TaskInfo {
 export interface EpisodeRow extends EpisodeSummary {
   instruction: string;
   split: string;
-  outcome: 'success' | 'failure' | 'incomplete';
+  /** The status after a person's outcome label, if any. */
+  outcome: EpisodeStatus;
   tags: string[];
   labeledSteps: number;
 }
@@ -129,6 +138,12 @@ export interface LabApi {
   readEpisode(id: string): Promise<EpisodeData>;
   readLabels(id: string): Promise<EpisodeLabels>;
   editLabels(id: string, edit: LabelEdit): Promise<EpisodeLabels>;
+  /** Two or more episodes of one task instance side by side (refused for different instances). */
+  compareEpisodes(ids: string[]): Promise<EpisodeComparison>;
+  /** The collection runs, evaluations and experiments the lab's episodes came from. */
+  listResultScopes(): Promise<ScopeInfo[]>;
+  /** Agent x task (family or instance) success and steps of one run, evaluation or experiment. */
+  resultsGrid(scope: ResultsScope, columns: GridColumns): Promise<ResultsGrid>;
   listTasks(): Promise<TaskInfo[]>;
   /** Start replaying an episode; 'step' waits for replayNext before each step. */
   startReplay(id: string, mode: 'run' | 'step'): Promise<{ replayId: string }>;
@@ -208,7 +223,7 @@ export type LabMethod = keyof LabApi;
 export type LabEventName = keyof LabEvents;
 
 export const METHODS: readonly LabMethod[] = [
-  'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
+  'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'compareEpisodes', 'listResultScopes', 'resultsGrid', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
   'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
   'listCollectionRuns', 'readReviewTask', 'reviewDecide',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',

@@ -67,6 +67,8 @@ export const collectConfigSchema = z.object({
   endOnGoal: z.boolean().optional(),
   /** A set-of-marks screenshot at every step, so the trajectories can be viewed (absent: none, unless a vision endpoint needs them). */
   screenshots: z.boolean().optional(),
+  /** The experiment this run is a stage of (lab experiment); recorded in its episodes' provenance. */
+  experiment: z.string().optional(),
 }).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {
   message: 'the endpoint agent and the LLM reflector need an endpoint (--endpoint URL --model NAME)',
   path: ['endpoint'],
@@ -196,7 +198,8 @@ export async function runCollection(
     }
   };
   const work = async (env: BrowserEnv): Promise<void> => {
-    const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: cfg.endOnGoal ?? false };
+    const provenance = { run: cfg.runId, ...(cfg.experiment ? { experiment: cfg.experiment } : {}) };
+    const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: cfg.endOnGoal ?? false, provenance };
     for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
       const key = taskKey(task);
       const prior = run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.task === key);

@@ -11,7 +11,7 @@ import { parseAction } from '../environment/actions.ts';
 import type { TaskInstance, TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
-import type { EndRecord, ObservationRecord } from '../store/schema.ts';
+import type { EndRecord, ObservationRecord, ProvenanceRecord } from '../store/schema.ts';
 
 export interface EpisodeRequest {
   family: string;
@@ -23,6 +23,8 @@ export interface EpisodeRequest {
   /** Agent config recorded in the header (model, temperature, rates...). */
   agentConfig?: Record<string, unknown>;
   links?: { retryOf?: string; reflection?: string; shortenedFrom?: string };
+  /** This episode's place in its run (attempt, arm); added to the deps' provenance. */
+  provenance?: ProvenanceRecord;
 }
 
 export interface EpisodeOutcome {
@@ -64,6 +66,8 @@ export interface EpisodeDeps {
    * Default true; false reproduces the older episodes, which ran until the agent stopped.
    */
   endOnGoal?: boolean;
+  /** What every episode made with these deps belongs to (run, evaluation, experiment), recorded in the header. */
+  provenance?: ProvenanceRecord;
 }
 
 export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promise<EpisodeOutcome> {
@@ -106,6 +110,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
     env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind, endOnGoal, ...(env.sandbox ? { sandbox: env.sandbox } : {}) },
     links: req.links ?? {},
+    ...provenanceField(deps.provenance, req.provenance),
   });
   try {
     let observation = opened ?? (await start());
@@ -228,6 +233,12 @@ function toRecord(store: LabStore, o: Observation): ObservationRecord {
     screenshot: o.screenshot ? store.blobs.put(o.screenshot.png) : null,
     lastActionError: o.lastActionError,
   };
+}
+
+/** The header's provenance: the deps' context with the request's own fields over it; none when both are empty. */
+function provenanceField(context: ProvenanceRecord | undefined, own: ProvenanceRecord | undefined): { provenance?: ProvenanceRecord } {
+  const merged = Object.fromEntries(Object.entries({ ...context, ...own }).filter(([, v]) => v !== undefined)) as ProvenanceRecord;
+  return Object.keys(merged).length ? { provenance: merged } : {};
 }
 
 function inRange(seed: number, r: { from: number; to: number }): boolean {

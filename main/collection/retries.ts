@@ -122,6 +122,7 @@ export async function runTaskWithRetries(
       agent: (instance) => makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates }, endpoint, policy: opts.policy }),
       agentConfig: { ...config, attempt: k, arm: forArms.length > 1 ? 'shared' : forArms[0], reflectionIds: given.map((r) => r.id) },
       links: { ...(retryOf ? { retryOf } : {}), ...(given.length ? { reflection: given[given.length - 1].id } : {}) },
+      provenance: { attempt: k, arm: forArms.length > 1 ? 'shared' : forArms[0] },
     });
     // A cancelled attempt is not an attempt: it is not logged, and a resumed run redoes it.
     if (out.reason === 'cancelled') throw new CancelledError();

@@ -168,6 +168,8 @@ export async function shortenEpisode(
       agentConfig: { ...ep.header.agent.config, shortening: { from: episodeId, keep: plan.keep, cuts: plan.cuts } },
       // Only the derivation: the source episode keeps its own retry and reflection links.
       links: { shortenedFrom: episodeId },
+      // The attempt it shortens; the run (and experiment) come with the deps of the run doing it.
+      ...(ep.header.provenance ? { provenance: { attempt: ep.header.provenance.attempt, arm: ep.header.provenance.arm } } : {}),
     },
   );
   if (!out.success) {

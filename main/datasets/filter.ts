@@ -3,17 +3,21 @@
  * was made) and the per-episode facts it is matched against, with the manual labels applied.
  */
 import { z } from 'zod';
-import type { LabStore } from '../store/lab.ts';
+import { statusOf, type EpisodeStatus, type LabStore } from '../store/lab.ts';
 import { LabelStore, type EpisodeLabels } from '../store/labels.ts';
 import { DatasetError } from './errors.ts';
 
-export const OUTCOMES = ['success', 'failure', 'incomplete'] as const;
+/** 'cancelled': stopped by a person or Ctrl-C, neither success nor failure (see matchesFilter). */
+export const OUTCOMES = ['success', 'failure', 'incomplete', 'cancelled'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const datasetFilterSchema = z
   .object({
     families: z.array(z.string().min(1)).optional(),
-    /** Outcome after the label override: a person's verdict wins over the checker's. */
+    /**
+     * Outcome after the label override: a person's verdict wins over the checker's. Without it,
+     * every outcome but 'cancelled' matches: a stopped episode is no example of anything.
+     */
     statuses: z.array(z.enum(OUTCOMES)).optional(),
     agents: z.array(z.string().min(1)).optional(),
     minSteps: z.number().int().min(0).optional(),
@@ -84,8 +88,7 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         createdAt: e.header.createdAt,
         instruction: e.header.task.instruction,
         steps: e.steps.length,
-        // Judged tasks (imported benchmarks) take the judge's latest verdict as their checker.
-        outcome: effectiveOutcome(e.end ? (e.header.task.checker === 'judge' ? lab.judgments.latest(id)?.verdict === 'success' : e.end.success) : null, l),
+        outcome: effectiveOutcome(judgedStatus(lab, id, e), l),
         tags: l.tags,
         actions: e.steps.map((s) => s.action),
         ended: !!e.end,
@@ -98,9 +101,15 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
   return { infos, errors, warnings };
 }
 
-export function effectiveOutcome(checkerSuccess: boolean | null, labels: EpisodeLabels): Outcome {
-  if (labels.outcome) return labels.outcome;
-  return checkerSuccess === null ? 'incomplete' : checkerSuccess ? 'success' : 'failure';
+/** The checker's status; judged tasks (imported benchmarks) take the judge's latest verdict as their checker. */
+function judgedStatus(lab: LabStore, id: string, e: ReturnType<LabStore['readEpisode']>): EpisodeStatus {
+  const status = statusOf(e.end);
+  if (status === 'incomplete' || status === 'cancelled' || e.header.task.checker !== 'judge') return status;
+  return lab.judgments.latest(id)?.verdict === 'success' ? 'success' : 'failure';
+}
+
+export function effectiveOutcome(status: EpisodeStatus, labels: EpisodeLabels): Outcome {
+  return labels.outcome ?? status;
 }
 
 function parseDate(value: string, field: string): number {
@@ -128,7 +137,7 @@ export function parseFilter(input: unknown): DatasetFilter {
 export function matchesFilter(e: EpisodeInfo, f: DatasetFilter): boolean {
   if (f.ids && !f.ids.includes(e.id)) return false;
   if (f.families && !f.families.includes(e.family)) return false;
-  if (f.statuses && !f.statuses.includes(e.outcome)) return false;
+  if (f.statuses ? !f.statuses.includes(e.outcome) : e.outcome === 'cancelled') return false;
   if (f.agents && !f.agents.includes(e.agent)) return false;
   if (f.minSteps !== undefined && e.steps < f.minSteps) return false;
   if (f.maxSteps !== undefined && e.steps > f.maxSteps) return false;

@@ -85,6 +85,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
             reflect: arm === 'reflect' ? 'rules' : 'none', shorten: arm === 'reflect', parallel: c.parallel, seeds: c.seeds,
             ...(c.maxSteps ? { maxSteps: c.maxSteps } : {}),
             ...(c.tier ? { tier: c.tier } : {}),
+            experiment: ctx.config.id,
           });
       if (!ctx.folder.lastState(name)) ctx.folder.log({ stage: name, status: 'resumable', state: { runId } });
       const summary = await runCollection({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, run, {
@@ -170,7 +171,7 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
       const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
         policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend, guided: e.guided },
         tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs: split === 'train' ? 1 : e.runs,
-        tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}),
+        tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}), experiment: ctx.config.id,
       }, {
         signal: ctx.signal,
         onEpisode: (done, total, ep) => ctx.progress(done, total, `${ep.family}:${ep.seed} ${ep.success ? 'solved' : 'failed'}`),
@@ -191,7 +192,8 @@ const mineStage: Stage = {
     const rollouts = ctx.folder.outputs<EvalOutputs>('rollout-train');
     const report = JSON.parse(readFileSync(rollouts.path, 'utf8')) as EvalReport;
     const failed = report.episodes.filter((e) => !e.success);
-    const deps = { env: ctx.envs[0], server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal };
+    // Reference and branch episodes are the experiment's, not the evaluation's (they are the oracle's, not the policy's).
+    const deps = { env: ctx.envs[0], server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
     const mined = await mineFailures(deps, failed, (done, total) => ctx.progress(done, total, 'mining'));
     if (ctx.signal.aborted) throw new StageStopped('mine');
     let all: MinedFailureRecord[] = mined;

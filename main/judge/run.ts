@@ -4,13 +4,14 @@ import { JudgmentStore, type Judgment } from '../store/judgments.ts';
 import { judgeEpisode, type JudgeChat, type JudgeOptions } from './webjudge.ts';
 
 /**
- * Ended episodes of judged tasks (no checker) without a readable verdict, oldest first.
+ * Finished (ended, not cancelled) episodes of judged tasks (no checker) without a readable verdict, oldest first.
  * Unreadable episode files are skipped here; `lab episodes list` reports them.
  */
 export function unjudgedEpisodes(store: LabStore, judgments: JudgmentStore, family?: string): string[] {
   const { episodes } = store.listEpisodes();
   return episodes
-    .filter((e) => e.status !== 'incomplete' && (!family || e.family === family) && !judgments.isJudged(e.id))
+    // A cancelled episode was stopped, not finished: there is nothing to judge.
+    .filter((e) => e.status !== 'incomplete' && e.status !== 'cancelled' && (!family || e.family === family) && !judgments.isJudged(e.id))
     .filter((e) => store.readEpisode(e.id).header.task.checker === 'judge')
     .map((e) => e.id)
     .reverse();

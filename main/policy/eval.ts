@@ -43,6 +43,8 @@ export interface EvalRequest {
   maxSteps?: number;
   /** End page-state goals when the checker passes (default true; false: as before, until the agent stops). */
   endOnGoal?: boolean;
+  /** The experiment this evaluation is a stage of; recorded in its episodes' provenance. */
+  experiment?: string;
 }
 
 export interface EvalTask {
@@ -168,7 +170,7 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
       const agent = new CompactPolicyAgent({ ...req.policy, seed: task.run });
       agents.push(agent);
       const out = await runEpisode(
-        { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: req.endOnGoal ?? true },
+        { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: req.endOnGoal ?? true, provenance: { eval: evalId, ...(req.experiment ? { experiment: req.experiment } : {}) } },
         { family: task.family, seed: task.seed, tier: req.tier, agent, maxSteps: req.maxSteps, agentConfig: { ...(await agent.config()), evalId, run: task.run } },
       );
       if (out.reason === 'cancelled') break;

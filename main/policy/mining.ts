@@ -24,7 +24,7 @@ import { normalizeText } from '../common/normalize.ts';
 import type { EpisodeData, LabStore } from '../store/lab.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
-import { runEpisode } from '../collection/episode.ts';
+import { runEpisode, type EpisodeDeps } from '../collection/episode.ts';
 
 export const FAILURE_MODES = ['invalid_action', 'premature_answer', 'wrong_text', 'wrong_element', 'wrong_action_type', 'loop', 'timeout'] as const;
 export type FailureMode = (typeof FAILURE_MODES)[number];
@@ -137,6 +137,8 @@ export interface MineDeps {
   store: LabStore;
   browserKind: string;
   signal?: AbortSignal;
+  /** What the reference episodes belong to (an experiment's mining stage). */
+  provenance?: EpisodeDeps['provenance'];
 }
 
 /**

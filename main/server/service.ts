@@ -38,6 +38,8 @@ import { ExperimentsLab, type ExperimentInfo } from './experiments.ts';
 import type { Comparison } from '../experiment/compare.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 import { labPaths } from '../store/layout.ts';
+import { compareEpisodes, type EpisodeComparison } from './episode-compare.ts';
+import { listScopes, resultsGrid, type GridColumns, type ResultsGrid, type ResultsScope, type ScopeInfo } from './results-grid.ts';
 
 export interface ServiceDeps {
   store: LabStore;
@@ -126,6 +128,21 @@ export class LabService implements LabApi {
       if (problem) throw new Error(`correction for step ${edit.step} of ${id} refused: ${problem}`);
     }
     return this.labels.append(String(id), edit);
+  }
+
+  async compareEpisodes(ids: string[]): Promise<EpisodeComparison> {
+    if (!Array.isArray(ids)) throw new Error('compare: ids must be a list of episode ids');
+    // The outcome a person's label set wins, as in the episode list.
+    return compareEpisodes(this.deps.store, ids, (id, status) => this.labels.readOrReport(id).labels.outcome ?? status);
+  }
+
+  async listResultScopes(): Promise<ScopeInfo[]> {
+    return listScopes((await this.listEpisodes()).episodes);
+  }
+
+  async resultsGrid(scope: ResultsScope, columns: GridColumns): Promise<ResultsGrid> {
+    if (!scope || typeof scope !== 'object') throw new Error('results grid: scope must be {kind, id}');
+    return resultsGrid((await this.listEpisodes()).episodes, { kind: scope.kind, id: String(scope.id) }, columns);
   }
 
   async listTasks(): Promise<TaskInfo[]> {

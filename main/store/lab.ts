@@ -11,6 +11,7 @@ import { BlobStore } from './blobs.ts';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
 import { JudgmentStore } from './judgments.ts';
 import { assertLabDirUsable } from './lab-dir.ts';
+import { provenanceOf, type Provenance } from './provenance.ts';
 import {
   FORMAT_VERSION,
   episodeLineSchema,
@@ -29,6 +30,20 @@ export interface EpisodeData {
   path: string;
 }
 
+/**
+ * An episode's outcome: the checker's verdict, 'incomplete' when the run stopped before its end
+ * record, 'cancelled' when someone stopped it (Ctrl-C, a demonstration left): neither a success
+ * nor a failure, and kept out of datasets unless asked for.
+ */
+export type EpisodeStatus = 'success' | 'failure' | 'incomplete' | 'cancelled';
+
+/** The status an episode's end record gives it (absent: incomplete). */
+export function statusOf(end: Pick<EndRecord, 'success' | 'reason'> | undefined): EpisodeStatus {
+  if (!end) return 'incomplete';
+  if (end.success) return 'success';
+  return end.reason === 'cancelled' ? 'cancelled' : 'failure';
+}
+
 export interface EpisodeSummary {
   id: string;
   path: string;
@@ -45,7 +60,9 @@ export interface EpisodeSummary {
    * For tasks with a site or page checker, its outcome. For judged tasks (imported from public
    * benchmarks) the latest readable judge verdict; 'failure' until judged (see `judge`).
    */
-  status: 'success' | 'failure' | 'incomplete';
+  status: EpisodeStatus;
+  /** Run, attempt, arm, evaluation, experiment and policy it came from; null where unknown. */
+  provenance: Provenance;
   /** Judged tasks only: the verdict in lab/judgments/, or 'unjudged'. */
   judge?: 'success' | 'failure' | 'unjudged';
   warnings: string[];
@@ -108,7 +125,8 @@ export class LabStore {
         else summary = summarise(this.readEpisode(id));
         fresh[id] = { size: st.size, mtimeMs: st.mtimeMs, summary };
         // Verdicts live beside the episode file, so they are read fresh, not cached with it.
-        episodes.push(summary.judge && summary.status !== 'incomplete' ? withVerdict(summary, this.judgments.latest(id)?.verdict) : summary);
+        const undecided = summary.status === 'incomplete' || summary.status === 'cancelled';
+        episodes.push(summary.judge && !undecided ? withVerdict(summary, this.judgments.latest(id)?.verdict) : summary);
       } catch (err) {
         errors.push((err as Error).message);
       }
@@ -143,7 +161,8 @@ export class LabStore {
   }
 }
 
-const SUMMARY_CACHE_VERSION = 1;
+// 2: summaries carry provenance and the 'cancelled' status.
+const SUMMARY_CACHE_VERSION = 2;
 interface CachedSummary {
   size: number;
   mtimeMs: number;
@@ -163,7 +182,8 @@ function summarise(e: EpisodeData): EpisodeSummary {
     createdAt: e.header.createdAt,
     steps: e.end?.steps ?? e.steps.length,
     durationMs: e.end?.durationMs ?? null,
-    status: !e.end ? 'incomplete' : e.end.success ? 'success' : 'failure',
+    status: statusOf(e.end),
+    provenance: provenanceOf(e.header),
     ...(e.header.task.checker === 'judge' ? { judge: 'unjudged' as const } : {}),
     warnings: e.warnings,
   };

@@ -56,6 +56,21 @@ export const taskRecordSchema = z.object({
   source: z.object({ format: z.string(), id: z.string(), file: z.string(), row: z.number().int() }).optional(),
 });
 
+/**
+ * Where an episode came from, recorded in its header when it is written: the collection run
+ * (lab/runs/<id>), its attempt and arm, the evaluation (lab/evals/<id>) and the experiment
+ * (lab/experiments/<id>) that made it. Absent in headers written before it was recorded, and
+ * for episodes made outside those (a single `lab episode`, a demonstration).
+ */
+export const provenanceRecordSchema = z.object({
+  run: z.string().optional(),
+  attempt: z.number().int().min(0).optional(),
+  /** 'reflect' or 'blind'; 'shared' for the first attempt, which counts in both arms. */
+  arm: z.string().optional(),
+  eval: z.string().optional(),
+  experiment: z.string().optional(),
+});
+
 export const episodeHeaderSchema = z.object({
   type: z.literal('episode'),
   version: z.literal(FORMAT_VERSION),
@@ -75,6 +90,7 @@ export const episodeHeaderSchema = z.object({
   links: z
     .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })
     .default({}),
+  provenance: provenanceRecordSchema.optional(),
 });
 
 export const stepRecordSchema = z.object({
@@ -137,3 +153,4 @@ export type StepRecord = z.infer<typeof stepRecordSchema>;
 export type EndRecord = z.infer<typeof endRecordSchema>;
 export type ObservationRecord = z.infer<typeof observationRecordSchema>;
 export type EpisodeLine = z.infer<typeof episodeLineSchema>;
+export type ProvenanceRecord = z.infer<typeof provenanceRecordSchema>;

@@ -76,6 +76,23 @@ test('retries are linked to the attempt they retry and to the reflection they we
   }
 });
 
+test('every episode of a run records the run, its attempt and arm; a shortened one keeps the attempt it shortens', () => {
+  let attempts = 0;
+  for (const e of run.events) {
+    if (e.type === 'attempt') {
+      attempts++;
+      const arm = e.arms.length > 1 ? 'shared' : e.arms[0];
+      assert.deepEqual(store.readEpisode(e.episodeId).header.provenance, { run: run.config.runId, attempt: e.attempt, arm });
+    }
+    if (e.type === 'shortened' && e.episodeId) {
+      assert.deepEqual(store.readEpisode(e.episodeId).header.provenance, store.readEpisode(e.from).header.provenance);
+    }
+  }
+  assert.ok(attempts > 12);
+  const listed = store.listEpisodes().episodes.filter((e) => e.provenance.run === run.config.runId);
+  assert.ok(listed.length >= attempts, 'the episode list carries the run of each episode');
+});
+
 test('the reflector names the unmet key points of every failed attempt it reflected on', () => {
   const reflections = new ReflectionStore(store.dir);
   let seen = 0;

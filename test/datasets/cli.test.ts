@@ -56,7 +56,7 @@ test('bad input to the dataset commands is refused with a message that names it'
   writeEpisode(store);
   const dir = store.dir;
   await assert.rejects(lab('--lab', dir, 'datasets', 'create', '--name', '../x'), /invalid dataset name "\.\.\/x"/);
-  await assert.rejects(lab('--lab', dir, 'datasets', 'create', '--name', 'x', '--status', 'great', '--split', '0.5,0.5'), /--status must be success, failure, incomplete, got "great"/);
+  await assert.rejects(lab('--lab', dir, 'datasets', 'create', '--name', 'x', '--status', 'great', '--split', '0.5,0.5'), /--status must be success, failure, incomplete, cancelled, got "great"/);
   await assert.rejects(lab('--lab', dir, 'export', '--dataset', 'nope', '--format', 'parquet', '--out', join(dir, 'o')), /--format must be one of sharegpt, openai, hf, hf-parquet, verl, got "parquet"/);
 });
 

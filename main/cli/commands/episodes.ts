@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { AGENT_NAMES } from '../../agents/names.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
+import { describeProvenance, provenanceOf } from '../../store/provenance.ts';
 import { forTerminal } from '../terminal.ts';
 import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 
@@ -102,7 +103,7 @@ export function registerEpisodeCommands(program: Command): void {
     .command('list')
     .description('list recorded episodes, newest first')
     .option('--family <name>', 'only this task family')
-    .option('--status <s>', 'only success | failure | incomplete')
+    .option('--status <s>', 'only success | failure | incomplete | cancelled')
     .option('--limit <n>', 'at most this many', intOption('--limit', 1), 50)
     .option('--json', 'print JSON')
     .action((opts: { family?: string; status?: string; limit: number; json?: boolean }, cmd: Command) => {
@@ -126,7 +127,9 @@ export function registerEpisodeCommands(program: Command): void {
         return printJson(judgment ? { ...e, judgment } : e);
       }
       const t = e.header.task;
-      process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${forTerminal(t.instruction, { multiline: true })}\n\n`);
+      process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${forTerminal(t.instruction, { multiline: true })}\n`);
+      const from = describeProvenance(provenanceOf(e.header));
+      process.stdout.write(from ? `from ${forTerminal(from)}\n\n` : '\n');
       for (const s of e.steps) {
         process.stdout.write(`${String(s.index + 1).padStart(3)}. ${forTerminal(describeAction(s.action, s.observation.elements))}${s.error ? `  -> ${s.error.code}: ${forTerminal(s.error.message)}` : ''}  [${forTerminal(s.observation.url)}] ${s.timing.totalMs} ms\n`);
         if (s.thought) process.stdout.write(`     ${forTerminal(s.thought)}\n`);

@@ -12,11 +12,24 @@ export interface EpisodeFilter {
   labels: string;
   since: string;
   search: string;
+  /** Provenance: '' any, else the collection run, evaluation, experiment or arm it must have. */
+  run: string;
+  eval: string;
+  experiment: string;
+  arm: string;
+  /** Leave out what evaluations and experiments made, to see collected and demonstrated episodes. */
+  hideEvalExperiment: boolean;
 }
 
 export type SortKey = 'newest' | 'oldest' | 'steps-asc' | 'steps-desc' | 'family';
 
-export const EMPTY_FILTER: EpisodeFilter = { family: '', outcome: '', agent: '', minSteps: null, maxSteps: null, labels: '', since: '', search: '' };
+export const EMPTY_FILTER: EpisodeFilter = {
+  family: '', outcome: '', agent: '', minSteps: null, maxSteps: null, labels: '', since: '', search: '',
+  run: '', eval: '', experiment: '', arm: '', hideEvalExperiment: false,
+};
+
+/** The provenance fields a filter can pick, as the rows name them. */
+export const PROVENANCE_FILTERS = ['run', 'eval', 'experiment', 'arm'] as const;
 
 export function matches(e: EpisodeRow, f: EpisodeFilter): boolean {
   if (f.family && e.family !== f.family) return false;
@@ -28,6 +41,10 @@ export function matches(e: EpisodeRow, f: EpisodeFilter): boolean {
   if (f.labels === 'unlabeled' && (e.labeledSteps > 0 || e.tags.length > 0)) return false;
   if (f.labels.startsWith('tag:') && !e.tags.includes(f.labels.slice(4))) return false;
   if (f.since && e.createdAt < f.since) return false;
+  // Rows indexed before provenance was listed have none: they match no provenance filter.
+  const p = e.provenance;
+  for (const k of PROVENANCE_FILTERS) if (f[k] && p?.[k] !== f[k]) return false;
+  if (f.hideEvalExperiment && (p?.eval || p?.experiment)) return false;
   if (f.search) {
     const q = f.search.toLowerCase();
     if (!e.instruction.toLowerCase().includes(q) && !e.id.toLowerCase().includes(q) && !String(e.seed).includes(q)) return false;

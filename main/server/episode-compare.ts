@@ -1,0 +1,77 @@
+/**
+ * Episodes of one task instance side by side: for each, who ran it (agent, provenance), how it
+ * ended and its steps; and the first step where their actions part. Episodes of different task
+ * instances are refused: their pages differ from the first step, so no step lines up.
+ */
+import { describeAction } from '../environment/action-target.ts';
+import { statusOf, type EpisodeStatus, type LabStore } from '../store/lab.ts';
+import { provenanceOf, type Provenance } from '../store/provenance.ts';
+
+export interface ComparedStep {
+  index: number;
+  action: string;
+  /** The action in words, with its target element's role and name ("click link 'Shoes'"). */
+  described: string;
+  thought: string | null;
+  error: string | null;
+  url: string;
+  title: string;
+}
+
+export interface ComparedEpisode {
+  id: string;
+  agent: string;
+  provenance: Provenance;
+  outcome: EpisodeStatus;
+  reason: string | null;
+  steps: ComparedStep[];
+  durationMs: number | null;
+}
+
+export interface EpisodeComparison {
+  task: { family: string; seed: number; tier: number; instruction: string };
+  episodes: ComparedEpisode[];
+  /** The first step index where the episodes' actions differ (or one has ended); null when all are the same. */
+  firstDifference: number | null;
+}
+
+/**
+ * Read and line up the episodes. `outcomeOf` gives the outcome after a person's label (the
+ * episode list's), so the comparison says what the list says.
+ */
+export function compareEpisodes(store: LabStore, ids: readonly string[], outcomeOf: (id: string, status: EpisodeStatus) => EpisodeStatus = (_, s) => s): EpisodeComparison {
+  const unique = [...new Set(ids.map(String))];
+  if (unique.length < 2) throw new Error(`compare: pick two or more episodes, got ${unique.length}`);
+  const read = unique.map((id) => store.readEpisode(id));
+  const [first] = read;
+  const key = (t: { family: string; seed: number; tier: number }) => `${t.family} #${t.seed} t${t.tier}`;
+  const other = read.find((e) => key(e.header.task) !== key(first.header.task));
+  if (other) throw new Error(`compare: episodes of different task instances (${first.header.id} is ${key(first.header.task)}, ${other.header.id} is ${key(other.header.task)}); only attempts at the same instance line up`);
+  const episodes = read.map((e): ComparedEpisode => ({
+    id: e.header.id,
+    agent: e.header.agent.name,
+    provenance: provenanceOf(e.header),
+    outcome: outcomeOf(e.header.id, statusOf(e.end)),
+    reason: e.end?.reason ?? null,
+    durationMs: e.end?.durationMs ?? null,
+    steps: e.steps.map((s) => ({
+      index: s.index,
+      action: s.action,
+      described: describeAction(s.action, s.observation.elements),
+      thought: s.thought ?? null,
+      error: s.error ? s.error.code : null,
+      url: s.observation.url,
+      title: s.observation.title,
+    })),
+  }));
+  const { family, seed, tier, instruction } = first.header.task;
+  return { task: { family, seed, tier, instruction }, episodes, firstDifference: firstDifference(episodes.map((e) => e.steps.map((s) => s.action))) };
+}
+
+function firstDifference(actions: readonly string[][]): number | null {
+  const longest = Math.max(...actions.map((a) => a.length));
+  for (let i = 0; i < longest; i++) {
+    if (new Set(actions.map((a) => a[i] ?? '\u0000ended')).size > 1) return i;
+  }
+  return null;
+}
