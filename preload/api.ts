@@ -3,8 +3,8 @@
  * may receive, typed on both ends. Electron exposes it through contextBridge (./index.ts); web
  * mode serves the same methods over a WebSocket (main/server/web.ts).
  */
-import type { EpisodeData, EpisodeStatus, EpisodeSummary } from '../main/store/lab.ts';
-import type { EpisodeLabels, LabelEdit } from '../main/store/label-model.ts';
+import type { EpisodeData } from '../main/store/lab.ts';
+import type { EpisodeLabels, LabelEdit } from './label-model.ts';
 import type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
 import type { HumanInput, InputOutcome } from '../main/collection/demonstration.ts';
 import type { EpisodeOutcome } from '../main/collection/episode.ts';
@@ -13,124 +13,27 @@ import type { DatasetFilter } from '../main/datasets/filter.ts';
 import type { DatasetStats } from '../main/datasets/manifest.ts';
 import type { SplitRatios } from '../main/datasets/split.ts';
 import type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
-import type { CollectionRunInfo, ReviewTask } from '../main/server/review.ts';
-import type { DecideRequest, DecideResult } from '../main/server/review-decisions.ts';
-import type { BenchReport } from '../main/decode/bench.ts';
-import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
-import type { SalvagePoint, SftPoint, TrainingList, TrainingRunData } from '../main/server/training.ts';
-import type { ExperimentInfo } from '../main/server/experiments.ts';
+import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
 import type { Comparison } from '../main/experiment/compare.ts';
-import type { EpisodeComparison } from '../main/server/episode-compare.ts';
-import type { GridColumns, ResultsGrid, ResultsScope, ScopeInfo } from '../main/server/results-grid.ts';
+import type {
+  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
+  EpisodeComparison, EpisodeRow, ExperimentInfo, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
+  ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
+} from './views.ts';
 
-// The view types the renderer needs, so that it imports them from the contract and not from main/.
-export type { EpisodeStatus } from '../main/store/lab.ts';
-export type { Provenance } from '../main/store/provenance.ts';
-export type { ComparedEpisode, ComparedStep, EpisodeComparison } from '../main/server/episode-compare.ts';
-export type { GridCell, GridColumns, ResultsGrid, ResultsScope, ScopeInfo, ScopeKind } from '../main/server/results-grid.ts';
-
-export interface DatasetVersionInfo {
-  version: number;
-  createdAt: string;
-  description?: string;
-  stats: DatasetStats;
-}
-
-export interface DatasetPreview {
-  matched: number;
-  dropped: number;
-  /** Orphaned episodes (no step, no end record) the filter matched and left out. */
-  orphans: number;
-  episodes: number;
-  stats: DatasetStats;
-  errors: string[];
-}
-
-export interface DemoStart {
-  demoId: string;
-  family: string;
-  seed: number;
-  tier: number;
-  instruction: string;
-  viewport: { width: number; height: number };
-  /** The live page's element list, for hover highlights in the live view. */
-  elements: PageElement[];
-}
-
-export interface LabInfo {
-  labDir: string;
-  mode: 'electron' | 'web';
-  episodes: number;
-}
-
-export interface TaskInfo {
-  family: string;
-  description: string;
-  trainSeeds: [number, number];
-  testSeeds: [number, number];
-}
-
-/** An episode row for the browser: the summary plus what the filters need. */
-export interface EpisodeRow extends EpisodeSummary {
-  instruction: string;
-  split: string;
-  /** The status after a person's outcome label, if any. */
-  outcome: EpisodeStatus;
-  tags: string[];
-  labeledSteps: number;
-}
-
-/** A `bench decode` report: the one shipped with the model, or a run started from the app. */
-export interface BenchEntry {
-  id: string;
-  source: 'shipped' | 'run';
-  path: string;
-  report: BenchReport;
-}
-
-export interface DecodeInfo {
-  /** The model the dashboard decodes with (the shipped SAT-tuned model). */
-  model: string;
-  backend: string;
-  sat: { mode: 'shared' | 'distinct'; k: number };
-  ctx: number;
-  /** The held-out benchmark prompts. */
-  prompts: Array<{ id: string; text: string }>;
-  /** A benchmark or live decode in progress (one at a time). */
-  running: { id: string; kind: 'bench' | 'decode' } | null;
-}
-
-export interface DecodeBenchRequest {
-  ks: number[];
-  maxNew: number;
-  /** Use the first N benchmark prompts (default: all). */
-  prompts?: number;
-  modes?: Exclude<DecodeMode, 'ar'>[];
-  sampling?: Sampling;
-  seed?: number;
-  /** Times each k's prompt set is decoded (default 3): the speedup gets an interval over them. */
-  repeats?: number;
-}
-
-export interface LiveDecodeRequest {
-  prompt: string;
-  mode?: Exclude<DecodeMode, 'ar'>;
-  k: number;
-  maxNew: number;
-  sampling?: Sampling;
-  seed?: number;
-}
-
-export interface LiveDecodeResult {
-  mode: DecodeMode;
-  k: number;
-  text: string;
-  /** Each emitted token's text and where it came from (accepted drafts are the highlighted ones). */
-  tokens: Array<{ text: string; source: TokenSource }>;
-  stoppedBy: 'maxNew' | 'stopToken' | 'context';
-  stats: DecodeStats;
-  summary: ReturnType<typeof summarize>;
-}
+// The renderer imports every type it shows from the contract (here), never from main/.
+export type * from './views.ts';
+export type { EpisodeData } from '../main/store/lab.ts';
+export type { EpisodeLabels, LabelEdit, StepLabel } from './label-model.ts';
+export type { ReplayReport, ReplayStep } from '../main/collection/replay.ts';
+export type { HumanInput, InputOutcome } from '../main/collection/demonstration.ts';
+export type { EpisodeOutcome } from '../main/collection/episode.ts';
+export type { PageElement } from '../main/environment/types.ts';
+export type { DatasetFilter } from '../main/datasets/filter.ts';
+export type { DatasetStats } from '../main/datasets/manifest.ts';
+export type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
+export type { DecodeMode } from '../main/decode/index.ts';
+export type { Comparison } from '../main/experiment/compare.ts';
 
 export interface LabApi {
   info(): Promise<LabInfo>;

@@ -2,6 +2,9 @@
  * The desktop app's security policies as plain functions, so they are tested in Node
  * (Electron itself cannot run on the build machines). main/app/*.ts only wires them up.
  */
+import { APP_CSP, REPORT_CSP } from '../csp.ts';
+
+export { APP_CSP, REPORT_CSP };
 
 /** webPreferences for a view that shows an untrusted environment page. */
 export function environmentViewPreferences(partition: string) {
@@ -34,30 +37,6 @@ export function appWindowPreferences(preloadPath: string) {
     allowRunningInsecureContent: false,
   } as const;
 }
-
-/** Content-Security-Policy of the app's own UI: only its bundled code, no remote or inline script. */
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'", // Svelte components set style attributes
-  "img-src 'self' data: blob:",
-  "connect-src 'self' ws://127.0.0.1:*",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-src 'none'",
-  "form-action 'none'",
-].join('; ');
-
-/** An experiment's report.html: its own inline styles and SVG, nothing fetched, no script, no forms, sandboxed. */
-export const REPORT_CSP = [
-  "default-src 'none'",
-  "style-src 'unsafe-inline'",
-  'img-src data:',
-  'sandbox',
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** May an environment page navigate to this URL? Only http(s) within the task's origins. */
 export function isAllowedEnvironmentNavigation(url: string, allowedOrigins: readonly string[]): boolean {

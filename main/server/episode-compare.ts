@@ -6,34 +6,7 @@
 import { describeAction } from '../environment/action-target.ts';
 import { statusOf, type EpisodeStatus, type LabStore } from '../store/lab.ts';
 import { provenanceOf, type Provenance } from '../store/provenance.ts';
-
-export interface ComparedStep {
-  index: number;
-  action: string;
-  /** The action in words, with its target element's role and name ("click link 'Shoes'"). */
-  described: string;
-  thought: string | null;
-  error: string | null;
-  url: string;
-  title: string;
-}
-
-export interface ComparedEpisode {
-  id: string;
-  agent: string;
-  provenance: Provenance;
-  outcome: EpisodeStatus;
-  reason: string | null;
-  steps: ComparedStep[];
-  durationMs: number | null;
-}
-
-export interface EpisodeComparison {
-  task: { family: string; seed: number; tier: number; instruction: string };
-  episodes: ComparedEpisode[];
-  /** The first step index where the episodes' actions differ (or one has ended); null when all are the same. */
-  firstDifference: number | null;
-}
+import type { ComparedEpisode, ComparedStep, EpisodeComparison } from '../../preload/views.ts';
 
 /**
  * Read and line up the episodes. `outcomeOf` gives the outcome after a person's label (the

@@ -29,47 +29,7 @@ import { liveRunLock, type RunLock } from '../experiment/run-lock.ts';
 import { createReplay } from '../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../experiment/compare.ts';
 import { labPaths } from '../store/layout.ts';
-
-/**
- * running: this service or another live process (a `lab experiment` in a terminal, named by the
- * folder's run.lock) runs it now. started: its last line says started but no process runs it: the
- * one that did was killed mid-stage; Resume continues it.
- */
-export type StageStatus = 'pending' | 'running' | 'started' | 'done' | 'stopped' | 'failed';
-
-export interface ExperimentStageInfo {
-  name: string;
-  status: StageStatus;
-  /** Seconds over every attempt at the stage (null: never ran to an end). */
-  elapsedS: number | null;
-  attempts: number;
-  error: string | null;
-}
-
-/** The report's headline figures (null where the report has none, or no report yet). */
-export interface ExperimentHeadline {
-  reflectYield: number | null;
-  plainYield: number | null;
-  sftReflectTestSuccess: number | null;
-  salvageTestSuccess: number | null;
-  fewerStepsVerdict: string | null;
-  salvageVerdict: string | null;
-}
-
-export interface ExperimentInfo {
-  id: string;
-  preset: string;
-  createdAt: string;
-  replayOf: string | null;
-  stages: ExperimentStageInfo[];
-  stagesDone: number;
-  /** Another process running it now (from run.lock); null when this service runs it or none does. */
-  runBy: RunLock | null;
-  /** finished: report.json written; running: this service or another process runs it now; else stopped or failed where it ended. */
-  state: 'finished' | 'running' | 'stopped' | 'failed' | 'not started';
-  hasReport: boolean;
-  headline: ExperimentHeadline | null;
-}
+import type { ExperimentHeadline, ExperimentInfo, ExperimentStageInfo, StageStatus } from '../../preload/views.ts';
 
 type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 

@@ -5,59 +5,7 @@
  */
 import type { EpisodeStatus } from '../store/lab.ts';
 import type { Provenance } from '../store/provenance.ts';
-
-export const SCOPE_KINDS = ['run', 'eval', 'experiment'] as const;
-export type ScopeKind = (typeof SCOPE_KINDS)[number];
-export interface ResultsScope {
-  kind: ScopeKind;
-  id: string;
-}
-
-/** Columns: one per task family, or one per task instance (family, seed, tier). */
-export type GridColumns = 'family' | 'instance';
-
-/** What the grid reads of an episode row. */
-export interface GridEpisode {
-  id: string;
-  family: string;
-  seed: number;
-  tier: number;
-  agent: string;
-  steps: number;
-  outcome: EpisodeStatus;
-  provenance: Provenance;
-}
-
-export interface GridCell {
-  /** Finished episodes (success or failure): the denominator of the success rate. */
-  episodes: number;
-  successes: number;
-  successRate: number | null;
-  /** Mean steps of the finished episodes, and of the solved ones. */
-  meanSteps: number | null;
-  meanStepsSolved: number | null;
-  /** Cancelled or incomplete episodes: listed with the cell, counted in neither figure. */
-  unfinished: number;
-  /** Every episode of the cell, finished or not, oldest id first. */
-  ids: string[];
-}
-
-export interface ResultsGrid {
-  scope: ResultsScope;
-  columns: GridColumns;
-  /** Row labels: the agent, with its policy folder or its collection arm where the scope has several. */
-  rows: string[];
-  /** Column labels: a family name, or `family #seed t<tier>`. */
-  cols: string[];
-  /** cells[row][col]; absent where that agent never ran that task. */
-  cells: Record<string, Record<string, GridCell>>;
-  /** Each row over all its columns. */
-  totals: Record<string, GridCell>;
-}
-
-export interface ScopeInfo extends ResultsScope {
-  episodes: number;
-}
+import { SCOPE_KINDS, type GridCell, type GridColumns, type GridEpisode, type ResultsGrid, type ResultsScope, type ScopeInfo } from '../../preload/views.ts';
 
 /** The runs, evaluations and experiments the rows belong to, each with its episode count, newest id first. */
 export function listScopes(rows: readonly GridEpisode[]): ScopeInfo[] {

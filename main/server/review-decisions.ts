@@ -16,6 +16,7 @@ import type { LabStore } from '../store/lab.ts';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 import { readRun } from './run-reader.ts';
 import { createDataset, listVersions, readManifest, validateDatasetName } from '../datasets/index.ts';
+import type { DecideRequest, DecideResult, ReviewDecision } from '../../preload/views.ts';
 
 export const reviewDecisionSchema = z.object({
   type: z.literal('decision'),
@@ -26,27 +27,11 @@ export const reviewDecisionSchema = z.object({
   /** The dataset version this decision produced; null when the dataset did not change. */
   version: z.number().int().nullable(),
   at: z.string(),
-});
-export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
+}) satisfies z.ZodType<ReviewDecision>;
 
 export function readDecisions(runDir: string): ReviewDecision[] {
   const path = join(runDir, 'review.jsonl');
   return existsSync(path) ? readJsonl(path, reviewDecisionSchema).records : [];
-}
-
-export interface DecideRequest {
-  runId: string;
-  task: string;
-  episodeId: string;
-  decision: 'accept' | 'reject';
-  dataset: string;
-}
-
-export interface DecideResult {
-  decision: ReviewDecision;
-  /** Episodes in the dataset's latest version after the decision (0: the dataset has no version). */
-  episodes: number;
-  message: string;
 }
 
 export function decide(store: LabStore, req: DecideRequest): DecideResult {

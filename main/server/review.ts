@@ -15,92 +15,9 @@ import { summarise, type CollectConfig, type CollectSummary, type ShortenedEvent
 import type { Arm, AttemptEvent } from '../collection/retries.ts';
 import { ReflectionStore, stateKey } from '../collection/reflect.ts';
 import { planShortening, type Cut } from '../collection/shorten.ts';
-import { readDecisions, type ReviewDecision } from './review-decisions.ts';
+import { readDecisions } from './review-decisions.ts';
 import { labPaths } from '../store/layout.ts';
-
-export interface CollectionRunInfo {
-  runId: string;
-  createdAt: string;
-  config: CollectConfig;
-  summary: CollectSummary;
-  /** Per task instance, in the order the run took them up. */
-  tasks: ReviewTaskRow[];
-}
-
-export interface ReviewTaskRow {
-  task: string;
-  family: string;
-  seed: number;
-  attempts: number;
-  /** Per arm: solved within the budget, and at which attempt. */
-  arms: Array<{ arm: Arm; success: boolean; solvedAt: number | null }>;
-  shortening: { stepsBefore: number; stepsAfter: number; kept: boolean } | null;
-  /** The newest decision on any episode of this task, if any. */
-  decision: ReviewDecision['decision'] | null;
-}
-
-export interface StepView {
-  index: number;
-  action: string;
-  /** The action with its target named from the step's own elements (`click [23] link "Previous day"`). */
-  readable: string;
-  thought?: string;
-  url: string;
-  title: string;
-  error: string | null;
-  /** Page state before the step (normalised URL + element hash): equal keys, same page. */
-  state: string;
-}
-
-/** Where an attempt parts from the one it retries: the first step whose page state or action differs. */
-export interface Divergence {
-  step: number;
-  kind: 'state' | 'action' | 'length';
-  /** What the earlier attempt did at that step (null if it had ended). */
-  before: string | null;
-  /** What this attempt did there (null if it had ended). */
-  after: string | null;
-}
-
-export interface AttemptView {
-  episodeId: string;
-  attempt: number;
-  arms: Arm[];
-  success: boolean;
-  reason: string | null;
-  retryOf: string | null;
-  /** Reflections in this attempt's context, oldest first (the newest is links.reflection). */
-  reflections: Array<{ id: string; text: string; reflector: string }>;
-  divergence: Divergence | null;
-  unmetKeyPoints: string[];
-  steps: StepView[];
-}
-
-export interface ShortenedView {
-  from: string;
-  episodeId: string | null;
-  stepsBefore: number;
-  stepsAfter: number;
-  replaySuccess: boolean | null;
-  /** Step indices of the original that the shortening kept, and the spans it cut. */
-  keep: number[];
-  cuts: Cut[];
-  steps: StepView[];
-}
-
-export interface ReviewTask {
-  runId: string;
-  task: string;
-  family: string;
-  seed: number;
-  tier: number;
-  instruction: string;
-  /** Every attempt once (the shared first attempt counts for both arms), reflect arm first. */
-  attempts: AttemptView[];
-  arms: Array<{ arm: Arm; episodes: string[]; success: boolean }>;
-  shortened: ShortenedView[];
-  decisions: ReviewDecision[];
-}
+import type { AttemptView, ReviewDecision, CollectionRunInfo, Divergence, ReviewTask, ReviewTaskRow, ShortenedView, StepView } from '../../preload/views.ts';
 
 export function listRunIds(labDir: string): string[] {
   const dir = labPaths.runs(labDir);

@@ -5,7 +5,11 @@
 import { actionTargetProblem } from '../environment/action-target.ts';
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import type { EpisodeRow, LabApi, LabEventName, LabEvents, LabInfo, TaskInfo } from '../../preload/api.ts';
+import type { LabApi, LabEventName, LabEvents } from '../../preload/api.ts';
+import type {
+  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
+  EpisodeRow, ExperimentInfo, GridColumns, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
+} from '../../preload/views.ts';
 import type { LabStore } from '../store/lab.ts';
 import { LabelStore, type LabelEdit } from '../store/labels.ts';
 import type { BrowserHost } from '../environment/cdp.ts';
@@ -14,7 +18,6 @@ import { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { replayEpisode } from '../collection/replay.ts';
 import { DemoSession, humanInputSchema, type HumanInput } from '../collection/demonstration.ts';
-import type { DatasetPreview, DatasetVersionInfo, DemoStart } from '../../preload/api.ts';
 import { join } from 'node:path';
 import {
   createDataset,
@@ -29,17 +32,16 @@ import {
   type DatasetFilter,
   type SplitRatios,
 } from '../datasets/index.ts';
-import { listRunIds, readReviewTask, readRunInfo, type CollectionRunInfo } from './review.ts';
-import { decide, type DecideRequest } from './review-decisions.ts';
+import { listRunIds, readReviewTask, readRunInfo } from './review.ts';
+import { decide } from './review-decisions.ts';
 import { DecodingLab } from './decoding.ts';
-import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest } from '../../preload/api.ts';
-import { TrainingLab, type TrainingList, type TrainingRunData } from './training.ts';
-import { ExperimentsLab, type ExperimentInfo } from './experiments.ts';
+import { TrainingLab } from './training.ts';
+import { ExperimentsLab } from './experiments.ts';
 import type { Comparison } from '../experiment/compare.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 import { labPaths } from '../store/layout.ts';
-import { compareEpisodes, type EpisodeComparison } from './episode-compare.ts';
-import { listScopes, resultsGrid, type GridColumns, type ResultsGrid, type ResultsScope, type ScopeInfo } from './results-grid.ts';
+import { compareEpisodes } from './episode-compare.ts';
+import { listScopes, resultsGrid } from './results-grid.ts';
 
 export interface ServiceDeps {
   store: LabStore;

@@ -21,56 +21,11 @@ import { readJsonFile } from '../store/json-file.ts';
 import {
   EvalReportFile, MiningFile, SalvagePoint, TrainLogLine, parseLines,
   type EvalGroupMetrics, type MiningInfo, type SalvagePoint as SalvagePointT, type SftPoint,
-} from './training-files.ts';
+} from '../policy/output-files.ts';
 import { labPaths } from '../store/layout.ts';
+import type { EvaluationInfo, TrainingList, TrainingRunData, TrainingRunInfo } from '../../preload/views.ts';
 
 export type { EvalGroupMetrics, MiningInfo, SalvagePointT as SalvagePoint, SftPoint };
-
-export interface TrainingRunInfo {
-  /** The folder's absolute path: the run's id in the API. */
-  dir: string;
-  kind: TrainingKind;
-  name: string;
-  /** Steps (SFT) or iterations (Salvage-DS) on disk, and how many the run was asked for (null: not known yet). */
-  done: number;
-  total: number | null;
-  /** When the curve file last changed. */
-  updatedAt: string | null;
-  /** A few settings worth showing beside the curves (preset, learning rate, ...). */
-  settings: Record<string, string | number | boolean | null>;
-}
-
-export interface TrainingRunData {
-  info: TrainingRunInfo;
-  sft: SftPoint[];
-  salvage: SalvagePointT[];
-  /** Byte offset after the last complete line: watch from here. */
-  offset: number;
-  errors: string[];
-}
-
-export interface EvaluationInfo {
-  id: string;
-  createdAt: string;
-  policyDir: string;
-  policyName: string;
-  split: string;
-  tasks: string;
-  seeds: number;
-  runs: number;
-  tier: number | null;
-  overall: EvalGroupMetrics;
-  byFamily: Record<string, EvalGroupMetrics>;
-  byTier: Record<string, EvalGroupMetrics>;
-  /** lab mine's report for this evaluation, when there is one. */
-  mining: MiningInfo | null;
-}
-
-export interface TrainingList {
-  runs: TrainingRunInfo[];
-  evaluations: EvaluationInfo[];
-  errors: string[];
-}
 
 type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 

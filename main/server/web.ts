@@ -9,7 +9,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
-import { APP_CSP, REPORT_CSP } from '../app/policy.ts';
+import { APP_CSP, REPORT_CSP } from '../csp.ts';
 import type { LabService } from './service.ts';
 
 const MIME: Record<string, string> = {

@@ -7,10 +7,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
-import { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from './label-model.ts';
+import { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from '../../preload/label-model.ts';
 import { checkLabId, labPaths } from './layout.ts';
 
-export { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent, type StepLabel } from './label-model.ts';
+export { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent, type StepLabel } from '../../preload/label-model.ts';
 
 export const labelEventSchema = z.discriminatedUnion('type', [
   z.object({

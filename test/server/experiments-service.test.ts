@@ -15,7 +15,7 @@ import { LabStore } from '../../main/store/lab.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
-import { REPORT_CSP } from '../../main/app/policy.ts';
+import { REPORT_CSP } from '../../main/csp.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import { tinyExperiment } from '../helpers/tiny-experiment.ts';
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { LabStore, type EpisodeStatus } from '../../main/store/lab.ts';
 import { UNKNOWN_PROVENANCE, type Provenance } from '../../main/store/provenance.ts';
 import type { ObservationRecord } from '../../main/store/schema.ts';
-import { listScopes, resultsGrid, type GridEpisode } from '../../main/server/results-grid.ts';
+import { listScopes, resultsGrid } from '../../main/server/results-grid.ts';
+import type { GridEpisode } from '../../preload/views.ts';
 import { compareEpisodes } from '../../main/server/episode-compare.ts';
 
 let n = 0;

@@ -4,7 +4,7 @@
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { EpisodeRow } from '../../../preload/api.ts';
-import type { EpisodeLabels } from '../../../main/store/label-model.ts';
+import type { EpisodeLabels } from '../../../preload/label-model.ts';
 
 export interface LabelsRow {
   id: string;

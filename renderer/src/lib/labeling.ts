@@ -4,7 +4,7 @@
  */
 import type { Api } from './api.ts';
 import type { LabDb } from './db.ts';
-import { applyLabelEdit, emptyLabels, type EpisodeLabels, type LabelEdit } from '../../../main/store/label-model.ts';
+import { applyLabelEdit, emptyLabels, type EpisodeLabels, type LabelEdit } from '../../../preload/label-model.ts';
 
 export function inverseOf(edit: LabelEdit, before: EpisodeLabels): LabelEdit {
   switch (edit.type) {

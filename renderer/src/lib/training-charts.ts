@@ -1,5 +1,5 @@
 /** ECharts options for the training view: plain functions of the curve points, so a live series just grows. */
-import type { SalvagePoint, SftPoint } from '../../../main/server/training.ts';
+import type { SalvagePoint, SftPoint } from '../../../preload/api.ts';
 
 const title = (text: string) => ({ text, left: 8, textStyle: { fontSize: 12 } });
 // Legends sit under the plot, where they may wrap without covering the title.

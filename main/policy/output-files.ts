@@ -4,8 +4,8 @@
  * the fields the view shows are checked; the rest passes through untouched.
  */
 import { z } from 'zod';
-import { TrainLogLine } from '../policy/train-log.ts';
-import { FAILURE_MODES } from '../policy/mining.ts';
+import { TrainLogLine } from './train-log.ts';
+import { FAILURE_MODES } from './mining.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 
 export { TrainLogLine };

@@ -1,0 +1,417 @@
+/**
+ * What the UI sees: every type the API contract (./api.ts) sends or takes, declared here so that
+ * the renderer and both transports depend on the contract and the server implements it, not the
+ * other way round (main/server imports these; nothing here imports main/server).
+ */
+import type { Arm } from '../main/collection/retries.ts';
+import type { CollectConfig, CollectSummary } from '../main/collection/collect-run.ts';
+import type { Cut } from '../main/collection/shorten.ts';
+import type { DatasetStats } from '../main/datasets/manifest.ts';
+import type { BenchReport } from '../main/decode/bench.ts';
+import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
+import type { PageElement } from '../main/environment/types.ts';
+import type { RunLock } from '../main/experiment/run-lock.ts';
+import type { EvalGroupMetrics, MiningInfo, SalvagePoint, SftPoint } from '../main/policy/output-files.ts';
+import type { TrainingKind } from '../main/policy/registry.ts';
+import type { EpisodeStatus, EpisodeSummary } from '../main/store/lab.ts';
+import type { Provenance } from '../main/store/provenance.ts';
+
+export type { EpisodeStatus, EvalGroupMetrics, MiningInfo, Provenance, SalvagePoint, SftPoint };
+
+/** One line of lab/runs/<id>/review.jsonl (its schema, main/server/review-decisions.ts, is checked against this). */
+export interface ReviewDecision {
+  type: 'decision';
+  task: string;
+  episodeId: string;
+  decision: 'accept' | 'reject';
+  dataset: string;
+  /** The dataset version this decision produced; null when the dataset did not change. */
+  version: number | null;
+  at: string;
+}
+
+// ---- training
+
+export interface TrainingRunInfo {
+  /** The folder's absolute path: the run's id in the API. */
+  dir: string;
+  kind: TrainingKind;
+  name: string;
+  /** Steps (SFT) or iterations (Salvage-DS) on disk, and how many the run was asked for (null: not known yet). */
+  done: number;
+  total: number | null;
+  /** When the curve file last changed. */
+  updatedAt: string | null;
+  /** A few settings worth showing beside the curves (preset, learning rate, ...). */
+  settings: Record<string, string | number | boolean | null>;
+}
+
+export interface TrainingRunData {
+  info: TrainingRunInfo;
+  sft: SftPoint[];
+  salvage: SalvagePoint[];
+  /** Byte offset after the last complete line: watch from here. */
+  offset: number;
+  errors: string[];
+}
+
+export interface EvaluationInfo {
+  id: string;
+  createdAt: string;
+  policyDir: string;
+  policyName: string;
+  split: string;
+  tasks: string;
+  seeds: number;
+  runs: number;
+  tier: number | null;
+  overall: EvalGroupMetrics;
+  byFamily: Record<string, EvalGroupMetrics>;
+  byTier: Record<string, EvalGroupMetrics>;
+  /** lab mine's report for this evaluation, when there is one. */
+  mining: MiningInfo | null;
+}
+
+export interface TrainingList {
+  runs: TrainingRunInfo[];
+  evaluations: EvaluationInfo[];
+  errors: string[];
+}
+
+// ---- review
+
+export interface CollectionRunInfo {
+  runId: string;
+  createdAt: string;
+  config: CollectConfig;
+  summary: CollectSummary;
+  /** Per task instance, in the order the run took them up. */
+  tasks: ReviewTaskRow[];
+}
+
+export interface ReviewTaskRow {
+  task: string;
+  family: string;
+  seed: number;
+  attempts: number;
+  /** Per arm: solved within the budget, and at which attempt. */
+  arms: Array<{ arm: Arm; success: boolean; solvedAt: number | null }>;
+  shortening: { stepsBefore: number; stepsAfter: number; kept: boolean } | null;
+  /** The newest decision on any episode of this task, if any. */
+  decision: ReviewDecision['decision'] | null;
+}
+
+export interface StepView {
+  index: number;
+  action: string;
+  /** The action with its target named from the step's own elements (`click [23] link "Previous day"`). */
+  readable: string;
+  thought?: string;
+  url: string;
+  title: string;
+  error: string | null;
+  /** Page state before the step (normalised URL + element hash): equal keys, same page. */
+  state: string;
+}
+
+/** Where an attempt parts from the one it retries: the first step whose page state or action differs. */
+export interface Divergence {
+  step: number;
+  kind: 'state' | 'action' | 'length';
+  /** What the earlier attempt did at that step (null if it had ended). */
+  before: string | null;
+  /** What this attempt did there (null if it had ended). */
+  after: string | null;
+}
+
+export interface AttemptView {
+  episodeId: string;
+  attempt: number;
+  arms: Arm[];
+  success: boolean;
+  reason: string | null;
+  retryOf: string | null;
+  /** Reflections in this attempt's context, oldest first (the newest is links.reflection). */
+  reflections: Array<{ id: string; text: string; reflector: string }>;
+  divergence: Divergence | null;
+  unmetKeyPoints: string[];
+  steps: StepView[];
+}
+
+export interface ShortenedView {
+  from: string;
+  episodeId: string | null;
+  stepsBefore: number;
+  stepsAfter: number;
+  replaySuccess: boolean | null;
+  /** Step indices of the original that the shortening kept, and the spans it cut. */
+  keep: number[];
+  cuts: Cut[];
+  steps: StepView[];
+}
+
+export interface ReviewTask {
+  runId: string;
+  task: string;
+  family: string;
+  seed: number;
+  tier: number;
+  instruction: string;
+  /** Every attempt once (the shared first attempt counts for both arms), reflect arm first. */
+  attempts: AttemptView[];
+  arms: Array<{ arm: Arm; episodes: string[]; success: boolean }>;
+  shortened: ShortenedView[];
+  decisions: ReviewDecision[];
+}
+
+// ---- experiments
+
+/**
+ * running: this service or another live process (a `lab experiment` in a terminal, named by the
+ * folder's run.lock) runs it now. started: its last line says started but no process runs it: the
+ * one that did was killed mid-stage; Resume continues it.
+ */
+export type StageStatus = 'pending' | 'running' | 'started' | 'done' | 'stopped' | 'failed';
+
+export interface ExperimentStageInfo {
+  name: string;
+  status: StageStatus;
+  /** Seconds over every attempt at the stage (null: never ran to an end). */
+  elapsedS: number | null;
+  attempts: number;
+  error: string | null;
+}
+
+/** The report's headline figures (null where the report has none, or no report yet). */
+export interface ExperimentHeadline {
+  reflectYield: number | null;
+  plainYield: number | null;
+  sftReflectTestSuccess: number | null;
+  salvageTestSuccess: number | null;
+  fewerStepsVerdict: string | null;
+  salvageVerdict: string | null;
+}
+
+export interface ExperimentInfo {
+  id: string;
+  preset: string;
+  createdAt: string;
+  replayOf: string | null;
+  stages: ExperimentStageInfo[];
+  stagesDone: number;
+  /** Another process running it now (from run.lock); null when this service runs it or none does. */
+  runBy: RunLock | null;
+  /** finished: report.json written; running: this service or another process runs it now; else stopped or failed where it ended. */
+  state: 'finished' | 'running' | 'stopped' | 'failed' | 'not started';
+  hasReport: boolean;
+  headline: ExperimentHeadline | null;
+}
+
+// ---- episode-compare
+
+export interface ComparedStep {
+  index: number;
+  action: string;
+  /** The action in words, with its target element's role and name ("click link 'Shoes'"). */
+  described: string;
+  thought: string | null;
+  error: string | null;
+  url: string;
+  title: string;
+}
+
+export interface ComparedEpisode {
+  id: string;
+  agent: string;
+  provenance: Provenance;
+  outcome: EpisodeStatus;
+  reason: string | null;
+  steps: ComparedStep[];
+  durationMs: number | null;
+}
+
+export interface EpisodeComparison {
+  task: { family: string; seed: number; tier: number; instruction: string };
+  episodes: ComparedEpisode[];
+  /** The first step index where the episodes' actions differ (or one has ended); null when all are the same. */
+  firstDifference: number | null;
+}
+
+// ---- results-grid
+
+export const SCOPE_KINDS = ['run', 'eval', 'experiment'] as const;
+
+export type ScopeKind = (typeof SCOPE_KINDS)[number];
+
+export interface ResultsScope {
+  kind: ScopeKind;
+  id: string;
+}
+
+/** Columns: one per task family, or one per task instance (family, seed, tier). */
+export type GridColumns = 'family' | 'instance';
+
+/** What the grid reads of an episode row. */
+export interface GridEpisode {
+  id: string;
+  family: string;
+  seed: number;
+  tier: number;
+  agent: string;
+  steps: number;
+  outcome: EpisodeStatus;
+  provenance: Provenance;
+}
+
+export interface GridCell {
+  /** Finished episodes (success or failure): the denominator of the success rate. */
+  episodes: number;
+  successes: number;
+  successRate: number | null;
+  /** Mean steps of the finished episodes, and of the solved ones. */
+  meanSteps: number | null;
+  meanStepsSolved: number | null;
+  /** Cancelled or incomplete episodes: listed with the cell, counted in neither figure. */
+  unfinished: number;
+  /** Every episode of the cell, finished or not, oldest id first. */
+  ids: string[];
+}
+
+export interface ResultsGrid {
+  scope: ResultsScope;
+  columns: GridColumns;
+  /** Row labels: the agent, with its policy folder or its collection arm where the scope has several. */
+  rows: string[];
+  /** Column labels: a family name, or `family #seed t<tier>`. */
+  cols: string[];
+  /** cells[row][col]; absent where that agent never ran that task. */
+  cells: Record<string, Record<string, GridCell>>;
+  /** Each row over all its columns. */
+  totals: Record<string, GridCell>;
+}
+
+export interface ScopeInfo extends ResultsScope {
+  episodes: number;
+}
+
+// ---- review-decisions
+
+export interface DecideRequest {
+  runId: string;
+  task: string;
+  episodeId: string;
+  decision: 'accept' | 'reject';
+  dataset: string;
+}
+
+export interface DecideResult {
+  decision: ReviewDecision;
+  /** Episodes in the dataset's latest version after the decision (0: the dataset has no version). */
+  episodes: number;
+  message: string;
+}
+
+// ---- api
+
+export interface DatasetVersionInfo {
+  version: number;
+  createdAt: string;
+  description?: string;
+  stats: DatasetStats;
+}
+
+export interface DatasetPreview {
+  matched: number;
+  dropped: number;
+  /** Orphaned episodes (no step, no end record) the filter matched and left out. */
+  orphans: number;
+  episodes: number;
+  stats: DatasetStats;
+  errors: string[];
+}
+
+export interface DemoStart {
+  demoId: string;
+  family: string;
+  seed: number;
+  tier: number;
+  instruction: string;
+  viewport: { width: number; height: number };
+  /** The live page's element list, for hover highlights in the live view. */
+  elements: PageElement[];
+}
+
+export interface LabInfo {
+  labDir: string;
+  mode: 'electron' | 'web';
+  episodes: number;
+}
+
+export interface TaskInfo {
+  family: string;
+  description: string;
+  trainSeeds: [number, number];
+  testSeeds: [number, number];
+}
+
+/** An episode row for the browser: the summary plus what the filters need. */
+export interface EpisodeRow extends EpisodeSummary {
+  instruction: string;
+  split: string;
+  /** The status after a person's outcome label, if any. */
+  outcome: EpisodeStatus;
+  tags: string[];
+  labeledSteps: number;
+}
+
+/** A `bench decode` report: the one shipped with the model, or a run started from the app. */
+export interface BenchEntry {
+  id: string;
+  source: 'shipped' | 'run';
+  path: string;
+  report: BenchReport;
+}
+
+export interface DecodeInfo {
+  /** The model the dashboard decodes with (the shipped SAT-tuned model). */
+  model: string;
+  backend: string;
+  sat: { mode: 'shared' | 'distinct'; k: number };
+  ctx: number;
+  /** The held-out benchmark prompts. */
+  prompts: Array<{ id: string; text: string }>;
+  /** A benchmark or live decode in progress (one at a time). */
+  running: { id: string; kind: 'bench' | 'decode' } | null;
+}
+
+export interface DecodeBenchRequest {
+  ks: number[];
+  maxNew: number;
+  /** Use the first N benchmark prompts (default: all). */
+  prompts?: number;
+  modes?: Exclude<DecodeMode, 'ar'>[];
+  sampling?: Sampling;
+  seed?: number;
+  /** Times each k's prompt set is decoded (default 3): the speedup gets an interval over them. */
+  repeats?: number;
+}
+
+export interface LiveDecodeRequest {
+  prompt: string;
+  mode?: Exclude<DecodeMode, 'ar'>;
+  k: number;
+  maxNew: number;
+  sampling?: Sampling;
+  seed?: number;
+}
+
+export interface LiveDecodeResult {
+  mode: DecodeMode;
+  k: number;
+  text: string;
+  /** Each emitted token's text and where it came from (accepted drafts are the highlighted ones). */
+  tokens: Array<{ text: string; source: TokenSource }>;
+  stoppedBy: 'maxNew' | 'stopToken' | 'context';
+  stats: DecodeStats;
+  summary: ReturnType<typeof summarize>;
+}
