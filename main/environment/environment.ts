@@ -94,7 +94,7 @@ export class BrowserEnv {
     if (old) void old.dispose().catch(() => {});
     this.episode = start;
     this.messages = [];
-    this.page = await (this.spare ?? this.preparePage()).catch(() => this.preparePage());
+    this.page = (await this.takeSpare()) ?? (await this.preparePage().catch(() => this.preparePage()));
     this.spare = this.options.prefetchPage ? this.preparePage() : null;
     const session = this.page.session;
     this.state = new PageState(session, this.options.dialogs);
@@ -112,6 +112,28 @@ export class BrowserEnv {
     }
     const faults = this.state.takeFaults();
     return this.observe(error ?? pickError(faults));
+  }
+
+  /**
+   * The browser under this episode's page went away (its connection closed): which one and why;
+   * null while it lives, and for hosts that cannot tell. A renderer crash is not this.
+   */
+  lostBrowser(): { endpoint: string; reason: string } | null {
+    const browser = this.page?.browser;
+    const reason = browser?.lost();
+    return browser && reason ? { endpoint: browser.endpoint, reason } : null;
+  }
+
+  /** The page made ahead, unless it failed or its browser has gone since (a pool then hands out one from a live browser). */
+  private async takeSpare(): Promise<PageHandle | null> {
+    const spare = this.spare;
+    this.spare = null;
+    const page = spare ? await spare.catch(() => null) : null;
+    if (page?.browser?.lost()) {
+      void page.dispose().catch(() => {});
+      return null;
+    }
+    return page;
   }
 
   /** Replace the instruction observations carry (a page that states its own task, read after reset). */

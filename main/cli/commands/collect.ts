@@ -91,7 +91,7 @@ export function registerCollectCommand(program: Command): void {
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let started = false;
-      const summary = await runCollection({ envs, server, store, browserKind: host.kind }, run, {
+      const summary = await runCollection({ envs, server, store, browserKind: host.kind, browsers: host }, run, {
         signal,
         endpoint: {
           apiKey,
@@ -105,6 +105,9 @@ export function registerCollectCommand(program: Command): void {
             started = true;
             bar.update(done, { task });
           } else if (task && !opts.json) process.stderr.write(`${task}: done (${done}/${total})\n`);
+        },
+        onRerun: (task, lost) => {
+          if (!opts.json) process.stderr.write(`\n${task}: ${forTerminal(lost.message)}; running it again on another browser\n`);
         },
       }).catch((err: unknown) => {
         bar?.stop();
@@ -182,6 +185,9 @@ function printSummary(s: CollectSummary, dir: string, cancelled: boolean): void 
   }
   if (s.arms.length > 1) out(`steps/success on tasks every arm solved: ${s.arms.map((a) => `${a.arm} ${a.stepsPerSuccessCommon ?? '-'}`).join(', ')}`);
   if (s.llm) out(`model calls: ${s.llm.calls}, malformed outputs: ${s.llm.malformed} (${(s.llm.malformedRate * 100).toFixed(1)}%), tokens ${s.llm.promptTokens} prompt + ${s.llm.completionTokens} completion, mean latency ${s.llm.meanLatencyMs ?? '-'} ms`);
+  if (s.browsers.lost.length || s.browsers.reruns) {
+    out(`browsers lost: ${s.browsers.lost.map((l) => `${l.endpoint} (${l.reason})`).join(', ') || 'none'}; work rerun on another browser: ${s.browsers.reruns} time(s), tasks ${s.browsers.rerunTasks.join(', ') || '-'}`);
+  }
   if (s.shortening) out(`shortening: ${s.shortening.shortened} of ${s.shortening.trajectories} successful trajectories, mean steps ${s.shortening.stepsBefore} -> ${s.shortening.stepsAfter}`);
   if (cancelled || s.tasksDone < s.tasks) out(`\nStopped early; continue with: npm run lab -- collect --resume ${s.runId}`);
   out(`Run folder: ${dir}`);
