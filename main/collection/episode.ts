@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { AgentUnavailableError, type Agent, type AgentTurn } from '../agents/types.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
-import { BrowserLostError } from '../environment/browser-lost.ts';
+import { BrowserLostError, NoBrowserLeftError } from '../environment/browser-lost.ts';
 import type { Observation } from '../environment/types.ts';
 import { parseAction } from '../environment/actions.ts';
 import type { TaskInstance, TaskServer } from '../tasks/server.ts';
@@ -213,7 +213,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
     const lost = err instanceof BrowserLostError ? err : env.lostBrowser();
     // An outage (of the model's endpoint or of the browser) is not part of the episode: leave no
     // half episode behind, for a rerun or a resumed run to duplicate.
-    if (err instanceof AgentUnavailableError || lost) rmSync(writer.path, { force: true });
+    if (err instanceof AgentUnavailableError || err instanceof NoBrowserLeftError || lost) rmSync(writer.path, { force: true });
     if (lost && !(err instanceof BrowserLostError) && !(err instanceof AgentUnavailableError)) throw new BrowserLostError(lost.endpoint, lost.reason, writer.id);
     throw err;
   } finally {

@@ -58,6 +58,7 @@ export function checkEndpoint(url: string, where = '--browser'): void {
 export function endpointLabel(url: string): string {
   try {
     const u = new URL(url);
+    if (!u.search && !u.password) return url; // as the user wrote it
     for (const key of [...u.searchParams.keys()]) u.searchParams.set(key, '***');
     if (u.password) u.password = '***';
     return u.toString().replace(/%2A%2A%2A/g, '***');
