@@ -36,6 +36,21 @@ export function withBrowserOptions(cmd: Command): Command {
     .option('--chromium <path>', 'Chromium or Chrome executable to launch (default: $LAB_CHROMIUM, then auto-detect)');
 }
 
+export interface ImageFlags {
+  imageDetail?: 'low' | 'high' | 'auto';
+  imageMaxSide?: number;
+}
+
+/** Add --image-detail and --image-max-side to a command with a vision endpoint agent. */
+export function withImageOptions(cmd: Command): Command {
+  return cmd
+    .option('--image-detail <d>', "vision: OpenAI's image detail sent with the screenshot, low | high | auto (default: not sent; vLLM and SGLang ignore it)", (v: string) => {
+      if (v !== 'low' && v !== 'high' && v !== 'auto') throw new Error(`--image-detail must be low, high or auto, got "${v}"`);
+      return v;
+    })
+    .option('--image-max-side <px>', 'vision: capture screenshots at most this many pixels on their longer side (scaled by Chromium, marks included; default: the viewport, 1024x768)', intOption('--image-max-side', 64));
+}
+
 export interface EndOnGoalFlags {
   /** Commander's reading of --no-end-on-goal: true unless the flag is given. */
   endOnGoal: boolean;

@@ -33,6 +33,10 @@ export const endpointConfigSchema = z.object({
   topP: z.number().gt(0).max(1).optional(),
   maxTokens: z.number().int().min(1),
   vision: z.boolean(),
+  /** OpenAI's image detail for the screenshot (absent: not sent). */
+  imageDetail: z.enum(['low', 'high', 'auto']).optional(),
+  /** Longest side of the screenshots, in pixels (absent: the viewport's). */
+  imageMaxSide: z.number().int().min(64).optional(),
   stream: z.boolean(),
   maxMalformed: z.number().int().min(1),
   maxWaitMs: z.number().int().min(0),

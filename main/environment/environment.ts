@@ -25,6 +25,11 @@ export interface EnvOptions {
   screenshots: boolean;
   /** Draw set-of-marks boxes with element ids on screenshots. */
   marks: boolean;
+  /**
+   * Longest side of a screenshot in pixels: a larger viewport is captured scaled down by Chromium
+   * (marks and all), for vision models whose image tokens grow with the pixels. Unset: viewport size.
+   */
+  screenshotMaxSide?: number;
   dialogs: DialogPolicy;
   /** Prepare the next episode's page while this one runs. */
   prefetchPage: boolean;
@@ -232,8 +237,18 @@ export class BrowserEnv {
       : [];
     if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(drawMarks, marks) });
     try {
-      const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
-      return { png: Buffer.from(shot.data, 'base64'), ...this.options.viewport };
+      const { width, height } = this.options.viewport;
+      const maxSide = this.options.screenshotMaxSide;
+      const scale = maxSide && maxSide < Math.max(width, height) ? maxSide / Math.max(width, height) : 1;
+      if (scale === 1) {
+        const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+        return { png: Buffer.from(shot.data, 'base64'), width, height };
+      }
+      // A clip is in document coordinates: start it where the page is scrolled to, to get what is on screen.
+      const metrics = await session.send<{ cssVisualViewport: { pageX: number; pageY: number } }>('Page.getLayoutMetrics');
+      const clip = { x: metrics.cssVisualViewport.pageX, y: metrics.cssVisualViewport.pageY, width, height, scale };
+      const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, clip });
+      return { png: Buffer.from(shot.data, 'base64'), width: Math.round(width * scale), height: Math.round(height * scale) };
     } finally {
       if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(removeMarks) });
     }

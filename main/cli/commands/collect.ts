@@ -7,10 +7,10 @@ import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 
-interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -43,7 +43,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(withImageOptions(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
@@ -72,7 +72,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--endpoint-timeout <s>', `longest one request may take, in seconds; a request that runs out is retried within --endpoint-wait (default ${DEFAULT_TIMEOUT_MS / 1000})`, intOption('--endpoint-timeout', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
-  ))).action(async (opts: CollectFlags, cmd: Command) => {
+  )))).action(async (opts: CollectFlags, cmd: Command) => {
     // Loaded here, not at start-up: collection, its agents (TF.js for the policy) and the browser environment.
     const [{ SingleBar, Presets }, { BrowserEnv }, { RunFolder, runCollection }, { endpointFromEnv }] = await Promise.all([
       import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
@@ -87,7 +87,8 @@ export function registerCollectCommand(program: Command): void {
     const server = await startTaskServer(extraFamilies(store.dir, opts, named));
     const host = await startBrowser(opts);
     const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
-    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true } : {}));
+    const maxSide = run.config.endpoint?.imageMaxSide;
+    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true, ...(maxSide ? { screenshotMaxSide: maxSide } : {}) } : {}));
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let started = false;
@@ -167,6 +168,8 @@ async function endpointConfigFrom(opts: CollectFlags): Promise<EndpointConfig> {
     ...(topP !== undefined ? { topP } : {}),
     maxTokens: opts.maxTokens ?? ENDPOINT_DEFAULTS.maxTokens,
     vision: !!opts.vision,
+    ...(opts.imageDetail ? { imageDetail: opts.imageDetail } : {}),
+    ...(opts.imageMaxSide ? { imageMaxSide: opts.imageMaxSide } : {}),
     stream: !!opts.stream,
     maxMalformed: opts.maxMalformed ?? ENDPOINT_DEFAULTS.maxMalformed,
     maxWaitMs: opts.endpointWait !== undefined ? opts.endpointWait * 1000 : ENDPOINT_DEFAULTS.maxWaitMs,
