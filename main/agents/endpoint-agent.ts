@@ -31,6 +31,10 @@ export interface EndpointAgentSettings {
   maxTokens: number;
   /** Send the set-of-marks screenshot as an image part (for vision models; needs screenshots on). */
   vision: boolean;
+  /** OpenAI's image `detail` sent with the screenshot (vision only; unset: not sent). */
+  imageDetail?: 'low' | 'high' | 'auto';
+  /** Longest side of the screenshot sent, in pixels (the environment captures it at that size; unset: the viewport's). */
+  imageMaxSide?: number;
   /** Use the streaming API (same result; some servers answer faster to first token). */
   stream: boolean;
   /** Malformed outputs in a row that end the episode. */
@@ -64,6 +68,8 @@ export function endpointSettings(o: EndpointAgentOptions): EndpointAgentSettings
     ...(o.topP !== undefined ? { topP: o.topP } : {}),
     maxTokens: o.maxTokens ?? ENDPOINT_DEFAULTS.maxTokens,
     vision: o.vision ?? ENDPOINT_DEFAULTS.vision,
+    ...(o.imageDetail !== undefined ? { imageDetail: o.imageDetail } : {}),
+    ...(o.imageMaxSide !== undefined ? { imageMaxSide: o.imageMaxSide } : {}),
     stream: o.stream ?? ENDPOINT_DEFAULTS.stream,
     maxMalformed: o.maxMalformed ?? ENDPOINT_DEFAULTS.maxMalformed,
     maxWaitMs: o.maxWaitMs ?? ENDPOINT_DEFAULTS.maxWaitMs,
@@ -118,7 +124,7 @@ export class EndpointAgent implements Agent {
     // The previous action's error is known only now, from the observation it led to.
     if (this.steps.length) this.steps[this.steps.length - 1].error = observation.lastActionError;
     const request: ChatRequest = {
-      messages: buildEndpointMessages({ instruction: this.instruction, observation, steps: this.steps, reflections: this.options.reflections ?? [], vision: s.vision }),
+      messages: buildEndpointMessages({ instruction: this.instruction, observation, steps: this.steps, reflections: this.options.reflections ?? [], vision: s.vision, imageDetail: s.imageDetail }),
       temperature: s.temperature,
       ...(s.topP !== undefined ? { topP: s.topP } : {}),
       maxTokens: s.maxTokens,

@@ -22,6 +22,8 @@ export interface EndpointPromptInput {
   reflections: readonly string[];
   /** Attach the screenshot (set-of-marks) as an image part, when the observation has one. */
   vision: boolean;
+  /** OpenAI's image `detail` (low, high, auto); unset: not sent. vLLM and SGLang ignore it (see README: Remote models). */
+  imageDetail?: 'low' | 'high' | 'auto';
   /** Only the last N steps are shown (older ones are counted). Default 10. */
   maxHistory?: number;
   /** Character budget of the element list. Default 6000. */
@@ -64,7 +66,7 @@ export function buildEndpointMessages(input: EndpointPromptInput): ChatMessage[]
   const content: string | ContentPart[] = image
     ? [
         { type: 'text', text },
-        { type: 'image_url', image_url: { url: image } },
+        { type: 'image_url', image_url: { url: image, ...(input.imageDetail ? { detail: input.imageDetail } : {}) } },
       ]
     : text;
   return [

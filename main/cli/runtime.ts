@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ChromiumHost } from '../environment/chromium.ts';
+import type { BrowserPool } from '../environment/browser-pool.ts';
 import { defaultLabDir } from '../paths.ts';
 import { LabStore } from '../store/lab.ts';
 import type { TaskServer } from '../tasks/server.ts';
@@ -17,15 +17,38 @@ import type { JobHandle } from '../models/worker-job.ts';
 import type { Sampling } from '../decode/types.ts';
 
 export interface BrowserFlags {
-  browser?: string;
+  /** Every --browser given (commander collects the repeated flag). */
+  browser?: string[];
+  /** --browsers FILE: more endpoints, one per line. */
+  browsers?: string;
   chromium?: string;
 }
 
-/** Add --browser and --chromium to a command that needs a browser. */
+/** Add --browser (repeatable), --browsers and --chromium to a command that needs a browser. */
 export function withBrowserOptions(cmd: Command): Command {
   return cmd
-    .option('--browser <ws-url>', 'attach to a running browser at this DevTools endpoint (ws://host:port/devtools/browser/...)')
+    .option(
+      '--browser <url>',
+      'attach to a running browser instead of launching one: a DevTools WebSocket (ws://host:port/devtools/browser/...) or an http(s):// server answering /json/version (Chrome --remote-debugging-port, a grid); repeat it for a pool, over which --parallel environments are spread',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
+    .option('--browsers <file>', 'a pool of browser endpoints from a file: one ws:// or http(s):// URL per line, # for comments (adds to --browser)')
     .option('--chromium <path>', 'Chromium or Chrome executable to launch (default: $LAB_CHROMIUM, then auto-detect)');
+}
+
+export interface ImageFlags {
+  imageDetail?: 'low' | 'high' | 'auto';
+  imageMaxSide?: number;
+}
+
+/** Add --image-detail and --image-max-side to a command with a vision endpoint agent. */
+export function withImageOptions(cmd: Command): Command {
+  return cmd
+    .option('--image-detail <d>', "vision: OpenAI's image detail sent with the screenshot, low | high | auto (default: not sent; vLLM and SGLang ignore it)", (v: string) => {
+      if (v !== 'low' && v !== 'high' && v !== 'auto') throw new Error(`--image-detail must be low, high or auto, got "${v}"`);
+      return v;
+    })
+    .option('--image-max-side <px>', 'vision: capture screenshots at most this many pixels on their longer side (scaled by Chromium, marks included; default: the viewport, 1024x768)', intOption('--image-max-side', 64));
 }
 
 export interface EndOnGoalFlags {
@@ -47,9 +70,16 @@ export function openLab(cmd: Command): LabStore {
   return store;
 }
 
-export async function startBrowser(flags: BrowserFlags): Promise<ChromiumHost> {
-  const { ChromiumHost } = await import('../environment/chromium.ts');
-  return ChromiumHost.start({ browserUrl: flags.browser, executable: flags.chromium });
+/**
+ * The browsers a command runs on: the endpoints of --browser and --browsers as one pool, or one
+ * Chromium launched here when none is given. Every endpoint is connected before work starts; one
+ * that cannot be reached fails the command, named.
+ */
+export async function startBrowser(flags: BrowserFlags): Promise<BrowserPool> {
+  const { BrowserPool, checkEndpoint, readEndpointFile } = await import('../environment/browser-pool.ts');
+  for (const url of flags.browser ?? []) checkEndpoint(url);
+  const endpoints = [...(flags.browser ?? []), ...(flags.browsers ? readEndpointFile(flags.browsers) : [])];
+  return BrowserPool.start({ endpoints, executable: flags.chromium });
 }
 
 /** The task server with the built-in families, plus any others a command was given (task sets, MiniWoB++). */

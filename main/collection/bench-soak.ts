@@ -7,7 +7,7 @@
  * Verdicts compare the run's last part with its first after a warm-up (the first samples are
  * Chromium and V8 filling their caches), so they hold for any machine speed.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserHost } from '../environment/cdp.ts';
@@ -17,6 +17,7 @@ import { LabStore } from '../store/lab.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import { makeAgent } from '../agents/registry.ts';
 import { runEpisode } from './episode.ts';
+import { processTreeUsage } from './process-tree.ts';
 
 export interface SoakOptions {
   durationS: number;
@@ -106,7 +107,7 @@ export async function benchSoak(host: BrowserHost, server: TaskServer, browserVe
 
   const sample = (): SoakSample => {
     const mem = process.memoryUsage();
-    const tree = opts.browserPid ? processTree(opts.browserPid) : null;
+    const tree = opts.browserPid ? processTreeUsage(opts.browserPid) : null;
     const sorted = [...window].sort((a, b) => a - b);
     window = [];
     const q = (p: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]) : null);
@@ -236,44 +237,6 @@ function openFds(): number | null {
   } catch {
     return null;
   }
-}
-
-/** The process and its descendants, from /proc (Linux); null elsewhere. */
-function processTree(root: number): { count: number; rssKb: number } | null {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return null;
-  }
-  const parent = new Map<number, number>();
-  for (const d of entries) {
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      // The command name may hold spaces and parentheses: fields resume after the last ')'.
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(d), Number(rest[1]));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (p === root) return true;
-    return false;
-  };
-  let count = 0;
-  let rssKb = 0;
-  for (const pid of parent.keys()) {
-    if (!inTree(pid)) continue;
-    try {
-      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
-      count++;
-      rssKb += m ? Number(m[1]) : 0;
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return { count, rssKb };
 }
 
 function round(x: number): number {

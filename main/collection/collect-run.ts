@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { BrowserEnv } from '../environment/environment.ts';
+import type { BrowserLoss } from '../environment/browser-pool.ts';
+import { rerunOnLostBrowser, type BrowserLostError } from '../environment/browser-lost.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
@@ -32,6 +34,10 @@ export const endpointConfigSchema = z.object({
   topP: z.number().gt(0).max(1).optional(),
   maxTokens: z.number().int().min(1),
   vision: z.boolean(),
+  /** OpenAI's image detail for the screenshot (absent: not sent). */
+  imageDetail: z.enum(['low', 'high', 'auto']).optional(),
+  /** Longest side of the screenshots, in pixels (absent: the viewport's). */
+  imageMaxSide: z.number().int().min(64).optional(),
   stream: z.boolean(),
   maxMalformed: z.number().int().min(1),
   maxWaitMs: z.number().int().min(0),
@@ -90,7 +96,11 @@ const shortenedEventSchema = z.object({
   remappedIds: z.number().int(),
 });
 const taskDoneEventSchema = z.object({ type: z.literal('task_done'), task: z.string() });
-export const progressEventSchema = z.discriminatedUnion('type', [attemptEventSchema, shortenedEventSchema, taskDoneEventSchema]);
+/** A browser of the pool went away (its connection closed) while the run went on. */
+const browserLostEventSchema = z.object({ type: z.literal('browser_lost'), endpoint: z.string(), reason: z.string(), at: z.string() });
+/** A task's work in flight on a browser that went away, started again on another (its discarded episode named). */
+const rerunEventSchema = z.object({ type: z.literal('rerun'), task: z.string(), endpoint: z.string(), reason: z.string(), episodeId: z.string().nullable() });
+export const progressEventSchema = z.discriminatedUnion('type', [attemptEventSchema, shortenedEventSchema, taskDoneEventSchema, browserLostEventSchema, rerunEventSchema]);
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 export type ShortenedEvent = z.infer<typeof shortenedEventSchema>;
 
@@ -151,6 +161,11 @@ export interface CollectSummary {
   attemptBudget: number;
   arms: ArmSummary[];
   shortening: { trajectories: number; shortened: number; replayFailures: number; stepsBefore: number | null; stepsAfter: number | null; remappedIds: number } | null;
+  /**
+   * Browsers that went away during the run and the tasks whose work in flight was started again
+   * on another browser (each rerun once per loss; nothing of theirs is counted twice or lost).
+   */
+  browsers: { lost: Array<{ endpoint: string; reason: string }>; reruns: number; rerunTasks: string[] };
   /** The agent's language-model calls over every attempt (endpoint agents), malformed outputs counted. */
   llm: { calls: number; malformed: number; malformedRate: number; promptTokens: number; completionTokens: number; meanLatencyMs: number | null } | null;
 }
@@ -158,6 +173,8 @@ export interface CollectSummary {
 export interface CollectHooks {
   signal?: AbortSignal;
   onTaskDone?: (done: number, total: number, task: string) => void;
+  /** A task's work in flight was lost with its browser and starts again on another. */
+  onRerun?: (task: string, lost: BrowserLostError) => void;
   /** What the run's endpoint needs beyond its saved config: the key, backoff, a retry report. */
   endpoint?: { apiKey?: string; baseDelayMs?: number; maxDelayMs?: number; onRetry?: (info: RetryInfo) => void };
 }
@@ -173,7 +190,7 @@ function makeReflector(cfg: CollectConfig, hooks: CollectHooks): Reflector | nul
 }
 
 export async function runCollection(
-  deps: { envs: BrowserEnv[]; server: TaskServer; store: LabStore; browserKind: string },
+  deps: { envs: BrowserEnv[]; server: TaskServer; store: LabStore; browserKind: string; browsers?: { onLost(listener: (loss: BrowserLoss) => void): () => void } },
   run: RunFolder,
   hooks: CollectHooks = {},
 ): Promise<CollectSummary> {
@@ -186,6 +203,7 @@ export async function runCollection(
   const queue = tasks.filter((t) => !finished.has(taskKey(t)));
   let done = finished.size;
   hooks.onTaskDone?.(done, tasks.length, '');
+  const stopListening = deps.browsers?.onLost((loss) => run.append({ type: 'browser_lost', ...loss }));
 
   // One worker's failure stops the others from taking new tasks; the first error is rethrown.
   let failure: { error: unknown } | null = null;
@@ -202,10 +220,12 @@ export async function runCollection(
     const epDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: cfg.endOnGoal ?? false, provenance };
     for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
       const key = taskKey(task);
-      const prior = run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.task === key);
-      let arms;
-      try {
-        arms = await runTaskWithRetries(
+      // Work cut short by a browser that went away starts again from what the log holds: the
+      // attempts logged before stay, the one in flight (its episode discarded) is run again with
+      // the same instance and agent seed, on a live browser.
+      const runTask = async () => {
+        const prior = run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.task === key);
+        const arms = await runTaskWithRetries(
           epDeps,
           task,
           { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps, endpoint, policy: cfg.policy },
@@ -223,6 +243,12 @@ export async function runCollection(
             run.append({ type: 'shortened', task: key, from, episodeId: r.episodeId, stepsBefore: r.stepsBefore, stepsAfter: r.stepsAfter, cuts: r.cuts.length, replaySuccess: r.replaySuccess, remappedIds: r.remappedIds });
           }
         }
+      };
+      try {
+        await rerunOnLostBrowser(runTask, (lost) => {
+          run.append({ type: 'rerun', task: key, endpoint: lost.endpoint, reason: lost.reason, episodeId: lost.episodeId });
+          hooks.onRerun?.(key, lost);
+        });
       } catch (err) {
         if (err instanceof CancelledError) return;
         throw err;
@@ -232,6 +258,7 @@ export async function runCollection(
     }
   };
   await Promise.all(deps.envs.slice(0, Math.max(1, cfg.parallel)).map(worker));
+  stopListening?.();
   if (failure) throw (failure as { error: unknown }).error;
   const summary = summarise(run, tasks.map(taskKey));
   writeFileSync(join(run.dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
@@ -247,6 +274,9 @@ export function summarise(run: RunFolder, tasks: string[]): CollectSummary {
   const calls = attempts.flatMap((e) => (e.llm ? [e.llm] : []));
   const sum = (f: (l: (typeof calls)[number]) => number) => calls.reduce((n, l) => n + f(l), 0);
   const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : null);
+  const reruns = run.events.filter((e) => e.type === 'rerun');
+  const lost = new Map<string, string>();
+  for (const e of run.events) if (e.type === 'browser_lost' || e.type === 'rerun') if (!lost.has(e.endpoint)) lost.set(e.endpoint, e.reason);
   return {
     runId: cfg.runId,
     tasks: tasks.length,
@@ -264,6 +294,7 @@ export function summarise(run: RunFolder, tasks: string[]): CollectSummary {
           remappedIds: shortenedEvents.reduce((n, e) => n + e.remappedIds, 0),
         }
       : null,
+    browsers: { lost: [...lost].map(([endpoint, reason]) => ({ endpoint, reason })), reruns: reruns.length, rerunTasks: [...new Set(reruns.map((e) => e.task))] },
     llm: calls.length
       ? {
           calls: sum((l) => l.calls),

@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { AgentUnavailableError, type Agent, type AgentTurn } from '../agents/types.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
+import { BrowserLostError, NoBrowserLeftError } from '../environment/browser-lost.ts';
 import type { Observation } from '../environment/types.ts';
 import { parseAction } from '../environment/actions.ts';
 import type { TaskInstance, TaskServer } from '../tasks/server.ts';
@@ -92,7 +93,8 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       }
     } catch (err) {
       server.releaseInstance(ctx.id);
-      throw err;
+      const lost = env.lostBrowser();
+      throw lost && !(err instanceof BrowserLostError) ? new BrowserLostError(lost.endpoint, lost.reason) : err;
     }
   }
   const writer = store.createEpisode({
@@ -112,8 +114,14 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
     links: req.links ?? {},
     ...provenanceField(deps.provenance, req.provenance),
   });
+  // The browser under the page went away: what the episode saw since is the browser's fault, not the agent's.
+  const checkBrowser = () => {
+    const lost = env.lostBrowser();
+    if (lost) throw new BrowserLostError(lost.endpoint, lost.reason, writer.id);
+  };
   try {
     let observation = opened ?? (await start());
+    checkBrowser();
     await agent.reset(spec);
     const history: AgentTurn[] = [];
     let reason: EndRecord['reason'] = 'max_steps';
@@ -141,6 +149,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       }
       const agentMs = Math.round(performance.now() - tAgent);
       const result = await env.step(turn.action);
+      checkBrowser();
       recordAnswer(ctx, turn.action, result.error === null);
       writer.step({
         observation: toRecord(store, observation),
@@ -177,6 +186,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
         break;
       }
     }
+    checkBrowser();
     const verdict = family.check(ctx);
     const durationMs = Math.round(performance.now() - started);
     writer.end({
@@ -205,8 +215,11 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
     };
   } catch (err) {
     writer.abandon();
-    // An outage is not part of the episode: leave no half episode behind for a resumed run to duplicate.
-    if (err instanceof AgentUnavailableError) rmSync(writer.path, { force: true });
+    const lost = err instanceof BrowserLostError ? err : env.lostBrowser();
+    // An outage (of the model's endpoint or of the browser) is not part of the episode: leave no
+    // half episode behind, for a rerun or a resumed run to duplicate.
+    if (err instanceof AgentUnavailableError || err instanceof NoBrowserLeftError || lost) rmSync(writer.path, { force: true });
+    if (lost && !(err instanceof BrowserLostError) && !(err instanceof AgentUnavailableError)) throw new BrowserLostError(lost.endpoint, lost.reason, writer.id);
     throw err;
   } finally {
     server.releaseInstance(ctx.id);

@@ -20,6 +20,11 @@ export interface PageHandle {
   session: CdpSession;
   /** Close the page and its isolated context. */
   dispose(): Promise<void>;
+  /**
+   * The browser that holds the page, where the host can tell: its endpoint, and why its
+   * connection closed (null while it lives). A lost browser is not the page's fault (./browser-lost.ts).
+   */
+  browser?: { endpoint: string; lost(): string | null };
 }
 
 /** Something that hands out isolated pages: a Chromium process or an Electron window. */

@@ -211,6 +211,11 @@ class BrowserConnection {
     this.emit(msg.sessionId ?? '', msg.method, msg.params);
   }
 
+  /** Why the connection closed; null while it is open. */
+  get lostReason(): string | null {
+    return this.closedReason;
+  }
+
   private fail(reason: string): void {
     if (this.closedReason) return;
     this.closedReason = reason;
@@ -256,10 +261,14 @@ export interface ChromiumOptions {
   /** Extra command-line flags for a launched browser. */
   args?: string[];
   headless?: boolean;
+  /** How to name a remote browser in errors (default: browserUrl), e.g. the grid URL it was resolved from. */
+  endpointName?: string;
 }
 
 export class ChromiumHost implements BrowserHost {
   readonly kind: 'chromium' | 'remote';
+  /** How errors and summaries name this browser: the endpoint it was reached at, or the launched process. */
+  readonly endpoint: string;
   private sessions = new Map<string, FlatSession>(); // by sessionId
   private sessionByTarget = new Map<string, string>(); // targetId -> sessionId
 
@@ -269,8 +278,10 @@ export class ChromiumHost implements BrowserHost {
     private userDataDir: string | null,
     /** A launched browser's sandbox; undefined for a remote one (its own business). */
     readonly sandbox?: SandboxState,
+    endpoint?: string,
   ) {
     this.kind = proc ? 'chromium' : 'remote';
+    this.endpoint = endpoint ?? (proc ? `launched Chromium (pid ${proc.pid})` : 'remote browser');
     conn.on('', (method, params) => this.onBrowserEvent(method, params));
     conn.closed.then(() => {
       for (const session of this.sessions.values()) session.detached();
@@ -283,7 +294,7 @@ export class ChromiumHost implements BrowserHost {
         throw new Error(`--browser must be a ws:// or wss:// DevTools endpoint, got "${options.browserUrl}"`);
       }
       const conn = await BrowserConnection.open(options.browserUrl);
-      return ChromiumHost.init(new ChromiumHost(conn, null, null));
+      return ChromiumHost.init(new ChromiumHost(conn, null, null, undefined, options.endpointName ?? options.browserUrl));
     }
     const executable = findChromium(options.executable);
     let sandbox = decideSandbox(sandboxFacts(executable, options.args));
@@ -338,6 +349,16 @@ export class ChromiumHost implements BrowserHost {
     return { pages: this.sessions.size, listened: this.conn.listenedSessions };
   }
 
+  /** Resolves when the connection to the browser closes, for any reason (it died, or close() was called). */
+  get closed(): Promise<void> {
+    return this.conn.closed;
+  }
+
+  /** Why the connection closed; null while the browser is there. */
+  get lost(): string | null {
+    return this.conn.lostReason;
+  }
+
   /** The launched browser's process id; null when attached to a remote one. */
   get pid(): number | null {
     return this.proc?.pid ?? null;
@@ -373,6 +394,7 @@ export class ChromiumHost implements BrowserHost {
     });
     return {
       session,
+      browser: { endpoint: this.endpoint, lost: () => this.conn.lostReason },
       dispose: async () => {
         // Closed now, not when the detach event comes (it finds no session then): whatever waits
         // on `closed` lets go of the page, and the connection forgets the session's listeners.

@@ -25,6 +25,11 @@ export interface EnvOptions {
   screenshots: boolean;
   /** Draw set-of-marks boxes with element ids on screenshots. */
   marks: boolean;
+  /**
+   * Longest side of a screenshot in pixels: a larger viewport is captured scaled down by Chromium
+   * (marks and all), for vision models whose image tokens grow with the pixels. Unset: viewport size.
+   */
+  screenshotMaxSide?: number;
   dialogs: DialogPolicy;
   /** Prepare the next episode's page while this one runs. */
   prefetchPage: boolean;
@@ -94,7 +99,7 @@ export class BrowserEnv {
     if (old) void old.dispose().catch(() => {});
     this.episode = start;
     this.messages = [];
-    this.page = await (this.spare ?? this.preparePage()).catch(() => this.preparePage());
+    this.page = (await this.takeSpare()) ?? (await this.preparePage().catch(() => this.preparePage()));
     this.spare = this.options.prefetchPage ? this.preparePage() : null;
     const session = this.page.session;
     this.state = new PageState(session, this.options.dialogs);
@@ -112,6 +117,28 @@ export class BrowserEnv {
     }
     const faults = this.state.takeFaults();
     return this.observe(error ?? pickError(faults));
+  }
+
+  /**
+   * The browser under this episode's page went away (its connection closed): which one and why;
+   * null while it lives, and for hosts that cannot tell. A renderer crash is not this.
+   */
+  lostBrowser(): { endpoint: string; reason: string } | null {
+    const browser = this.page?.browser;
+    const reason = browser?.lost();
+    return browser && reason ? { endpoint: browser.endpoint, reason } : null;
+  }
+
+  /** The page made ahead, unless it failed or its browser has gone since (a pool then hands out one from a live browser). */
+  private async takeSpare(): Promise<PageHandle | null> {
+    const spare = this.spare;
+    this.spare = null;
+    const page = spare ? await spare.catch(() => null) : null;
+    if (page?.browser?.lost()) {
+      void page.dispose().catch(() => {});
+      return null;
+    }
+    return page;
   }
 
   /** Replace the instruction observations carry (a page that states its own task, read after reset). */
@@ -210,8 +237,18 @@ export class BrowserEnv {
       : [];
     if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(drawMarks, marks) });
     try {
-      const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
-      return { png: Buffer.from(shot.data, 'base64'), ...this.options.viewport };
+      const { width, height } = this.options.viewport;
+      const maxSide = this.options.screenshotMaxSide;
+      const scale = maxSide && maxSide < Math.max(width, height) ? maxSide / Math.max(width, height) : 1;
+      if (scale === 1) {
+        const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+        return { png: Buffer.from(shot.data, 'base64'), width, height };
+      }
+      // A clip is in document coordinates: start it where the page is scrolled to, to get what is on screen.
+      const metrics = await session.send<{ cssVisualViewport: { pageX: number; pageY: number } }>('Page.getLayoutMetrics');
+      const clip = { x: metrics.cssVisualViewport.pageX, y: metrics.cssVisualViewport.pageY, width, height, scale };
+      const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, clip });
+      return { png: Buffer.from(shot.data, 'base64'), width: Math.round(width * scale), height: Math.round(height * scale) };
     } finally {
       if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(removeMarks) });
     }

@@ -12,7 +12,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 
-export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
-const imagePart = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }) });
+// `detail` is OpenAI's (low, high, auto); read and kept so a request's shape survives parsing, though a text model drops the image.
+const imagePart = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string(), detail: z.enum(['low', 'high', 'auto']).optional() }) });
 // Other part types (audio, files) are not read by a text model either; they are dropped like images.
 const otherPart = z.object({ type: z.string() }).loose();
 

@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { rerunOnLostBrowser, type BrowserLostError } from '../environment/browser-lost.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
@@ -86,6 +87,8 @@ export interface EvalReport {
   decodeComparison?: DecodeComparisonReport;
   episodes: EvalEpisode[];
   elapsedS: number;
+  /** Episodes started again because the browser under them went away (absent when none was): their browsers and how many. */
+  browserReruns?: { reruns: number; endpoints: string[] };
 }
 
 /** The families of a split named by a spec, with a clear error for a family of the wrong split. */
@@ -165,14 +168,20 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
   const first = new CompactPolicyAgent({ ...req.policy, seed: 0 });
   const policyConfig = await first.config();
 
+  const reruns: BrowserLostError[] = [];
   const work = async (env: BrowserEnv) => {
     for (let task = queue.shift(); task && !hooks.signal?.aborted; task = queue.shift()) {
-      const agent = new CompactPolicyAgent({ ...req.policy, seed: task.run });
+      // An episode lost with its browser is run again from the start (same instance, same
+      // sampling seed) on a live one; only the finished run's agent counts in the decoding totals.
+      const { out, agent } = await rerunOnLostBrowser(async () => {
+        const agent = new CompactPolicyAgent({ ...req.policy, seed: task.run });
+        const out = await runEpisode(
+          { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: req.endOnGoal ?? true, provenance: { eval: evalId, ...(req.experiment ? { experiment: req.experiment } : {}) } },
+          { family: task.family, seed: task.seed, tier: req.tier, agent, maxSteps: req.maxSteps, agentConfig: { ...(await agent.config()), evalId, run: task.run } },
+        );
+        return { out, agent };
+      }, (lost) => reruns.push(lost));
       agents.push(agent);
-      const out = await runEpisode(
-        { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: hooks.signal, endOnGoal: req.endOnGoal ?? true, provenance: { eval: evalId, ...(req.experiment ? { experiment: req.experiment } : {}) } },
-        { family: task.family, seed: task.seed, tier: req.tier, agent, maxSteps: req.maxSteps, agentConfig: { ...(await agent.config()), evalId, run: task.run } },
-      );
       if (out.reason === 'cancelled') break;
       const ep = deps.store.readEpisode(out.id);
       const e: EvalEpisode = {
@@ -198,6 +207,7 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
     decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.decodeMs > 0 ? (dec.tokens / dec.decodeMs) * 1000 : 0, msPerStep: dec.steps ? (dec.decodeMs + dec.prefillMs) / dec.steps : 0 },
     episodes,
     elapsedS: (performance.now() - t0) / 1000,
+    ...(reruns.length ? { browserReruns: { reruns: reruns.length, endpoints: [...new Set(reruns.map((r) => r.endpoint))] } } : {}),
   };
   const dir = labPaths.eval(deps.store.dir, evalId);
   mkdirSync(dir, { recursive: true });

@@ -41,7 +41,7 @@ export function decide(store: LabStore, req: DecideRequest): DecideResult {
   const task = String(req.task);
   const episodeId = String(req.episodeId);
   // Only trajectories of this run's task: its attempts and their shortened versions.
-  const belongs = run.events.some((e) => e.task === task && ((e.type === 'attempt' && e.episodeId === episodeId) || (e.type === 'shortened' && e.episodeId === episodeId)));
+  const belongs = run.events.some((e) => 'task' in e && e.task === task && ((e.type === 'attempt' && e.episodeId === episodeId) || (e.type === 'shortened' && e.episodeId === episodeId)));
   if (!belongs) throw new Error(`episode ${episodeId} is not an attempt or shortened trajectory of ${task} in run ${run.config.runId}`);
   const ep = store.readEpisode(episodeId);
   if (req.decision === 'accept' && !ep.end?.success) throw new Error(`episode ${episodeId} did not succeed; only successful trajectories can be accepted`);

@@ -25,7 +25,7 @@ export function listRunIds(labDir: string): string[] {
   return readdirSync(dir).filter((d) => existsSync(join(dir, d, 'config.json'))).sort().reverse();
 }
 
-const taskKeysOf = (run: ReturnType<typeof readRun>): string[] => [...new Set(run.events.map((e) => e.task))];
+const taskKeysOf = (run: ReturnType<typeof readRun>): string[] => [...new Set(run.events.flatMap((e) => ('task' in e ? [e.task] : [])))];
 
 function splitKey(task: string): { family: string; seed: number } {
   const at = task.lastIndexOf(':');
@@ -90,7 +90,7 @@ export function firstDivergence(a: Pick<StepView, 'state' | 'action'>[], b: Pick
 export function readReviewTask(store: LabStore, runId: string, task: string): ReviewTask {
   const run = readRun(store.dir, String(runId));
   const key = String(task);
-  const events = run.events.filter((e) => e.task === key);
+  const events = run.events.filter((e) => 'task' in e && e.task === key);
   const attempts = events.filter((e): e is AttemptEvent => e.type === 'attempt');
   if (!attempts.length) throw new Error(`run ${runId} has no attempts at task ${key}`);
   const reflections = new ReflectionStore(store.dir);

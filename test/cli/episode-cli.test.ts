@@ -62,7 +62,9 @@ test('bad CLI input is refused with a message that names it', async () => {
   await assert.rejects(lab('episode', '--task', 'nope', '--seed', '1', '--json'), /unknown task family "nope"/);
   await assert.rejects(lab('episode', '--task', 'shop', '--seed', 'x'), /--seed must be an integer >= 0, got "x"/);
   await assert.rejects(lab('episode', '--task', 'shop', '--seed', '1', '--agent', 'gpt'), /unknown agent "gpt"/);
-  await assert.rejects(lab('episode', '--task', 'shop', '--seed', '1', '--browser', 'http://x'), /--browser must be a ws:\/\/ or wss:\/\/ DevTools endpoint/);
+  await assert.rejects(lab('episode', '--task', 'shop', '--seed', '1', '--browser', 'chrome:9222'), /--browser: "chrome:9222" is not a browser endpoint \(want ws:\/\/, wss:\/\//);
+  // An http(s) endpoint is read through /json/version; one that answers nothing is named.
+  await assert.rejects(lab('episode', '--task', 'shop', '--seed', '1', '--browser', 'http://127.0.0.1:1'), /browser http:\/\/127\.0\.0\.1:1: could not read http:\/\/127\.0\.0\.1:1\/json\/version/);
 });
 
 test('`lab tasks list --json` lists every family with disjoint train and test seeds', async () => {

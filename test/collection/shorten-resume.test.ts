@@ -154,7 +154,7 @@ test('a resumed run continues where it stopped and duplicates nothing', async ()
   const resumed = await runCollection(d, RunFolder.open(lab.dir, first.config.runId));
   assert.equal(resumed.tasksDone, 2);
   const events = RunFolder.open(lab.dir, first.config.runId).events;
-  const keys = events.map((e) => (e.type === 'attempt' ? `a:${e.task}:${e.attempt}:${e.arms.join('+')}` : e.type === 'shortened' ? `s:${e.from}` : `d:${e.task}`));
+  const keys = events.map((e) => (e.type === 'attempt' ? `a:${e.task}:${e.attempt}:${e.arms.join('+')}` : e.type === 'shortened' ? `s:${e.from}` : e.type === 'task_done' ? `d:${e.task}` : e.type));
   assert.equal(new Set(keys).size, keys.length, 'no event twice');
   // Every episode in the lab is one the log names: the first task's attempts were not rerun.
   const named = new Set(events.flatMap((e) => (e.type === 'attempt' ? [e.episodeId] : e.type === 'shortened' && e.episodeId ? [e.episodeId] : [])));

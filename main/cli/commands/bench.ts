@@ -10,11 +10,15 @@ export function registerBenchCommands(program: Command): Command {
   withBrowserOptions(
     bench
       .command('env')
-      .description('step latency with/without screenshots and steps/s for 1 and 2 parallel environments')
+      .description('step latency with/without screenshots and steps/s for 1 and 2 parallel environments; with --pool-sizes, steps/s against the number of browsers')
       .option('--steps <n>', 'steps timed per latency figure', intOption('--steps', 10), 200)
-      .option('--episodes <n>', 'episodes per environment in the throughput runs', intOption('--episodes', 1), 6)
+      .option('--episodes <n>', 'episodes per environment in the throughput runs (with --pool-sizes: in each timed window)', intOption('--episodes', 1), 6)
+      .option('--pool-sizes <list>', 'instead: steps/s with 1, 2, ... browsers (e.g. 1,2,3), the first k of the --browser endpoints or, without any, k Chromiums launched here (then with each browser\'s memory and CPU per step)')
+      .option('--envs-per-browser <n>', 'with --pool-sizes: environments per browser', intOption('--envs-per-browser', 1), 1)
+      .option('--repeats <n>', 'with --pool-sizes: timed windows per size, for a 95% interval', intOption('--repeats', 1), 3)
       .option('--json', 'print JSON only'),
-  ).action(async (opts: BrowserFlags & { steps: number; episodes: number; json?: boolean }) => {
+  ).action(async (opts: BrowserFlags & { steps: number; episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number; json?: boolean }) => {
+    if (opts.poolSizes !== undefined) return benchPoolCommand(opts);
     const [{ SingleBar, Presets }, { benchEnv }] = await Promise.all([import('cli-progress'), import('../../collection/bench-env.ts')]);
     const server = await startTaskServer();
     const host = await startBrowser(opts);
@@ -79,4 +83,29 @@ export function registerBenchCommands(program: Command): Command {
   addSftBenchCommand(bench);
   addActionBenchCommand(bench);
   return bench;
+}
+
+/** `lab bench env --pool-sizes 1,2,3`: throughput against the number of browsers (main/collection/bench-pool.ts). */
+async function benchPoolCommand(opts: BrowserFlags & { episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number }): Promise<void> {
+  const counts = (opts.poolSizes ?? '').split(',').map((x) => Number(x.trim()));
+  if (!counts.length || counts.some((k) => !Number.isInteger(k) || k < 1)) throw new Error(`--pool-sizes must be a comma-separated list of browser counts >= 1, e.g. 1,2,3; got "${opts.poolSizes}"`);
+  const [{ benchPool }, { BrowserPool, readEndpointFile }] = await Promise.all([import('../../collection/bench-pool.ts'), import('../../environment/browser-pool.ts')]);
+  const endpoints = [...(opts.browser ?? []), ...(opts.browsers ? readEndpointFile(opts.browsers) : [])];
+  const server = await startTaskServer();
+  const pool = await BrowserPool.start(endpoints.length ? { endpoints } : { launch: Math.max(...counts), executable: opts.chromium }).catch(async (err) => {
+    await server.stop();
+    throw err;
+  });
+  await withCleanup([() => server.stop(), () => pool.close()], async (signal) => {
+    const result = await benchPool(pool.hosts, server, await pool.version(), {
+      counts,
+      envsPerBrowser: opts.envsPerBrowser,
+      episodesPerEnv: opts.episodes,
+      repeats: opts.repeats,
+      families: server.familyNames,
+      signal,
+      onProgress: (phase, done, total) => process.stderr.write(`bench pool: ${phase} (${done}/${total})\n`),
+    });
+    printJson(result);
+  });
 }

@@ -7,10 +7,10 @@ import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 
-interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -43,7 +43,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(withImageOptions(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
@@ -72,7 +72,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--endpoint-timeout <s>', `longest one request may take, in seconds; a request that runs out is retried within --endpoint-wait (default ${DEFAULT_TIMEOUT_MS / 1000})`, intOption('--endpoint-timeout', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
-  ))).action(async (opts: CollectFlags, cmd: Command) => {
+  )))).action(async (opts: CollectFlags, cmd: Command) => {
     // Loaded here, not at start-up: collection, its agents (TF.js for the policy) and the browser environment.
     const [{ SingleBar, Presets }, { BrowserEnv }, { RunFolder, runCollection }, { endpointFromEnv }] = await Promise.all([
       import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
@@ -87,11 +87,12 @@ export function registerCollectCommand(program: Command): void {
     const server = await startTaskServer(extraFamilies(store.dir, opts, named));
     const host = await startBrowser(opts);
     const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
-    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true } : {}));
+    const maxSide = run.config.endpoint?.imageMaxSide;
+    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true, ...(maxSide ? { screenshotMaxSide: maxSide } : {}) } : {}));
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       let started = false;
-      const summary = await runCollection({ envs, server, store, browserKind: host.kind }, run, {
+      const summary = await runCollection({ envs, server, store, browserKind: host.kind, browsers: host }, run, {
         signal,
         endpoint: {
           apiKey,
@@ -105,6 +106,9 @@ export function registerCollectCommand(program: Command): void {
             started = true;
             bar.update(done, { task });
           } else if (task && !opts.json) process.stderr.write(`${task}: done (${done}/${total})\n`);
+        },
+        onRerun: (task, lost) => {
+          if (!opts.json) process.stderr.write(`\n${task}: ${forTerminal(lost.message)}; running it again on another browser\n`);
         },
       }).catch((err: unknown) => {
         bar?.stop();
@@ -164,6 +168,8 @@ async function endpointConfigFrom(opts: CollectFlags): Promise<EndpointConfig> {
     ...(topP !== undefined ? { topP } : {}),
     maxTokens: opts.maxTokens ?? ENDPOINT_DEFAULTS.maxTokens,
     vision: !!opts.vision,
+    ...(opts.imageDetail ? { imageDetail: opts.imageDetail } : {}),
+    ...(opts.imageMaxSide ? { imageMaxSide: opts.imageMaxSide } : {}),
     stream: !!opts.stream,
     maxMalformed: opts.maxMalformed ?? ENDPOINT_DEFAULTS.maxMalformed,
     maxWaitMs: opts.endpointWait !== undefined ? opts.endpointWait * 1000 : ENDPOINT_DEFAULTS.maxWaitMs,
@@ -182,6 +188,9 @@ function printSummary(s: CollectSummary, dir: string, cancelled: boolean): void 
   }
   if (s.arms.length > 1) out(`steps/success on tasks every arm solved: ${s.arms.map((a) => `${a.arm} ${a.stepsPerSuccessCommon ?? '-'}`).join(', ')}`);
   if (s.llm) out(`model calls: ${s.llm.calls}, malformed outputs: ${s.llm.malformed} (${(s.llm.malformedRate * 100).toFixed(1)}%), tokens ${s.llm.promptTokens} prompt + ${s.llm.completionTokens} completion, mean latency ${s.llm.meanLatencyMs ?? '-'} ms`);
+  if (s.browsers.lost.length || s.browsers.reruns) {
+    out(`browsers lost: ${s.browsers.lost.map((l) => `${l.endpoint} (${l.reason})`).join(', ') || 'none'}; work rerun on another browser: ${s.browsers.reruns} time(s), tasks ${s.browsers.rerunTasks.join(', ') || '-'}`);
+  }
   if (s.shortening) out(`shortening: ${s.shortening.shortened} of ${s.shortening.trajectories} successful trajectories, mean steps ${s.shortening.stepsBefore} -> ${s.shortening.stepsAfter}`);
   if (cancelled || s.tasksDone < s.tasks) out(`\nStopped early; continue with: npm run lab -- collect --resume ${s.runId}`);
   out(`Run folder: ${dir}`);

@@ -11,27 +11,31 @@ export function registerDemoCommand(program: Command): void {
       .command('demo')
       .description('run the oracle and a random agent on every built-in task family and record the episodes')
       .option('--seeds <n>', 'test seeds per family and agent', intOption('--seeds', 1), 2)
+      .option('--parallel <n>', 'browser environments working at once (spread over the --browser pool)', intOption('--parallel', 1), 1)
       .option('--screenshots', 'record screenshots')
       .option('--json', 'print JSON'),
-  )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {
+  )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; parallel: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {
     const [{ SingleBar, Presets }, { BrowserEnv }, { collectSample }] = await Promise.all([
       import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/sample.ts'),
     ]);
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(opts);
-    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots });
+    const envs = Array.from({ length: opts.parallel }, () => new BrowserEnv(host, { screenshots: !!opts.screenshots }));
     const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'demo [{bar}] {value}/{total} {task}', hideCursor: true }, Presets.shades_classic) : null;
-    await withCleanup([() => server.stop(), () => host.close(), () => env.close(), () => void bar?.stop()], async (signal) => {
+    let barStarted = false;
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
       const rows = await collectSample(
-        { env, server, store, browserKind: host.kind, endOnGoal: opts.endOnGoal },
+        { envs, server, store, browserKind: host.kind, endOnGoal: opts.endOnGoal },
         {
           agents: ['oracle', 'random'],
           seedsPerFamily: opts.seeds,
           signal,
+          onRerun: (label, lost) => process.stderr.write(`\n${label}: ${lost.message}; running it again on another browser\n`),
           onEpisode: (done, total, label, out) => {
             if (bar) {
-              if (done === 0 && !out) bar.start(total, 0, { task: label });
+              if (!barStarted) bar.start(total, done, { task: label });
+              barStarted = true;
               bar.update(done, { task: label });
             } else if (out && !opts.json) {
               process.stderr.write(`${label}: ${out.success ? 'success' : 'failure'} in ${out.steps} steps\n`);

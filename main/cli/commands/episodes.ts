@@ -3,13 +3,15 @@ import type { Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { resolve } from 'node:path';
 import { AGENT_NAMES } from '../../agents/names.ts';
+import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
 import { describeProvenance, provenanceOf } from '../../store/provenance.ts';
 import { forTerminal } from '../terminal.ts';
-import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 
-interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
+interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags {
+  maxTokens?: number;
   task: string;
   seed: number;
   agent: string;
@@ -25,7 +27,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags {
 }
 
 export function registerEpisodeCommands(program: Command): void {
-  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(withImageOptions(
     program
       .command('episode')
       .description('run one episode of a task (built-in family, imported task set, MiniWoB++ task) with an agent and record it in the lab')
@@ -39,9 +41,10 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
       .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
       .option('--endpoint-timeout <s>', 'agent endpoint: longest one request may take, in seconds (default 120)', intOption('--endpoint-timeout', 1))
+      .option('--max-tokens <n>', `agent endpoint: longest answer per step (default ${ENDPOINT_DEFAULTS.maxTokens})`, intOption('--max-tokens', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
-  ))).action(async (opts: EpisodeFlags, cmd: Command) => {
+  )))).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     // Loaded here, not at start-up: the agents (TF.js for the policy) and the browser environment.
     const [{ BrowserEnv }, { runEpisode }, { makeAgent }, { endpointSettings }, { endpointFromEnv }] = await Promise.all([
@@ -50,7 +53,7 @@ export function registerEpisodeCommands(program: Command): void {
     ]);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint'
-      ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}) }
+      ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}), ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}), ...(opts.imageDetail ? { imageDetail: opts.imageDetail } : {}), ...(opts.imageMaxSide ? { imageMaxSide: opts.imageMaxSide } : {}) }
       : undefined;
     const policyDir = opts.policy ?? (opts.agent === 'policy' ? SHIPPED_POLICY : undefined);
     const policy = policyDir ? { dir: resolve(policyDir) } : undefined;
@@ -60,7 +63,7 @@ export function registerEpisodeCommands(program: Command): void {
       await server.stop();
       throw err;
     });
-    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots || !!endpoint?.vision });
+    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots || !!endpoint?.vision, ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}) });
     await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
       const outcome = await runEpisode(
         {

@@ -361,5 +361,6 @@ function printReport(r: EvalReport & { path: string }): void {
     out(`side by side on ${c.steps} steps: ${fig(c.primary)} | ${fig(c.other)}`);
     out(`${c.primary.mode} generates ${c.decodeSpeedup.toFixed(2)}x as fast as ${c.other.mode} (per step ${c.decodeSpeedupPerStep.value?.toFixed(2)}x ${ci(c.decodeSpeedupPerStep.ci95, (x) => x.toFixed(2))}), whole steps ${c.stepSpeedup.toFixed(2)}x; identical outputs on ${c.identicalSteps}/${c.steps} steps`);
   }
+  if (r.browserReruns) out(`browsers lost: ${r.browserReruns.endpoints.join(', ')}; ${r.browserReruns.reruns} episode(s) run again on another browser`);
   out(`report: ${r.path}`);
 }

@@ -46,7 +46,7 @@ async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFla
   const env = new BrowserEnv(host, { screenshots: true });
   try {
     await collectSample(
-      { env, server, store, browserKind: host.kind },
+      { envs: [env], server, store, browserKind: host.kind },
       { agents: ['oracle', 'random'], seedsPerFamily: 1, onEpisode: (done, total, label, out) => out && process.stderr.write(`  ${done}/${total} ${label}: ${out.success ? 'success' : 'failure'}\n`) },
     );
   } finally {
