@@ -15,6 +15,7 @@ import { defaultLabDir } from '../paths.ts';
 import { builtinFamilies } from '../tasks/registry.ts';
 import { LabService } from '../server/service.ts';
 import { EVENTS, METHODS, channelOf } from '../../preload/api.ts';
+import { parseParams } from '../../preload/params.ts';
 
 const outDir = join(import.meta.dirname, '..');
 const rendererUrl = pathToFileURL(join(outDir, 'renderer', 'index.html')).href;
@@ -66,7 +67,7 @@ app.whenReady().then(() => {
   for (const method of METHODS) {
     ipcMain.handle(channelOf(method), (event, ...args: unknown[]) => {
       if (!event.senderFrame || !isTrustedSender(event.senderFrame.url, rendererUrl)) throw new Error('untrusted sender');
-      return (service[method] as (...a: unknown[]) => unknown)(...args);
+      return (service[method] as (...a: unknown[]) => unknown)(...parseParams(method, args));
     });
   }
   for (const name of EVENTS) service.events.on(name, (data) => win.webContents.send(channelOf(name), data));

@@ -3,7 +3,6 @@
  * entry as an action on an element id, through the same environment as an agent, so the result
  * is an episode like an agent's. The person is an Agent whose act() waits for their next input.
  */
-import { z } from 'zod';
 import type { Agent, AgentTurn } from '../agents/types.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { Observation, PageElement } from '../environment/types.ts';
@@ -12,18 +11,9 @@ import type { TaskServer } from '../tasks/server.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { runEpisode, type EpisodeOutcome } from './episode.ts';
+import { humanInputSchema, type HumanInput } from './demonstration-input.ts';
 
-/** What the person did in the live view, before it becomes an action string. */
-export const humanInputSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('click'), x: z.number().finite(), y: z.number().finite() }),
-  z.object({ kind: z.literal('type'), text: z.string() }),
-  z.object({ kind: z.literal('select'), id: z.string().regex(/^\d+$/), option: z.string() }),
-  z.object({ kind: z.literal('key'), key: z.string().min(1).max(40) }),
-  z.object({ kind: z.literal('scroll'), dy: z.number().finite() }),
-  z.object({ kind: z.literal('back') }),
-  z.object({ kind: z.literal('finish'), answer: z.string() }),
-]);
-export type HumanInput = z.infer<typeof humanInputSchema>;
+export { humanInputSchema, type HumanInput };
 
 export interface InputOutcome {
   /** The recorded action, or null when the input needs a choice first (a <select>). */

@@ -16,7 +16,7 @@ import type { BackendInfo } from '../models/backend.ts';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { DECODE_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
+import { summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
 import { readBenchReport, type BenchReport } from '../decode/bench-report.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ./bench.ts), not with the
@@ -100,15 +100,12 @@ export class DecodingLab {
     const { loaded, backend, runDecodeBench } = await this.load();
     const sat = loaded.sat!;
     const ks = checkKs(req.ks, sat.k);
-    const modes = (req.modes ?? ['sdsat', 'sdsat-one-pass']).map((m: DecodeMode) => {
-      if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`bench modes are sdsat and/or sdsat-one-pass, not ${m}`);
-      return m;
-    });
+    const modes = req.modes ?? ['sdsat', 'sdsat-one-pass'];
     const maxNew = checkInt(req.maxNew, 'maxNew', 1, loaded.model.config.ctx);
     const all = readPrompts(DEFAULT_PROMPTS);
     const prompts = all.slice(0, checkInt(req.prompts ?? all.length, 'prompts', 1, all.length));
-    const sampling = checkSampling(req.sampling);
-    const repeats = checkInt(req.repeats ?? 3, 'repeats', 1, 10);
+    const sampling = withDefaults(req.sampling);
+    const repeats = req.repeats ?? 3;
     const run = this.claim('bench');
     const benchId = run.id;
     // Start after the reply has gone out, so the caller knows the id before the first event.
@@ -145,12 +142,10 @@ export class DecodingLab {
   async startLive(req: LiveDecodeRequest): Promise<{ decodeId: string }> {
     const { loaded, createDecoder } = await this.load();
     const { tokenizer, model } = loaded;
-    const mode = (req.mode ?? 'sdsat') as DecodeMode; // checked here: the request crossed a process boundary
-    if (mode === 'ar' || !DECODE_MODES.includes(mode)) throw new Error(`mode must be sdsat or sdsat-one-pass, not ${mode}`);
+    const mode: DecodeMode = req.mode ?? 'sdsat';
     const k = checkKs([req.k], loaded.sat!.k)[0];
     const maxNew = checkInt(req.maxNew, 'maxNew', 1, model.config.ctx);
-    const sampling = checkSampling(req.sampling);
-    if (typeof req.prompt !== 'string' || !req.prompt) throw new Error('prompt: an empty prompt has nothing to continue');
+    const sampling = withDefaults(req.sampling);
     const ids = tokenizer.encode(req.prompt);
     if (ids.length >= model.config.ctx) throw new Error(`prompt: ${ids.length} tokens leave no room in the model's context of ${model.config.ctx}`);
     const run = this.claim('decode');
@@ -243,12 +238,8 @@ function checkKs(ks: unknown, trained: number): number[] {
   return ks.map((k) => checkInt(k, 'k', 1, trained));
 }
 
-function checkSampling(s: Sampling | undefined): Sampling {
+/** The request's sampling with its defaults filled in (its shape was checked by preload/params.ts). */
+function withDefaults(s: Sampling | undefined): Sampling {
   if (!s || s.kind === 'greedy') return { kind: 'greedy' };
-  if (s.kind !== 'nucleus') throw new Error(`sampling must be greedy or nucleus, not ${JSON.stringify((s as { kind: unknown }).kind)}`);
-  if (!(s.topP > 0 && s.topP <= 1)) throw new Error(`sampling.topP must be in (0, 1], got ${s.topP}`);
-  if (!(s.temperature > 0)) throw new Error(`sampling.temperature must be above 0, got ${s.temperature}`);
-  const acceptance = s.acceptance ?? 'speculative';
-  if (acceptance !== 'speculative' && acceptance !== 'match') throw new Error(`sampling.acceptance must be speculative or match, not ${acceptance}`);
-  return { kind: 'nucleus', topP: s.topP, temperature: s.temperature, acceptance };
+  return { kind: 'nucleus', topP: s.topP, temperature: s.temperature, acceptance: s.acceptance ?? 'speculative' };
 }

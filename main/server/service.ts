@@ -113,15 +113,15 @@ export class LabService implements LabApi {
   }
 
   async readEpisode(id: string) {
-    return this.deps.store.readEpisode(String(id));
+    return this.deps.store.readEpisode(id);
   }
 
   async readLabels(id: string) {
-    return this.labels.read(String(id));
+    return this.labels.read(id);
   }
 
   async editLabels(id: string, edit: LabelEdit) {
-    const episode = this.deps.store.readEpisode(String(id));
+    const episode = this.deps.store.readEpisode(id);
     if ((edit.type === 'step' || edit.type === 'correction') && edit.step >= episode.steps.length) {
       throw new Error(`episode ${id} has ${episode.steps.length} steps; there is no step ${edit.step}`);
     }
@@ -129,7 +129,7 @@ export class LabService implements LabApi {
       const problem = actionTargetProblem(edit.action, episode.steps[edit.step].observation.elements);
       if (problem) throw new Error(`correction for step ${edit.step} of ${id} refused: ${problem}`);
     }
-    return this.labels.append(String(id), edit);
+    return this.labels.append(id, edit);
   }
 
   async compareEpisodes(ids: string[]): Promise<EpisodeComparison> {
@@ -144,7 +144,7 @@ export class LabService implements LabApi {
 
   async resultsGrid(scope: ResultsScope, columns: GridColumns): Promise<ResultsGrid> {
     if (!scope || typeof scope !== 'object') throw new Error('results grid: scope must be {kind, id}');
-    return resultsGrid((await this.listEpisodes()).episodes, { kind: scope.kind, id: String(scope.id) }, columns);
+    return resultsGrid((await this.listEpisodes()).episodes, scope, columns);
   }
 
   async listTasks(): Promise<TaskInfo[]> {
@@ -157,7 +157,7 @@ export class LabService implements LabApi {
   }
 
   async startReplay(id: string, mode: 'run' | 'step'): Promise<{ replayId: string }> {
-    const episodeId = String(id);
+    const episodeId = id;
     this.deps.store.readEpisode(episodeId); // fail now, with the file named, if it is unreadable
     const replayId = randomBytes(6).toString('hex');
     const run: ReplayRun = { controller: new AbortController(), gate: { release: null, credits: 0 } };
@@ -191,7 +191,7 @@ export class LabService implements LabApi {
   }
 
   async replayNext(replayId: string): Promise<void> {
-    const run = this.replays.get(String(replayId));
+    const run = this.replays.get(replayId);
     if (!run) throw new Error(`no replay ${replayId} is running`);
     if (run.gate.release) {
       const release = run.gate.release;
@@ -201,14 +201,14 @@ export class LabService implements LabApi {
   }
 
   async cancelReplay(replayId: string): Promise<void> {
-    const run = this.replays.get(String(replayId));
+    const run = this.replays.get(replayId);
     if (!run) return;
     run.controller.abort();
     run.gate.release?.();
   }
 
   async startDemo(family: string, seed: number): Promise<DemoStart> {
-    const f = this.deps.families.get(String(family));
+    const f = this.deps.families.get(family);
     if (!f) throw new Error(`unknown task family "${family}"`);
     if (!Number.isInteger(seed) || seed < 0) throw new Error(`seed must be a non-negative integer, got ${seed}`);
     const [host, server] = await Promise.all([this.host(), this.tasks()]);
@@ -239,7 +239,7 @@ export class LabService implements LabApi {
   }
 
   async demoInput(demoId: string, input: HumanInput) {
-    const demo = this.demos.get(String(demoId));
+    const demo = this.demos.get(demoId);
     if (!demo) throw new Error(`no demonstration ${demoId} is running`);
     const parsed = humanInputSchema.safeParse(input);
     if (!parsed.success) throw new Error(`bad demonstration input: ${fieldIssue(parsed.error, 'input')}`);
@@ -247,7 +247,7 @@ export class LabService implements LabApi {
   }
 
   async cancelDemo(demoId: string): Promise<void> {
-    await this.demos.get(String(demoId))?.cancel();
+    await this.demos.get(demoId)?.cancel();
   }
 
   async listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[] }>> {
@@ -273,7 +273,7 @@ export class LabService implements LabApi {
 
   async startExport(dataset: string, format: string, outDir: string): Promise<{ exportId: string; outDir: string }> {
     if (!isExportFormat(format)) throw new Error(`unknown export format "${format}"`);
-    const ref = parseDatasetRef(String(dataset));
+    const ref = parseDatasetRef(dataset);
     const manifest = readManifest(this.deps.store.dir, ref); // fail now if it is missing or changed
     const exportId = randomBytes(6).toString('hex');
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
@@ -296,7 +296,7 @@ export class LabService implements LabApi {
   }
 
   async cancelExport(exportId: string): Promise<void> {
-    this.exports.get(String(exportId))?.abort();
+    this.exports.get(exportId)?.abort();
   }
 
   async listCollectionRuns(): Promise<{ runs: CollectionRunInfo[]; errors: string[] }> {
@@ -313,7 +313,7 @@ export class LabService implements LabApi {
   }
 
   async readReviewTask(runId: string, task: string) {
-    return readReviewTask(this.deps.store, String(runId), String(task));
+    return readReviewTask(this.deps.store, runId, task);
   }
 
   async reviewDecide(request: DecideRequest) {
@@ -337,7 +337,7 @@ export class LabService implements LabApi {
   }
 
   async cancelDecode(id: string): Promise<void> {
-    this.decoding.cancel(String(id));
+    this.decoding.cancel(id);
   }
 
   async listTraining(): Promise<TrainingList> {
@@ -345,15 +345,15 @@ export class LabService implements LabApi {
   }
 
   async readTrainingRun(dir: string): Promise<TrainingRunData> {
-    return this.training.read(String(dir));
+    return this.training.read(dir);
   }
 
   async watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }> {
-    return this.training.watch(String(dir), offset);
+    return this.training.watch(dir, offset);
   }
 
   async unwatchTraining(watchId: string): Promise<void> {
-    this.training.unwatch(String(watchId));
+    this.training.unwatch(watchId);
   }
 
   async listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null }> {
@@ -361,23 +361,23 @@ export class LabService implements LabApi {
   }
 
   async readExperiment(id: string): Promise<ExperimentInfo> {
-    return this.experiments.read(String(id));
+    return this.experiments.read(id);
   }
 
   async compareExperiments(originalId: string, replayId: string): Promise<Comparison> {
-    return this.experiments.compare(String(originalId), String(replayId));
+    return this.experiments.compare(originalId, replayId);
   }
 
   async replayExperiment(id: string): Promise<{ experimentId: string }> {
-    return this.experiments.startReplay(String(id));
+    return this.experiments.startReplay(id);
   }
 
   async resumeExperiment(id: string): Promise<{ experimentId: string }> {
-    return this.experiments.resume(String(id));
+    return this.experiments.resume(id);
   }
 
   async cancelExperiment(id: string): Promise<void> {
-    this.experiments.cancel(String(id));
+    this.experiments.cancel(id);
   }
 
   /** Origins environment pages may navigate within: the task server's, once it runs. */

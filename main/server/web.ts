@@ -9,6 +9,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
+import { parseParams } from '../../preload/params.ts';
 import { APP_CSP, REPORT_CSP } from '../csp.ts';
 import type { LabService } from './service.ts';
 
@@ -129,9 +130,9 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
         id = msg.id;
         const method = msg.method as LabMethod;
         if (!METHODS.includes(method)) throw new Error(`unknown method ${JSON.stringify(msg.method)}`);
-        if (!Array.isArray(msg.params)) throw new Error('params must be an array');
+        const params = parseParams(method, msg.params);
         const fn = opts.service[method] as (...args: unknown[]) => Promise<unknown>;
-        const result = await fn.apply(opts.service, msg.params);
+        const result = await fn.apply(opts.service, params);
         ws.send(JSON.stringify({ id, result }));
       } catch (err) {
         ws.send(JSON.stringify({ id, error: err instanceof Error ? err.message : String(err) }));

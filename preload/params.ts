@@ -1,0 +1,140 @@
+/**
+ * The arguments of every API method, as zod schemas: what crosses a process boundary (Electron's
+ * IPC, web mode's WebSocket) is checked here once, before the service sees it, so the service can
+ * trust its parameter types. `PARAMS` must name every method of the contract with a schema whose
+ * output fits the method's parameters: the compiler holds that (the `satisfies` below), and
+ * test/server/api-params.test.ts calls each method with arguments of the wrong type.
+ *
+ * Checks that need the lab or a loaded model (does the episode exist, is k within the model's
+ * trained draft length) stay with the service; these are the shapes and the fixed ranges.
+ * Not imported by the Electron preload script (./index.ts), which only forwards calls.
+ */
+import { z } from 'zod';
+import type { LabApi, LabMethod } from './api.ts';
+import { STEP_LABELS } from './label-model.ts';
+import { SCOPE_KINDS } from './views.ts';
+import { datasetFilterSchema } from '../main/datasets/filter.ts';
+import { EXPORT_FORMATS } from '../main/datasets/export/formats.ts';
+import { SPLITS } from '../main/datasets/split.ts';
+import { humanInputSchema } from '../main/collection/demonstration-input.ts';
+import { fieldIssue } from '../main/store/schema-error.ts';
+
+/** An id or name the service looks up (episode, run, replay, demonstration, experiment, ...). */
+const id = z.string().min(1).max(400);
+const count = (max: number) => z.number().int().min(1).max(max);
+
+const labelEdit = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('step'), step: z.number().int().min(0), label: z.enum(STEP_LABELS).nullable() }).strict(),
+  z.object({ type: z.literal('correction'), step: z.number().int().min(0), action: z.string().max(10_000).nullable() }).strict(),
+  z.object({
+    type: z.literal('episode'),
+    outcome: z.enum(['success', 'failure']).nullable().optional(),
+    tags: z.array(z.string().min(1).max(200)).optional(),
+    note: z.string().max(100_000).optional(),
+  }).strict(),
+]);
+
+const splitRatios = z.object(Object.fromEntries(SPLITS.map((s) => [s, z.number().min(0).max(1)])) as Record<(typeof SPLITS)[number], z.ZodNumber>).strict();
+
+const sampling = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('greedy') }).strict(),
+  z.object({
+    kind: z.literal('nucleus'),
+    topP: z.number().gt(0).max(1),
+    temperature: z.number().gt(0),
+    acceptance: z.enum(['speculative', 'match']).optional(),
+  }).strict(),
+]);
+
+/** The SDSAT modes a benchmark or live decode may ask for (AR always runs beside them). */
+const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass']);
+
+const decodeBenchRequest = z.object({
+  ks: z.array(z.number().int().min(1)).min(1),
+  maxNew: count(100_000),
+  prompts: count(100_000).optional(),
+  modes: z.array(sdsatMode).min(1).optional(),
+  sampling: sampling.optional(),
+  seed: z.number().int().optional(),
+  repeats: count(10).optional(),
+}).strict();
+
+const liveDecodeRequest = z.object({
+  prompt: z.string().min(1, 'an empty prompt has nothing to continue'),
+  mode: sdsatMode.optional(),
+  k: z.number().int().min(1),
+  maxNew: count(100_000),
+  sampling: sampling.optional(),
+  seed: z.number().int().optional(),
+}).strict();
+
+const decideRequest = z.object({ runId: id, task: id, episodeId: id, decision: z.enum(['accept', 'reject']), dataset: id }).strict();
+
+const none = z.tuple([]);
+
+type ParamSchemas = { [M in LabMethod]: z.ZodType<Parameters<LabApi[M]>> };
+
+export const PARAMS = {
+  info: none,
+  listEpisodes: none,
+  readEpisode: z.tuple([id]),
+  readLabels: z.tuple([id]),
+  editLabels: z.tuple([id, labelEdit]),
+  compareEpisodes: z.tuple([z.array(id).min(2).max(12)]),
+  listResultScopes: none,
+  resultsGrid: z.tuple([z.object({ kind: z.enum(SCOPE_KINDS), id }).strict(), z.enum(['family', 'instance'])]),
+  listTasks: none,
+  startReplay: z.tuple([id, z.enum(['run', 'step'])]),
+  replayNext: z.tuple([id]),
+  cancelReplay: z.tuple([id]),
+  startDemo: z.tuple([id, z.number().int().min(0)]),
+  demoInput: z.tuple([id, humanInputSchema]),
+  cancelDemo: z.tuple([id]),
+  listDatasets: none,
+  previewDataset: z.tuple([datasetFilterSchema, splitRatios.optional()]),
+  createDataset: z.tuple([z.object({ name: id, description: z.string().max(10_000).optional(), filter: datasetFilterSchema, ratios: splitRatios.optional() }).strict()]),
+  startExport: z.tuple([id, z.enum(EXPORT_FORMATS), z.string().max(4096)]),
+  cancelExport: z.tuple([id]),
+  listCollectionRuns: none,
+  readReviewTask: z.tuple([id, id]),
+  reviewDecide: z.tuple([decideRequest]),
+  decodeInfo: none,
+  listDecodeBenches: none,
+  startDecodeBench: z.tuple([decodeBenchRequest]),
+  startLiveDecode: z.tuple([liveDecodeRequest]),
+  cancelDecode: z.tuple([id]),
+  listTraining: none,
+  readTrainingRun: z.tuple([z.string().min(1).max(4096)]),
+  watchTrainingRun: z.tuple([z.string().min(1).max(4096), z.number().int().min(0)]),
+  unwatchTraining: z.tuple([id]),
+  listExperiments: none,
+  readExperiment: z.tuple([id]),
+  compareExperiments: z.tuple([id, id]),
+  replayExperiment: z.tuple([id]),
+  resumeExperiment: z.tuple([id]),
+  cancelExperiment: z.tuple([id]),
+} satisfies ParamSchemas;
+
+/**
+ * The arguments of a call, checked against its method's schema; an error names the method, the
+ * argument (by position) and the field: `editLabels: argument 2: field step: ...`.
+ */
+export function parseParams<M extends LabMethod>(method: M, args: unknown): Parameters<LabApi[M]> {
+  const schema: z.ZodType = PARAMS[method];
+  if (!Array.isArray(args)) throw new Error(`${method}: the arguments must be an array`);
+  const r = schema.safeParse(args);
+  if (r.success) return r.data as Parameters<LabApi[M]>;
+  const issue = r.error.issues[0];
+  const [position, ...path] = issue.path;
+  if (typeof position !== 'number') return fail(method, issue.code === 'too_big' || issue.code === 'too_small' ? `takes ${tupleLength(schema)} argument(s), got ${args.length}` : issue.message);
+  const inner = new z.ZodError([{ ...issue, path }]);
+  return fail(method, `argument ${position + 1}: ${fieldIssue(inner, '(value)')}`);
+}
+
+function fail(method: string, message: string): never {
+  throw new Error(`${method}: ${message}`);
+}
+
+function tupleLength(schema: z.ZodType): number {
+  return (schema as unknown as { def: { items: unknown[] } }).def.items.length;
+}

@@ -1,0 +1,46 @@
+/**
+ * The import arrows the layout promises (README "Layout"): the renderer reaches main only through
+ * the contract (preload/), the contract does not import the server that implements it, and the
+ * server does not load the Electron side (main/app/). Read from the source files' import lines.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return /\.(ts|svelte)$/.test(name) ? [p] : [];
+  });
+}
+
+/** Every relative module a file imports (static imports, re-exports and dynamic imports), as repository paths. */
+function localImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1]);
+  return specs.map((s) => relative(ROOT, resolve(dirname(file), s)));
+}
+
+function offenders(dir: string, allowed: (target: string) => boolean): string[] {
+  return sourceFiles(join(ROOT, dir)).flatMap((f) => localImports(f).filter((t) => !allowed(t)).map((t) => `${relative(ROOT, f)} -> ${t}`));
+}
+
+test('the renderer imports only itself and the contract (preload/)', () => {
+  assert.deepEqual(offenders('renderer', (t) => t.startsWith('renderer/') || t.startsWith('preload/')), []);
+});
+
+test('the contract (preload/) imports nothing from the server that implements it or from the Electron side', () => {
+  assert.deepEqual(offenders('preload', (t) => !t.startsWith('main/server/') && !t.startsWith('main/app/')), []);
+});
+
+test('the server (main/server/) does not load the Electron side (main/app/)', () => {
+  assert.deepEqual(offenders('main/server', (t) => !t.startsWith('main/app/')), []);
+});
+
+test('the check sees imports: a file known to import the contract is found', () => {
+  assert.ok(localImports(join(ROOT, 'main', 'server', 'web.ts')).includes('preload/params.ts'));
+});
