@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BrowserPool } from '../environment/browser-pool.ts';
 import { defaultLabDir } from '../paths.ts';
+import { assertLabDirUsable } from '../store/lab-dir.ts';
 import { LabStore } from '../store/lab.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily, Tier } from '../tasks/types.ts';
@@ -119,13 +120,24 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
-/** Parse an integer option, naming the flag in the error. */
+/** An integer option's value, naming the flag in the error (the one integer parser of the CLI). */
+export function int(value: string, flag = 'value', min = -Infinity): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer${min > -Infinity ? ` >= ${min}` : ''}, got "${value}"`);
+  return n;
+}
+
+/** An integer option's parser for commander, naming the flag in the error. */
 export function intOption(flag: string, min = 0): (value: string) => number {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be an integer >= ${min}, got "${value}"`);
-    return n;
-  };
+  return (value: string) => int(value, flag, min);
+}
+
+/** The lab folder given with the global --lab option, else the default. */
+export function labDir(cmd: Command): string {
+  const root = cmd.optsWithGlobals<{ lab?: string }>();
+  const dir = root.lab ? resolve(root.lab) : defaultLabDir();
+  assertLabDirUsable(dir);
+  return dir;
 }
 
 /** A task tier flag: 1, 2 or 3. */

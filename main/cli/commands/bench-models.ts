@@ -14,8 +14,9 @@ import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { SHIPPED_MODEL, TINY_MODEL } from './decode.ts';
-import { DEFAULT_CORPUS, int } from './train.ts';
-import { addSamplingOptions, intOption, parseSampling, type SamplingOpts } from '../runtime.ts';
+import { DEFAULT_CORPUS } from './train.ts';
+import { int, addSamplingOptions, intOption, parseSampling, type SamplingOpts } from '../runtime.ts';
+import { progressBar } from '../progress.ts';
 
 function cancellable(): { stopped: () => boolean; dispose: () => void } {
   let stop = false;
@@ -43,8 +44,8 @@ export function addModelBenchCommands(bench: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: SamplingOpts & { model: string; k?: string; modes: string; prompts: string; limit?: string; maxNew: string; seed: string; repeats: number; backend?: string; backends?: string; json?: boolean }) => {
       // Loaded here, not at start-up: the decoders and TF.js.
-      const [{ SingleBar, Presets }, { availableBackends, selectBackend }, { loadModel }, { runDecodeBench }] = await Promise.all([
-        import('cli-progress'), import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../decode/bench.ts'),
+      const [{ availableBackends, selectBackend }, { loadModel }, { runDecodeBench }] = await Promise.all([
+        import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../decode/bench.ts'),
       ]);
       let prompts = readPrompts(o.prompts);
       if (o.limit) prompts = prompts.slice(0, int(o.limit));
@@ -83,15 +84,15 @@ export function addModelBenchCommands(bench: Command): void {
           const { sat } = loaded;
           if (!sat) throw new Error(`${o.model} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
           const ks = o.k ? o.k.split(',').map((s) => int(s.trim())) : Array.from({ length: sat.k }, (_, i) => i + 1);
-          const bar = process.stderr.isTTY && !o.json ? new SingleBar({ format: `bench decode ${backend.id} [{bar}] {value}/{total} generations`, hideCursor: true }, Presets.shades_classic) : null;
+          const bar = await progressBar(`bench decode ${backend.id} [{bar}] {value}/{total} generations`, { quiet: o.json });
           try {
             const { cancelled, best, results } = await runDecodeBench(loaded, { prompts, ks, modes, sampling, maxNew: int(o.maxNew), seed: int(o.seed), repeats: o.repeats }, {
               stopped: stop.stopped,
-              onProgress: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
+              onProgress: (done, total) => bar.update(done, total),
             });
             return { backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: int(o.maxNew), promptsFile: resolve(o.prompts), cancelled, best, results };
           } finally {
-            bar?.stop();
+            bar.stop();
           }
         } finally {
           loaded.model.dispose();

@@ -3,6 +3,7 @@ import { addCostBenchCommand } from './bench-cost.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { progressBar } from '../progress.ts';
 
 /** The `bench` command group; model benchmarks add their subcommands to it. */
 export function registerBenchCommands(program: Command): Command {
@@ -19,12 +20,13 @@ export function registerBenchCommands(program: Command): Command {
       .option('--json', 'print JSON only'),
   ).action(async (opts: BrowserFlags & { steps: number; episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number; json?: boolean }) => {
     if (opts.poolSizes !== undefined) return benchPoolCommand(opts);
-    const [{ SingleBar, Presets }, { benchEnv }] = await Promise.all([import('cli-progress'), import('../../collection/bench-env.ts')]);
+    const { benchEnv } = await import('../../collection/bench-env.ts');
     const server = await startTaskServer();
     const host = await startBrowser(opts);
-    const bar = process.stderr.isTTY ? new SingleBar({ format: '{phase} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic) : null;
+    // One bar per phase (each has its own total): a new phase ends the last one's bar.
+    const bar = await progressBar('{phase} [{bar}] {value}/{total}');
     let phase = '';
-    await withCleanup([() => server.stop(), () => host.close(), () => void bar?.stop()], async (signal) => {
+    await withCleanup([() => server.stop(), () => host.close(), () => bar.stop()], async (signal) => {
       const version = await host.version();
       const result = await benchEnv(host, server, version, {
         steps: opts.steps,
@@ -32,16 +34,14 @@ export function registerBenchCommands(program: Command): Command {
         families: server.familyNames,
         signal,
         onProgress: (p, done, total) => {
-          if (!bar) return;
           if (p !== phase) {
-            if (phase) bar.stop();
+            bar.stop();
             phase = p;
-            bar.start(total, 0, { phase: p.padEnd(24) });
           }
-          bar.update(done, { phase: p.padEnd(24) });
+          bar.update(done, total, { phase: p.padEnd(24) });
         },
       });
-      bar?.stop();
+      bar.stop();
       printJson(result);
     });
   });

@@ -6,6 +6,7 @@ import { MISTAKE_KINDS } from '../../agents/noisy-expert.ts';
 import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
+import { progressBar } from '../progress.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
 import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
@@ -74,8 +75,8 @@ export function registerCollectCommand(program: Command): void {
       .option('--json', 'print the summary as JSON'),
   )))).action(async (opts: CollectFlags, cmd: Command) => {
     // Loaded here, not at start-up: collection, its agents (TF.js for the policy) and the browser environment.
-    const [{ SingleBar, Presets }, { BrowserEnv }, { RunFolder, runCollection }, { endpointFromEnv }] = await Promise.all([
-      import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
+    const [{ BrowserEnv }, { RunFolder, runCollection }, { endpointFromEnv }] = await Promise.all([
+      import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
     ]);
     const store = openLab(cmd);
     const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, await configFrom(opts));
@@ -89,9 +90,8 @@ export function registerCollectCommand(program: Command): void {
     const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
     const maxSide = run.config.endpoint?.imageMaxSide;
     const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true, ...(maxSide ? { screenshotMaxSide: maxSide } : {}) } : {}));
-    const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks {task}', hideCursor: true }, Presets.shades_classic) : null;
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
-      let started = false;
+    const bar = await progressBar('collect [{bar}] {value}/{total} tasks {task}', { quiet: opts.json });
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       const summary = await runCollection({ envs, server, store, browserKind: host.kind, browsers: host }, run, {
         signal,
         endpoint: {
@@ -101,21 +101,19 @@ export function registerCollectCommand(program: Command): void {
           },
         },
         onTaskDone: (done, total, task) => {
-          if (bar) {
-            if (!started) bar.start(total, done, { task });
-            started = true;
-            bar.update(done, { task });
-          } else if (task && !opts.json) process.stderr.write(`${task}: done (${done}/${total})\n`);
+          bar.update(done, total, { task });
+          // Without a terminal (a log file), one line per task instead of the bar.
+          if (!bar.drawn && task && !opts.json) process.stderr.write(`${task}: done (${done}/${total})\n`);
         },
         onRerun: (task, lost) => {
           if (!opts.json) process.stderr.write(`\n${task}: ${forTerminal(lost.message)}; running it again on another browser\n`);
         },
       }).catch((err: unknown) => {
-        bar?.stop();
+        bar.stop();
         // Logged work is kept: say how to carry on (after an endpoint outage, most of all).
         throw new Error(`${err instanceof Error ? err.message : String(err)}\nThe run stopped; continue it with: npm run lab -- collect --resume ${run.config.runId}`);
       });
-      bar?.stop();
+      bar.stop();
       if (opts.json) return printJson({ lab: store.dir, run: run.dir, ...summary });
       printSummary(summary, run.dir, signal.aborted);
     });

@@ -5,6 +5,7 @@ import { EXPORT_FORMATS, isExportFormat, LLAMAFACTORY_CONFIG, REWARD_MODULE, typ
 import { OUTCOMES, type DatasetFilter, type Outcome } from '../../datasets/filter.ts';
 import { listDatasetNames, listVersions, readManifest, versionDir, type DatasetManifest } from '../../datasets/manifest.ts';
 import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
+import { progressBar } from '../progress.ts';
 
 interface CreateFlags {
   name: string;
@@ -176,23 +177,14 @@ function trainerHint(format: ExportFormat, outDir: string): string {
  * nothing behind. Returns null when cancelled.
  */
 async function withExportProgress<T>(label: string, json: boolean | undefined, run: (signal: AbortSignal, onProgress: (p: { done: number; total: number }) => void) => Promise<T>): Promise<T | null> {
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = process.stderr.isTTY && !json ? new cliProgress.SingleBar({ stream: process.stderr, format: `export ${label} [{bar}] {value}/{total}` }, cliProgress.Presets.shades_classic) : null;
-  let started = false;
+  const bar = await progressBar(`export ${label} [{bar}] {value}/{total}`, { quiet: json });
   try {
-    const result = await withCleanup([() => bar?.stop()], (signal) =>
-      run(signal, ({ done, total }) => {
-        if (!bar) return;
-        if (!started) bar.start(total, done);
-        else bar.update(done);
-        started = true;
-      }),
-    );
-    bar?.stop();
+    const result = await withCleanup([() => bar.stop()], (signal) => run(signal, ({ done, total }) => bar.update(done, total)));
+    bar.stop();
     return result;
   } catch (err) {
     if (err instanceof ExportCancelledError) {
-      bar?.stop();
+      bar.stop();
       process.stderr.write('lab: export cancelled; nothing was written\n');
       process.exitCode = 130;
       return null;

@@ -3,8 +3,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { resourcePath } from '../../paths.ts';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
-import { addSamplingOptions, parseSampling, type SamplingOpts } from '../runtime.ts';
-import { int } from './train.ts';
+import { addSamplingOptions, parseSampling, type SamplingOpts, int } from '../runtime.ts';
 import { forTerminal } from '../terminal.ts';
 
 /** The shipped SDSAT code model (`lab decode`, `bench decode`, `serve` and the dashboard default to it). */

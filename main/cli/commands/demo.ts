@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags } from '../runtime.ts';
+import { progressBar } from '../progress.ts';
 
 /**
  * The main job on the embedded default: oracle and random agents on test seeds of every
@@ -15,16 +16,15 @@ export function registerDemoCommand(program: Command): void {
       .option('--screenshots', 'record screenshots')
       .option('--json', 'print JSON'),
   )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; parallel: number; screenshots?: boolean; json?: boolean }, cmd: Command) => {
-    const [{ SingleBar, Presets }, { BrowserEnv }, { collectSample }] = await Promise.all([
-      import('cli-progress'), import('../../environment/environment.ts'), import('../../collection/sample.ts'),
+    const [{ BrowserEnv }, { collectSample }] = await Promise.all([
+      import('../../environment/environment.ts'), import('../../collection/sample.ts'),
     ]);
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(opts);
     const envs = Array.from({ length: opts.parallel }, () => new BrowserEnv(host, { screenshots: !!opts.screenshots }));
-    const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'demo [{bar}] {value}/{total} {task}', hideCursor: true }, Presets.shades_classic) : null;
-    let barStarted = false;
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
+    const bar = await progressBar('demo [{bar}] {value}/{total} {task}', { quiet: opts.json });
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       const rows = await collectSample(
         { envs, server, store, browserKind: host.kind, endOnGoal: opts.endOnGoal },
         {
@@ -33,17 +33,14 @@ export function registerDemoCommand(program: Command): void {
           signal,
           onRerun: (label, lost) => process.stderr.write(`\n${label}: ${lost.message}; running it again on another browser\n`),
           onEpisode: (done, total, label, out) => {
-            if (bar) {
-              if (!barStarted) bar.start(total, done, { task: label });
-              barStarted = true;
-              bar.update(done, { task: label });
-            } else if (out && !opts.json) {
+            bar.update(done, total, { task: label });
+            if (!bar.drawn && out && !opts.json) {
               process.stderr.write(`${label}: ${out.success ? 'success' : 'failure'} in ${out.steps} steps\n`);
             }
           },
         },
       );
-      bar?.stop();
+      bar.stop();
       if (opts.json) return printJson({ lab: store.dir, results: rows });
       process.stdout.write('\n' + formatColumns([['family', 'agent', 'success', 'mean steps'], ...rows.map((r) => [r.family, r.agent, `${r.successes}/${r.episodes}`, String(r.meanSteps)])]));
       process.stdout.write(`\nEpisodes are in ${store.dir}/episodes. Next: npm run lab -- episodes list, or npm run web\n`);

@@ -4,13 +4,13 @@
  * ablation over training seeds, evaluate, report), recorded in lab/experiments/<id>/ and resumable.
  */
 import type { Command } from 'commander';
-import type { SingleBar } from 'cli-progress';
 import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
 import { createReplay } from '../../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { progressBar } from '../progress.ts';
 
 interface ExperimentFlags extends BrowserFlags {
   preset?: string;
@@ -63,15 +63,15 @@ export function registerExperimentCommand(program: Command): void {
     say(`experiment ${id} (preset ${folder.config.preset}${folder.config.replayOf ? `, a replay of ${folder.config.replayOf}` : ''}) in ${folder.dir}`);
 
     // Loaded here, not at start-up: the pipeline (TF.js through its stages) and the browser environment.
-    const [{ SingleBar, Presets }, { BrowserEnv }, { runExperiment }] = await Promise.all([
-      import('cli-progress'), import('../../environment/environment.ts'), import('../../experiment/pipeline.ts'),
+    const [{ BrowserEnv }, { runExperiment }] = await Promise.all([
+      import('../../environment/environment.ts'), import('../../experiment/pipeline.ts'),
     ]);
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const envs = Array.from({ length: Math.max(folder.config.collect.parallel, folder.config.eval.parallel) }, () => new BrowserEnv(host));
-    const tty = process.stderr.isTTY && !o.json;
-    let bar: SingleBar | null = null;
-    const stopBar = () => { bar?.stop(); bar = null; };
+    // One bar per stage (each has its own total); a stage's start and end stop the last one.
+    const bar = await progressBar('  {stage} [{bar}] {value}/{total} {note}', { quiet: o.json });
+    const stopBar = () => bar.stop();
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), stopBar], async (signal) => {
       const result = await runExperiment({ folder, store, server, envs, browserKind: host.kind }, {
         signal,
@@ -80,13 +80,7 @@ export function registerExperimentCommand(program: Command): void {
           say(`[${i + 1}/${total}] ${name}${skipped ? ': done before, skipped' : ''}`);
         },
         onProgress: (name, done, total, note) => {
-          if (!tty) return;
-          if (!bar) {
-            bar = new SingleBar({ format: `  ${name} [{bar}] {value}/{total} {note}`, hideCursor: true }, Presets.shades_classic);
-            bar.start(total, done, { note: note ?? '' });
-          }
-          bar.setTotal(total);
-          bar.update(done, { note: note ?? '' });
+          bar.update(done, total, { stage: name, note: note ?? '' });
         },
         onStageEnd: (name, s) => {
           stopBar();

@@ -14,6 +14,7 @@ import { openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, 
 import { readTrainJob } from '../../models/train-state.ts';
 import { runSftJob } from './policy.ts';
 import { labPaths } from '../../store/layout.ts';
+import { progressBar } from '../progress.ts';
 
 interface RecipeFlags extends BrowserFlags {
   preset: string;
@@ -35,8 +36,8 @@ export function registerPolicyRecipeCommand(train: Command): void {
     if (!(POLICY_RECIPE_NAMES as string[]).includes(o.preset)) throw new Error(`--preset must be one of ${POLICY_RECIPE_NAMES.join(', ')}, got "${o.preset}"`);
     const recipe = POLICY_RECIPES[o.preset as PolicyRecipeName];
     // Loaded here, not at start-up: collection and the browser environment.
-    const [{ SingleBar, Presets }, { RunFolder, runCollection }, { createDataset }, { BrowserEnv }] = await Promise.all([
-      import('cli-progress'), import('../../collection/collect-run.ts'), import('../../datasets/curate.ts'), import('../../environment/environment.ts'),
+    const [{ RunFolder, runCollection }, { createDataset }, { BrowserEnv }] = await Promise.all([
+      import('../../collection/collect-run.ts'), import('../../datasets/curate.ts'), import('../../environment/environment.ts'),
     ]);
     const store = openLab(cmd);
     const outDir = resolve(o.out ?? labPaths.policy(store.dir, `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
@@ -52,17 +53,13 @@ export function registerPolicyRecipeCommand(train: Command): void {
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const envs = Array.from({ length: recipe.parallel }, () => new BrowserEnv(host));
-    const bar = !o.json && process.stderr.isTTY ? new SingleBar({ format: 'collect [{bar}] {value}/{total} tasks', hideCursor: true }, Presets.shades_classic) : null;
-    const collected = await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
-      let started = false;
+    const bar = await progressBar('collect [{bar}] {value}/{total} tasks', { quiet: o.json });
+    const collected = await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       const summary = await runCollection({ envs, server, store, browserKind: host.kind }, run, {
         signal,
         onTaskDone: (done, total) => {
-          if (bar) {
-            if (!started) bar.start(total, done);
-            started = true;
-            bar.update(done);
-          } else if (done % 50 === 0 || done === total) say(`collect: ${done}/${total} tasks`);
+          bar.update(done, total);
+          if (!bar.drawn && (done % 50 === 0 || done === total)) say(`collect: ${done}/${total} tasks`);
         },
       });
       return { summary, stopped: signal.aborted || summary.tasksDone < summary.tasks };

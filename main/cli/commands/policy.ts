@@ -26,9 +26,9 @@ import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../policy/branching.ts';
-import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags } from '../runtime.ts';
-import { int, labDir } from './train.ts';
+import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags, int, labDir } from '../runtime.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
+import { progressBar } from '../progress.ts';
 
 interface SftFlags {
   dataset: string;
@@ -191,16 +191,16 @@ export function registerPolicyCommands(program: Command): void {
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
     const sampling = parseSampling(o);
     // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
-    const [{ SingleBar, Presets }, { BrowserEnv }, { evalFamilies, runEval }] = await Promise.all([
-      import('cli-progress'), import('../../environment/environment.ts'), import('../../policy/eval.ts'),
+    const [{ BrowserEnv }, { evalFamilies, runEval }] = await Promise.all([
+      import('../../environment/environment.ts'), import('../../policy/eval.ts'),
     ]);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots }));
-    const bar = !o.json && process.stderr.isTTY ? new SingleBar({ format: 'eval [{bar}] {value}/{total} episodes, {ok} solved', hideCursor: true }, Presets.shades_classic) : null;
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => void bar?.stop()], async (signal) => {
+    const bar = await progressBar('eval [{bar}] {value}/{total} episodes, {ok} solved', { quiet: o.json });
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
         policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
@@ -209,13 +209,11 @@ export function registerPolicyCommands(program: Command): void {
         signal,
         onEpisode: (done, total, e) => {
           if (e.success) solved++;
-          if (bar) {
-            if (done === 1) bar.start(total, 0, { ok: 0 });
-            bar.update(done, { ok: solved });
-          } else if (!o.json) process.stderr.write(`${e.family}:${e.seed} run ${e.run}: ${e.success ? 'solved' : 'failed'} in ${e.steps} steps (${done}/${total})\n`);
+          bar.update(done, total, { ok: solved });
+          if (!bar.drawn && !o.json) process.stderr.write(`${e.family}:${e.seed} run ${e.run}: ${e.success ? 'solved' : 'failed'} in ${e.steps} steps (${done}/${total})\n`);
         },
       });
-      bar?.stop();
+      bar.stop();
       if (o.json) return printJson(report);
       printReport(report);
     });
@@ -300,30 +298,26 @@ function printMiningTable(r: ReturnType<typeof miningReport> & { confirmation?: 
   out(`${c.branched} of ${c.of} states branched`);
 }
 
-/** Run SFT in a worker: a progress bar on a TTY, the first Ctrl-C stops with a checkpoint, a second kills. */
-/** Runs an SFT job with a progress bar (or lines); prints its result unless `print` is false. */
+/**
+ * Runs an SFT job in a worker with a progress bar (or lines without a terminal); the first Ctrl-C
+ * stops with a checkpoint, a second kills. Prints its result unless `print` is false.
+ */
 export async function runSftJob(job: SftJob, json: boolean, print = true): Promise<SftResult> {
-  const tty = process.stderr.isTTY && !json;
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = tty ? new SingleBar({ format: 'sft [{bar}] {value}/{total} loss {loss} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
-  let started = false;
+  const bar = await progressBar('sft [{bar}] {value}/{total} loss {loss} val {val} | {tps} tok/s', { quiet: json });
   let printed = 0;
   const onProgress = (p: TrainProgress) => {
     const fields = { loss: p.loss.toFixed(3), val: p.valLoss?.toFixed(3) ?? '-', tps: p.tokensPerSec.toFixed(0) };
-    if (bar) {
-      if (!started) bar.start(p.steps, p.step, fields);
-      started = true;
-      bar.update(p.step, fields);
-    } else if (!json && (p.step - printed >= 25 || p.step === p.steps)) {
+    bar.update(p.step, p.steps, fields);
+    if (!bar.drawn && !json && (p.step - printed >= 25 || p.step === p.steps)) {
       process.stderr.write(`sft step ${p.step}/${p.steps} loss ${fields.loss} val ${fields.val} ${fields.tps} tok/s ${p.elapsedS.toFixed(0)} s\n`);
       printed = p.step;
     }
   };
-  const handle = startSft(job, { progress: onProgress, log: (line) => { if (!json && !bar) process.stderr.write(`${line}\n`); } });
+  const handle = startSft(job, { progress: onProgress, log: (line) => { if (!json && !bar.drawn) process.stderr.write(`${line}\n`); } });
   const stopSigint = cancelOnSigint(handle, 'step');
   try {
     const r = await handle.result;
-    bar?.stop();
+    bar.stop();
     if (!print) return r;
     if (json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     else {
@@ -332,7 +326,7 @@ export async function runSftJob(job: SftJob, json: boolean, print = true): Promi
     }
     return r;
   } finally {
-    bar?.stop();
+    bar.stop();
     stopSigint();
   }
 }

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { cancelOnSigint } from '../runtime.ts';
+import { cancelOnSigint, labDir } from '../runtime.ts';
 import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, LOSS_AGGREGATIONS, parseSalvageJob, PRESETS, STATE_FILE, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
@@ -17,7 +17,6 @@ import { startSalvage } from '../../policy/salvage/runner.ts';
 import type { IterationStats, SalvageResult } from '../../policy/salvage/train.ts';
 import { readPolicySettings } from '../../policy/settings.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
-import { labDir } from './train.ts';
 
 interface SalvageFlags {
   policy: string;

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { LabStore } from '../../store/lab.ts';
 import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
-import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags, intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
-import { intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 /** The built-in families, loaded on first use (some eighty modules of task sites). */
 const loadBuiltins = async () => (await import('../../tasks/registry.ts')).builtinFamilies();

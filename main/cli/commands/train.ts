@@ -1,13 +1,13 @@
 /** `lab train lm` and `lab train sdsat`: train in a worker thread with a progress bar, Ctrl-C to stop. */
 import type { Command } from 'commander';
-import { cancelOnSigint } from '../runtime.ts';
+import { cancelOnSigint, int, labDir } from '../runtime.ts';
 import { join, resolve } from 'node:path';
-import { defaultLabDir, resourcePath } from '../../paths.ts';
+import { resourcePath } from '../../paths.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob } from '../../models/train-job.ts';
 import type { TrainProgress, TrainResult } from '../../models/train.ts';
-import { assertLabDirUsable } from '../../store/lab-dir.ts';
 import { labPaths } from '../../store/layout.ts';
+import { progressBar } from '../progress.ts';
 
 export const DEFAULT_CORPUS = resourcePath('corpus', 'typescript-lib');
 
@@ -27,14 +27,6 @@ interface CommonOpts {
   resume: boolean;
   backend?: string;
   json?: boolean;
-}
-
-/** The lab folder given with the global --lab option, else the default. */
-export function labDir(cmd: Command): string {
-  const root = cmd.optsWithGlobals<{ lab?: string }>();
-  const dir = root.lab ? resolve(root.lab) : defaultLabDir();
-  assertLabDirUsable(dir);
-  return dir;
 }
 
 function addCommon(cmd: Command, name: string, d: Partial<TrainJob>): Command {
@@ -115,27 +107,21 @@ export function registerTrainCommands(program: Command): void {
 
 /** Run one job in a worker: progress bar on a TTY, first Ctrl-C stops cleanly, a second one kills. */
 export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult> {
-  const tty = process.stderr.isTTY && !json;
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = tty ? new SingleBar({ format: '{kind} [{bar}] {value}/{total} loss {loss} sat {sat} val {val} | {tps} tok/s', hideCursor: true }, Presets.shades_classic) : null;
-  let started = false;
+  const bar = await progressBar('{kind} [{bar}] {value}/{total} loss {loss} sat {sat} val {val} | {tps} tok/s', { quiet: json });
   let printed = 0;
   const onProgress = (p: TrainProgress) => {
     const fields = { kind: job.kind, loss: p.loss.toFixed(3), sat: p.satLoss?.toFixed(3) ?? '-', val: p.valLoss?.toFixed(3) ?? '-', tps: p.tokensPerSec.toFixed(0) };
-    if (bar) {
-      if (!started) bar.start(p.steps, p.step, fields);
-      started = true;
-      bar.update(p.step, fields);
-    } else if (!json && (p.step - printed >= 50 || p.step === p.steps)) {
+    bar.update(p.step, p.steps, fields);
+    if (!bar.drawn && !json && (p.step - printed >= 50 || p.step === p.steps)) {
       process.stderr.write(`${job.kind} step ${p.step}/${p.steps} loss ${fields.loss} sat ${fields.sat} val ${fields.val} ${fields.tps} tok/s\n`);
       printed = p.step;
     }
   };
-  const handle = startTraining(job, { progress: onProgress, log: (line) => { if (!json && !bar) process.stderr.write(`${line}\n`); } });
+  const handle = startTraining(job, { progress: onProgress, log: (line) => { if (!json && !bar.drawn) process.stderr.write(`${line}\n`); } });
   const stopSigint = cancelOnSigint(handle, 'step');
   try {
     const result = await handle.result;
-    bar?.stop();
+    bar.stop();
     if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     else {
       process.stdout.write(`${result.cancelled ? 'cancelled' : 'done'}: ${result.stepsDone} steps on ${result.backend}, ${result.tokensPerSec.toFixed(0)} tok/s, model in ${result.outDir}\n`);
@@ -145,13 +131,7 @@ export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult>
     }
     return result;
   } finally {
-    bar?.stop();
+    bar.stop();
     stopSigint();
   }
-}
-
-export function int(s: string): number {
-  const n = Number(s);
-  if (!Number.isInteger(n)) throw new Error(`not an integer: ${s}`);
-  return n;
 }
