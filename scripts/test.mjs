@@ -1,5 +1,11 @@
 // Runs the type checker and every test file, then prints one closing line "N passed, N failed".
 // Test files: test/**/*.test.ts. Pass file paths or a --grep PATTERN to run a subset.
+//
+// Two batches: most files run two at a time (each file is its own process, and much of a file's
+// time is spent waiting on Chromium, a worker or a child process, so two cores keep busy), then
+// the files that drive the UI in a browser or measure a timeout run one at a time, where a second
+// file's load could push them past their waits. LAB_TEST_CONCURRENCY sets the first batch's width
+// (1 runs everything one at a time, as before).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +20,14 @@ function findTests(dir) {
   return out.sort();
 }
 
+// Files that run alone: the browser UI tests, and those whose assertions race a clock.
+const ALONE = [/^test\/e2e\//, /^test\/collection\/endpoint-outage\.test\.ts$/, /^test\/datasets\/cli\.test\.ts$/, /^test\/environment\/(faults|page-lifetime)\.test\.ts$/];
+
 const args = process.argv.slice(2);
 const files = args.filter((a) => a.endsWith('.ts'));
 const rest = args.filter((a) => !a.endsWith('.ts'));
 const tests = files.length ? files : findTests('test');
+const width = Math.max(1, Number(process.env.LAB_TEST_CONCURRENCY ?? 2) || 1);
 
 let typeFailed = 0;
 if (!files.length && !process.env.SKIP_TYPECHECK) {
@@ -27,18 +37,33 @@ if (!files.length && !process.env.SKIP_TYPECHECK) {
   else process.stdout.write('typecheck: ok\n');
 }
 
-const run = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...rest, ...tests],
-  { encoding: 'utf8', stdio: ['inherit', 'pipe', 'inherit'], maxBuffer: 256 * 1024 * 1024 },
-);
-process.stdout.write(run.stdout ?? '');
-const count = (label) => {
-  const m = (run.stdout ?? '').match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'));
-  return m ? Number(m[1]) : 0;
-};
-const passed = count('pass');
-const failed = count('fail') + typeFailed + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
-const skipped = count('skipped');
-process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+const alone = tests.filter((t) => ALONE.some((re) => re.test(t.replaceAll('\\', '/'))));
+const together = tests.filter((t) => !alone.includes(t));
+const batches = [
+  { files: together, concurrency: width },
+  { files: alone, concurrency: 1 },
+].filter((b) => b.files.length);
+
+const totals = { pass: 0, fail: 0, skipped: 0 };
+const t0 = Date.now();
+for (const batch of batches) {
+  process.stdout.write(`\n# ${batch.files.length} test file(s), ${batch.concurrency} at a time\n`);
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, '--test-reporter=spec', ...rest, ...batch.files],
+    { encoding: 'utf8', stdio: ['inherit', 'pipe', 'inherit'], maxBuffer: 256 * 1024 * 1024 },
+  );
+  process.stdout.write(run.stdout ?? '');
+  const count = (label) => {
+    const m = (run.stdout ?? '').match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'));
+    return m ? Number(m[1]) : 0;
+  };
+  totals.pass += count('pass');
+  totals.skipped += count('skipped');
+  // A runner that failed without reporting a failing test (a crash, a file that would not load) still fails the run.
+  totals.fail += count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
+}
+const failed = totals.fail + typeFailed;
+process.stdout.write(`\ntests took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+process.stdout.write(`\n${totals.pass} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);

@@ -25,6 +25,7 @@ import type { RetryInfo } from '../llm/client.ts';
 import { shortenEpisode } from './shorten.ts';
 import { CancelledError, attemptEventSchema, runTaskWithRetries, summariseArms, taskKey, type Arm, type ArmSummary, type AttemptEvent, type TaskRef } from './retries.ts';
 import { LAB_ID, labPaths } from '../store/layout.ts';
+import { fieldIssue } from '../store/schema-error.ts';
 
 /** The endpoint a run talks to (agent 'endpoint', reflector 'llm'), as saved in config.json: never a key. */
 export const endpointConfigSchema = z.object({
@@ -122,6 +123,8 @@ export class RunFolder {
     readonly dir: string,
     readonly config: CollectConfig,
     readonly events: ProgressEvent[],
+    /** Opened for reading only (RunFolder.read): append throws. */
+    private readonly readOnly = false,
   ) {}
 
   static create(labDir: string, config: Omit<CollectConfig, 'runId' | 'createdAt'> & { runId?: string }): RunFolder {
@@ -134,19 +137,34 @@ export class RunFolder {
     return new RunFolder(dir, full, []);
   }
 
+  /** A run to carry on: its torn last line, if a crash left one, is cut so appends start clean. */
   static open(labDir: string, runId: string): RunFolder {
+    return RunFolder.load(labDir, runId, false);
+  }
+
+  /**
+   * A run as its log holds it now, read without writing (the app's review view): `lab collect` may
+   * be appending to it at this moment, and a torn last line here is a line being written, so it is
+   * skipped (with a warning), not cut.
+   */
+  static read(labDir: string, runId: string): RunFolder {
+    return RunFolder.load(labDir, runId, true);
+  }
+
+  private static load(labDir: string, runId: string, readOnly: boolean): RunFolder {
     const dir = labPaths.run(labDir, runId);
     const cfgPath = join(dir, 'config.json');
     if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${labPaths.runs(labDir)}`);
-    const config = collectConfigSchema.parse(JSON.parse(readFileSync(cfgPath, 'utf8')));
+    const parsed = collectConfigSchema.safeParse(JSON.parse(readFileSync(cfgPath, 'utf8')));
+    if (!parsed.success) throw new Error(`${cfgPath}: ${fieldIssue(parsed.error)}`);
     const log = join(dir, 'progress.jsonl');
-    // A crash can leave a torn last line: drop it (its work is redone) so appends start clean.
-    repairTornTail(log);
+    if (!readOnly) repairTornTail(log);
     const events = existsSync(log) ? readJsonl(log, progressEventSchema).records : [];
-    return new RunFolder(dir, config, events);
+    return new RunFolder(dir, parsed.data, events, readOnly);
   }
 
   append(e: ProgressEvent): void {
+    if (this.readOnly) throw new Error(`run ${this.config.runId} was opened for reading only`);
     this.events.push(e);
     appendJsonlLine(join(this.dir, 'progress.jsonl'), e);
   }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
-import { readRun } from './run-reader.ts';
+import { RunFolder } from '../collection/collect-run.ts';
 import { createDataset, listVersions, readManifest, validateDatasetName } from '../datasets/index.ts';
 import type { DecideRequest, DecideResult, ReviewDecision } from '../../preload/views.ts';
 
@@ -37,7 +37,7 @@ export function readDecisions(runDir: string): ReviewDecision[] {
 export function decide(store: LabStore, req: DecideRequest): DecideResult {
   if (req.decision !== 'accept' && req.decision !== 'reject') throw new Error(`decision must be accept or reject, not ${JSON.stringify(req.decision)}`);
   const name = validateDatasetName(String(req.dataset));
-  const run = readRun(store.dir, String(req.runId));
+  const run = RunFolder.read(store.dir, req.runId);
   const task = String(req.task);
   const episodeId = String(req.episodeId);
   // Only trajectories of this run's task: its attempts and their shortened versions.

@@ -10,8 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabStore, EpisodeData } from '../store/lab.ts';
 import type { StepRecord } from '../store/schema.ts';
-import { readRun } from './run-reader.ts';
-import { summarise, type CollectConfig, type CollectSummary, type ShortenedEvent } from '../collection/collect-run.ts';
+import { RunFolder, summarise, type CollectConfig, type CollectSummary, type ShortenedEvent } from '../collection/collect-run.ts';
 import type { Arm, AttemptEvent } from '../collection/retries.ts';
 import { ReflectionStore, stateKey } from '../collection/reflect.ts';
 import { planShortening, type Cut } from '../collection/shorten.ts';
@@ -25,7 +24,7 @@ export function listRunIds(labDir: string): string[] {
   return readdirSync(dir).filter((d) => existsSync(join(dir, d, 'config.json'))).sort().reverse();
 }
 
-const taskKeysOf = (run: ReturnType<typeof readRun>): string[] => [...new Set(run.events.flatMap((e) => ('task' in e ? [e.task] : [])))];
+const taskKeysOf = (run: RunFolder): string[] => [...new Set(run.events.flatMap((e) => ('task' in e ? [e.task] : [])))];
 
 function splitKey(task: string): { family: string; seed: number } {
   const at = task.lastIndexOf(':');
@@ -33,7 +32,7 @@ function splitKey(task: string): { family: string; seed: number } {
 }
 
 export function readRunInfo(labDir: string, runId: string): CollectionRunInfo {
-  const run = readRun(labDir, String(runId));
+  const run = RunFolder.read(labDir, runId);
   const keys = taskKeysOf(run);
   // The summary over the tasks the log holds: a run still going (or stopped) is reviewed as far as it got.
   const summary = summarise(run, keys);
@@ -88,7 +87,7 @@ export function firstDivergence(a: Pick<StepView, 'state' | 'action'>[], b: Pick
 }
 
 export function readReviewTask(store: LabStore, runId: string, task: string): ReviewTask {
-  const run = readRun(store.dir, String(runId));
+  const run = RunFolder.read(store.dir, runId);
   const key = String(task);
   const events = run.events.filter((e) => 'task' in e && e.task === key);
   const attempts = events.filter((e): e is AttemptEvent => e.type === 'attempt');
