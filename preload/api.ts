@@ -28,6 +28,9 @@ export type { EpisodeStatus } from '../main/store/lab.ts';
 export type { Provenance } from '../main/store/provenance.ts';
 export type { ComparedEpisode, ComparedStep, EpisodeComparison } from '../main/server/episode-compare.ts';
 export type { GridCell, GridColumns, ResultsGrid, ResultsScope, ScopeInfo, ScopeKind } from '../main/server/results-grid.ts';
+// The trajectory viewer's step detail (console, network, prompt and output, timings).
+export type { EpisodeData } from '../main/store/lab.ts';
+export type { StepRecord } from '../main/store/schema.ts';
 
 export interface DatasetVersionInfo {
   version: number;

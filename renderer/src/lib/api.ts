@@ -1,8 +1,9 @@
 /**
  * The renderer's handle on the workbench: the same typed contract in the desktop app (window.lab,
- * from the preload) and in web mode (a WebSocket to the local server, token from the URL fragment).
+ * from the preload) and in web mode (a WebSocket to the local server; the token: token-handoff.ts).
  */
 import type { LabApi, LabEventName, LabEvents } from '../../../preload/api.ts';
+import { findToken, shareToken } from './token-handoff.ts';
 
 export type Api = LabApi & {
   on<E extends LabEventName>(event: E, listener: (data: LabEvents[E]) => void): () => void;
@@ -80,19 +81,19 @@ function webApi(token: string): Api {
   return api as unknown as Api;
 }
 
-function tokenFromLocation(): string | null {
-  const m = location.hash.match(/token=([^&]+)/);
-  if (m) {
-    sessionStorage.setItem('lab-token', decodeURIComponent(m[1]));
-    return decodeURIComponent(m[1]);
+/**
+ * The handle every view uses: null until initApi has run (main.ts awaits it before mounting the
+ * app), and after it where no token could be found (the app then says how to open it).
+ */
+export let api: Api | null = null;
+
+export async function initApi(): Promise<void> {
+  if (window.lab) {
+    api = electronApi(window.lab);
+    return;
   }
-  return sessionStorage.getItem('lab-token');
+  const token = await findToken();
+  if (!token) return;
+  shareToken(token);
+  api = webApi(token);
 }
-
-export function createApi(): Api | null {
-  if (window.lab) return electronApi(window.lab);
-  const token = tokenFromLocation();
-  return token ? webApi(token) : null;
-}
-
-export const api = createApi();
