@@ -11,6 +11,7 @@ import type { EpisodeOutcome } from '../main/collection/episode.ts';
 import type { PageElement } from '../main/environment/types.ts';
 import type { DatasetFilter } from '../main/datasets/filter.ts';
 import type { DatasetStats } from '../main/datasets/manifest.ts';
+import type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 import type { SplitRatios } from '../main/datasets/split.ts';
 import type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
 import type { CollectionRunInfo, ReviewTask } from '../main/server/review.ts';
@@ -27,6 +28,7 @@ import type { GridColumns, ResultsGrid, ResultsScope, ScopeInfo } from '../main/
 export type { EpisodeStatus } from '../main/store/lab.ts';
 export type { Provenance } from '../main/store/provenance.ts';
 export type { ComparedEpisode, ComparedStep, EpisodeComparison } from '../main/server/episode-compare.ts';
+export type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 export type { GridCell, GridColumns, ResultsGrid, ResultsScope, ScopeInfo, ScopeKind } from '../main/server/results-grid.ts';
 // The trajectory viewer's step detail (console, network, prompt and output, timings).
 export type { EpisodeData } from '../main/store/lab.ts';
@@ -47,6 +49,8 @@ export interface DatasetPreview {
   episodes: number;
   stats: DatasetStats;
   errors: string[];
+  /** Empty splits, held-out families or test seeds in the train split: freezing asks to confirm these. */
+  checks: FreezeWarning[];
 }
 
 export interface DemoStart {
@@ -161,7 +165,8 @@ export interface LabApi {
   /** What a dataset with this filter would hold, without writing anything. */
   previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview>;
   /** Freeze a new version of a named dataset. */
-  createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }): Promise<{ name: string; version: number; stats: DatasetStats; dropped: number }>;
+  /** Refused while the selection raises freeze checks (see previewDataset), unless confirmWarnings says a person saw them. */
+  createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios; confirmWarnings?: boolean }): Promise<{ name: string; version: number; stats: DatasetStats; dropped: number }>;
   /** Export a dataset version; progress arrives as exportProgress events. outDir '' picks lab/exports/... */
   startExport(dataset: string, format: ExportFormat, outDir: string): Promise<{ exportId: string; outDir: string }>;
   cancelExport(exportId: string): Promise<void>;
@@ -197,6 +202,18 @@ export interface LabApi {
   resumeExperiment(id: string): Promise<{ experimentId: string }>;
   /** Stop the running experiment; its stage keeps what it needs to continue. */
   cancelExperiment(id: string): Promise<void>;
+
+  // Added for issue 20 item 9 (dataset version detail), kept apart for the contract's restructuring.
+  /** The episodes one frozen version holds (id, task, split, outcome), with the filter it was made from. */
+  readDatasetVersion(name: string, version: number): Promise<DatasetVersionDetail>;
+}
+
+/** One frozen dataset version's episodes, for the datasets view. */
+export interface DatasetVersionDetail {
+  name: string;
+  version: number;
+  filter: DatasetFilter;
+  episodes: Array<{ id: string; family: string; seed: number; agent: string; outcome: string; steps: number; split: string }>;
 }
 
 export interface LabEvents {
@@ -232,6 +249,7 @@ export const METHODS: readonly LabMethod[] = [
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
   'listExperiments', 'readExperiment', 'compareExperiments', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',
+  'readDatasetVersion',
 ];
 export const EVENTS: readonly LabEventName[] = [
   'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone',

@@ -10,6 +10,8 @@ export type Api = LabApi & {
   blobUrl(hash: string): string;
   /** An experiment's report.html, served read-only by the main process (web: with the token). */
   reportUrl(experimentId: string): string;
+  /** A finished export as one .tar download (web mode, with the token); null in the desktop app, where the folder is on this machine. */
+  exportDownloadUrl(exportId: string): string | null;
 };
 
 declare global {
@@ -19,7 +21,7 @@ declare global {
 }
 
 function electronApi(bridge: NonNullable<Window['lab']>): Api {
-  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html` }) as Api;
+  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html`, exportDownloadUrl: () => null }) as Api;
 }
 
 function webApi(token: string): Api {
@@ -73,6 +75,7 @@ function webApi(token: string): Api {
       },
       blobUrl: (hash: string) => `/blob/${hash}.png?token=${encodeURIComponent(token)}`,
       reportUrl: (id: string) => `/experiments/${encodeURIComponent(id)}/report.html?token=${encodeURIComponent(token)}`,
+      exportDownloadUrl: (id: string) => `/exports/${encodeURIComponent(id)}.tar?token=${encodeURIComponent(token)}`,
     } as Record<string, unknown>,
     {
       get: (target, prop: string) => (prop in target ? target[prop] : (...params: unknown[]) => call(prop, params)),
