@@ -16,7 +16,7 @@ import type { ExportFormat, ExportResult } from '../main/datasets/export/index.t
 import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
 import type { Comparison } from '../main/experiment/compare.ts';
 import type {
-  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
+  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
   EpisodeComparison, EpisodeRow, ExperimentInfo, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
   ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
 } from './views.ts';
@@ -31,6 +31,8 @@ export type { EpisodeOutcome } from '../main/collection/episode.ts';
 export type { PageElement } from '../main/environment/types.ts';
 export type { DatasetFilter } from '../main/datasets/filter.ts';
 export type { DatasetStats } from '../main/datasets/manifest.ts';
+export type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
+export type { StepRecord } from '../main/store/schema.ts';
 export type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
 export type { DecodeMode } from '../main/decode/index.ts';
 export type { Comparison } from '../main/experiment/compare.ts';
@@ -58,10 +60,13 @@ export interface LabApi {
   demoInput(demoId: string, input: HumanInput): Promise<InputOutcome & { stepError?: string | null; elements: PageElement[] }>;
   cancelDemo(demoId: string): Promise<void>;
   listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[] }>>;
+  /** The episodes one frozen version holds (id, task, split, outcome), with the filter it was made from. */
+  readDatasetVersion(name: string, version: number): Promise<DatasetVersionDetail>;
   /** What a dataset with this filter would hold, without writing anything. */
   previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview>;
   /** Freeze a new version of a named dataset. */
-  createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }): Promise<{ name: string; version: number; stats: DatasetStats; dropped: number }>;
+  /** Refused while the selection raises freeze checks (see previewDataset), unless confirmWarnings says a person saw them. */
+  createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios; confirmWarnings?: boolean }): Promise<{ name: string; version: number; stats: DatasetStats; dropped: number }>;
   /** Export a dataset version; progress arrives as exportProgress events. outDir '' picks lab/exports/... */
   startExport(dataset: string, format: ExportFormat, outDir: string): Promise<{ exportId: string; outDir: string }>;
   cancelExport(exportId: string): Promise<void>;
@@ -132,6 +137,7 @@ export const METHODS: readonly LabMethod[] = [
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
   'listExperiments', 'readExperiment', 'compareExperiments', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',
+  'readDatasetVersion',
 ];
 export const EVENTS: readonly LabEventName[] = [
   'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone',

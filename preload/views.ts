@@ -6,6 +6,8 @@
 import type { Arm } from '../main/collection/retries.ts';
 import type { CollectConfig, CollectSummary } from '../main/collection/collect-run.ts';
 import type { Cut } from '../main/collection/shorten.ts';
+import type { DatasetFilter } from '../main/datasets/filter.ts';
+import type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 import type { DatasetStats } from '../main/datasets/manifest.ts';
 import type { BenchReport } from '../main/decode/bench.ts';
 import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
@@ -328,6 +330,16 @@ export interface DatasetPreview {
   episodes: number;
   stats: DatasetStats;
   errors: string[];
+  /** Empty splits, held-out families or test seeds in the train split: freezing asks to confirm these. */
+  checks: FreezeWarning[];
+}
+
+/** One frozen dataset version's episodes, for the datasets view. */
+export interface DatasetVersionDetail {
+  name: string;
+  version: number;
+  filter: DatasetFilter;
+  episodes: Array<{ id: string; family: string; seed: number; agent: string; outcome: string; steps: number; split: string }>;
 }
 
 export interface DemoStart {

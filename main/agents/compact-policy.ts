@@ -17,6 +17,7 @@ import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';
 import { ActionGuide, NO_REPEAT_NGRAM, promptElements } from '../policy/action-guide.ts';
 import type { Agent, AgentTurn } from './types.ts';
+import { stepIo } from './step-io.ts';
 
 export interface CompactPolicyOptions {
   /** Model folder (model.json, weights.bin, tokenizer.json, policy.json). */
@@ -231,7 +232,9 @@ export class CompactPolicyAgent implements Agent {
     this.totals.prefillMs += out.stats.prefillMs;
     this.totals.forwardPasses += out.stats.forwardPasses;
     if (!parsed.valid) this.totals.invalidOutputs++;
-    return parsed.thought ? { thought: parsed.thought, action: parsed.action } : { action: parsed.action };
+    // The prompt as the model read it (after clipping to its context) and its tokens as written.
+    const io = stepIo({ prompt: tokenizer.decode(prompt), output: text, promptTokens: prompt.length, outputTokens: out.stats.newTokens });
+    return parsed.thought ? { thought: parsed.thought, action: parsed.action, io } : { action: parsed.action, io };
   }
 }
 

@@ -21,6 +21,7 @@ import { ChatEndpoint, EndpointError, type ChatRequest, type EndpointOptions, ty
 import { buildEndpointMessages, type EndpointStep } from './endpoint-prompt.ts';
 import { AgentUnavailableError, type Agent, type AgentTurn } from './types.ts';
 import { ENDPOINT_DEFAULTS } from './endpoint-defaults.ts';
+import { chatPromptText, stepIo } from './step-io.ts';
 
 /** What a run records about the agent (no key): also what `lab collect` saves in its config. */
 export interface EndpointAgentSettings {
@@ -169,6 +170,7 @@ export class EndpointAgent implements Agent {
         ...(malformed !== undefined && result.text.length > OUTPUT_CHARS ? { outputChars: result.text.length } : {}),
         ...(extracted.thought && extracted.thought.length > THOUGHT_CHARS ? { thoughtChars: extracted.thought.length } : {}),
       },
+      io: stepIo({ prompt: chatPromptText(request.messages), output: result.text, promptTokens: result.usage.promptTokens, outputTokens: result.usage.completionTokens }),
     };
     this.steps.push({ thought, action, error: null });
     return turn;

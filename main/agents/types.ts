@@ -1,5 +1,6 @@
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
+import type { StepIo } from '../store/schema.ts';
 
 /** What a policy produces for one step: an optional short thought and one action string. */
 export interface AgentTurn {
@@ -7,6 +8,8 @@ export interface AgentTurn {
   action: string;
   /** What the language-model call behind this turn cost, for agents that make one (recorded on the step). */
   llm?: LlmCall;
+  /** The prompt the model read and what it wrote, clipped (recorded on the step for the viewer). */
+  io?: StepIo;
 }
 
 /** One language-model call of an agent's step: tokens, time, transport retries, and whether its output held an action. */

@@ -158,6 +158,8 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
         error: result.error,
         timing: { agentMs, ...result.timing },
         ...(turn.llm ? { llm: turn.llm } : {}),
+        ...(turn.io ? { io: turn.io } : {}),
+        activity: result.activity,
       });
       if (turn.llm) {
         llm ??= { calls: 0, malformed: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0 };

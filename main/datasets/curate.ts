@@ -18,11 +18,14 @@ import {
   type DatasetStats,
   type ManifestEpisode,
 } from './manifest.ts';
+import { freezeChecks, type FreezeWarning } from './freeze-checks.ts';
 import { checkRatios, dedupeEpisodes, DEFAULT_RATIOS, splitOf, SPLITS, type SplitName, type SplitRatios } from './split.ts';
 
 export interface CurateRequest {
   filter?: DatasetFilter;
   ratios?: SplitRatios;
+  /** Families evaluations hold out (TaskFamily.heldOut), for the freeze checks; default none. */
+  heldOutFamilies?: readonly string[];
 }
 
 export interface CurateResult {
@@ -39,6 +42,8 @@ export interface CurateResult {
    * steps of kept episodes whose screenshot file is missing (exports leave those steps out).
    */
   warnings: string[];
+  /** What a person should confirm before freezing: empty splits, held-out families or test seeds in train. */
+  checks: FreezeWarning[];
   stats: DatasetStats;
 }
 
@@ -56,7 +61,8 @@ export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateRe
   const { kept, dropped } = dedupeEpisodes(matched);
   const episodes = kept.map((e) => ({ ...e, split: splitOf(e.family, e.seed, ratios) }));
   const missing = episodes.flatMap((e) => e.missingScreenshots.map((m) => `episode ${e.id} step ${m.step}: screenshot ${lab.blobs.pathOf(m.sha256)} is missing (recorded in the manifest; exports leave the step out)`));
-  return { episodes, dropped, matched: matched.length, orphans: all.length - matched.length, errors, warnings: [...warnings, ...missing], stats: computeStats(episodes) };
+  const checks = freezeChecks(episodes, ratios, new Set(req.heldOutFamilies ?? []));
+  return { episodes, dropped, matched: matched.length, orphans: all.length - matched.length, errors, warnings: [...warnings, ...missing], checks, stats: computeStats(episodes) };
 }
 
 export interface CreateDatasetRequest extends CurateRequest {
@@ -72,6 +78,8 @@ export interface CreateDatasetResult {
   orphans: number;
   errors: string[];
   warnings: string[];
+  /** The freeze checks the selection raised (the caller decided to freeze anyway). */
+  checks: FreezeWarning[];
 }
 
 /** Freeze the selection as lab/datasets/<name>/v<N>/manifest.json (N = the next version). */
@@ -79,7 +87,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
   const name = validateDatasetName(req.name);
   const filter = parseFilter(req.filter ?? {});
   const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
-  const preview = previewDataset(lab, { filter, ratios });
+  const preview = previewDataset(lab, { filter, ratios, heldOutFamilies: req.heldOutFamilies });
   if (!preview.episodes.length) {
     const why = preview.matched
       ? `all ${preview.matched} matching episodes were duplicates`
@@ -119,7 +127,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
     episodes,
     stats: preview.stats,
   }));
-  return { manifest, matched: preview.matched, dropped: preview.dropped.length, orphans: preview.orphans, errors: preview.errors, warnings: preview.warnings };
+  return { manifest, matched: preview.matched, dropped: preview.dropped.length, orphans: preview.orphans, errors: preview.errors, warnings: preview.warnings, checks: preview.checks };
 }
 
 function bump(counts: Record<string, number>, key: string | number, by = 1): void {

@@ -47,6 +47,8 @@ export interface EpisodeInfo {
   family: string;
   seed: number;
   tier: number;
+  /** Whether the task seed is a train or a test seed of its family (held-out families: test only). */
+  taskSplit: 'train' | 'test' | 'other';
   agent: string;
   createdAt: string;
   instruction: string;
@@ -84,6 +86,7 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         family: e.header.task.family,
         seed: e.header.task.seed,
         tier: e.header.task.tier,
+        taskSplit: e.header.task.split,
         agent: e.header.agent.name,
         createdAt: e.header.createdAt,
         instruction: e.header.task.instruction,

@@ -13,6 +13,7 @@ export {
   type DatasetManifest,
   type DatasetStats,
 } from './manifest.ts';
+export { freezeChecks, type FreezeWarning, type FreezeCheckKind } from './freeze-checks.ts';
 export { buildSamples, type TrainingSample } from './samples.ts';
 export { exportDataset, EXPORT_FORMATS, isExportFormat, type ExportFormat, type ExportRequest, type ExportResult } from './export/index.ts';
 export type { ExportProgress } from './export/common.ts';

@@ -11,6 +11,7 @@ import { PageState, type DialogPolicy } from './page-state.ts';
 import { callExpression, drawMarks, installSettleTracker, removeMarks } from './page-scripts.ts';
 import type { Observation, PageElement, Screenshot, StepError, StepResult } from './types.ts';
 import { allowedLoopbackOrigins, guardLoopback } from './loopback-guard.ts';
+import { PageActivity, type StepActivity } from './page-activity.ts';
 
 export interface EnvOptions {
   viewport: { width: number; height: number };
@@ -66,6 +67,7 @@ export class BrowserEnv {
   readonly options: EnvOptions;
   private page: PageHandle | null = null;
   private state: PageState | null = null;
+  private activity: PageActivity | null = null;
   private episode: EpisodeStart | null = null;
   private messages: string[] = [];
   private spare: Promise<PageHandle> | null = null;
@@ -103,6 +105,8 @@ export class BrowserEnv {
     this.spare = this.options.prefetchPage ? this.preparePage() : null;
     const session = this.page.session;
     this.state = new PageState(session, this.options.dialogs);
+    // From here to the first step's observation, the page's load is what step 0 records.
+    this.activity = new PageActivity(session);
     const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
     this.state.mainFrameId = tree.frameTree.frame.id;
     // Before the first request: the page may reach its own and the task's origins on loopback, no other port there.
@@ -154,7 +158,7 @@ export class BrowserEnv {
     state.takeFaults(); // faults from between steps belong to the previous observation
     if (state.crashed) {
       const observation = this.emptyObservation({ code: 'renderer_crashed', message: 'the page renderer crashed earlier' });
-      return { observation, error: observation.lastActionError, done: true, timing: timing(t0, t0, t0, t0) };
+      return { observation, error: observation.lastActionError, done: true, timing: timing(t0, t0, t0, t0), activity: this.takeActivity() };
     }
 
     let actionError: StepError | null = null;
@@ -193,7 +197,12 @@ export class BrowserEnv {
     const observation = await this.observe(error);
     const tObserved = performance.now();
     if (state.crashed) done = true;
-    return { observation, error, done, timing: timing(t0, tAction, tSettled, tObserved) };
+    return { observation, error, done, timing: timing(t0, tAction, tSettled, tObserved), activity: this.takeActivity() };
+  }
+
+  /** The page's console and network since the previous observation; the next window starts now. */
+  private takeActivity(): StepActivity {
+    return this.activity?.take() ?? { console: [], requests: [], droppedConsole: 0, droppedRequests: 0 };
   }
 
   /** Read the page: element list, and a screenshot when enabled. Never throws. */
@@ -325,6 +334,8 @@ export class BrowserEnv {
       await Promise.all([
         session.send('Page.enable'),
         session.send('Runtime.enable'),
+        // Browser-side messages (failed loads, interventions) for the step's console record.
+        session.send('Log.enable').catch(() => {}),
         session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
         session.send('Inspector.enable').catch(() => {}),
         session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installSettleTracker) }),
@@ -338,6 +349,8 @@ export class BrowserEnv {
   private detachPage(): PageHandle | null {
     this.state?.dispose();
     this.state = null;
+    this.activity?.dispose();
+    this.activity = null;
     const page = this.page;
     this.page = null;
     return page;

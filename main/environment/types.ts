@@ -75,10 +75,14 @@ export interface StepTiming {
   totalMs: number;
 }
 
+import type { StepActivity } from './page-activity.ts';
+
 export interface StepResult {
   observation: Observation;
   error: StepError | null;
   timing: StepTiming;
   /** True when the action ends the episode (send_msg_to_user, report_infeasible) or the page is lost. */
   done: boolean;
+  /** What the page logged and requested since the previous observation (bounded; see page-activity.ts). */
+  activity: StepActivity;
 }

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { LabApi, LabEventName, LabEvents } from '../../preload/api.ts';
 import type {
-  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
+  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
   EpisodeRow, ExperimentInfo, GridColumns, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
 } from '../../preload/views.ts';
 import type { LabStore } from '../store/lab.ts';
@@ -29,6 +29,7 @@ import {
   parseFilter,
   previewDataset,
   readManifest,
+  validateDatasetName,
   type DatasetFilter,
   type SplitRatios,
 } from '../datasets/index.ts';
@@ -67,6 +68,8 @@ export class LabService implements LabApi {
   private replays = new Map<string, ReplayRun>();
   private demos = new Map<string, DemoSession>();
   private exports = new Map<string, AbortController>();
+  /** Exports finished in this process, by id: the only folders the web server offers for download. */
+  private finishedExports = new Map<string, string>();
   private decoding: DecodingLab;
   private training: TrainingLab;
   readonly experiments: ExperimentsLab;
@@ -261,14 +264,42 @@ export class LabService implements LabApi {
     }));
   }
 
-  async previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview> {
-    const r = previewDataset(this.deps.store, { filter: parseFilter(filter), ratios });
-    return { matched: r.matched, dropped: r.dropped.length, orphans: r.orphans, episodes: r.episodes.length, stats: r.stats, errors: [...r.errors, ...r.warnings] };
+  /** Families evaluations hold out, which the freeze checks keep out of training data. */
+  private heldOutFamilies(): string[] {
+    return [...this.deps.families.values()].filter((f) => f.heldOut).map((f) => f.name);
   }
 
-  async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios }) {
-    const r = createDataset(this.deps.store, { ...request, filter: parseFilter(request.filter) });
+  async previewDataset(filter: DatasetFilter, ratios?: SplitRatios): Promise<DatasetPreview> {
+    const r = previewDataset(this.deps.store, { filter: parseFilter(filter), ratios, heldOutFamilies: this.heldOutFamilies() });
+    return { matched: r.matched, dropped: r.dropped.length, orphans: r.orphans, episodes: r.episodes.length, stats: r.stats, errors: [...r.errors, ...r.warnings], checks: r.checks };
+  }
+
+  async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios; confirmWarnings?: boolean }) {
+    const { confirmWarnings, ...rest } = request;
+    const filter = parseFilter(request.filter);
+    const heldOutFamilies = this.heldOutFamilies();
+    // The checks run again here, on what is frozen now: the lab may have changed since the preview.
+    if (confirmWarnings !== true) {
+      const { checks } = previewDataset(this.deps.store, { filter, ratios: request.ratios, heldOutFamilies });
+      if (checks.length) throw new Error(`dataset ${request.name} was not frozen; confirm first: ${checks.map((c) => c.message).join('; ')}`);
+    }
+    const r = createDataset(this.deps.store, { ...rest, filter, heldOutFamilies });
     return { name: r.manifest.name, version: r.manifest.version, stats: r.manifest.stats, dropped: r.dropped };
+  }
+
+  async readDatasetVersion(name: string, version: number): Promise<DatasetVersionDetail> {
+    const m = readManifest(this.deps.store.dir, { name: validateDatasetName(name), version }, { verify: false });
+    return {
+      name: m.name,
+      version: m.version,
+      filter: m.filter,
+      episodes: m.episodes.map((e) => ({ id: e.id, family: e.family, seed: e.seed, agent: e.agent, outcome: e.outcome, steps: e.steps, split: e.split })),
+    };
+  }
+
+  /** The folder of an export this service finished, for the web server's download; null for any other id. */
+  finishedExportDir(exportId: string): string | null {
+    return this.finishedExports.get(exportId) ?? null;
   }
 
   async startExport(dataset: string, format: string, outDir: string): Promise<{ exportId: string; outDir: string }> {
@@ -288,7 +319,10 @@ export class LabService implements LabApi {
       onProgress: (p) => this.emit('exportProgress', { exportId, done: p.done, total: p.total }),
     })
       .then(
-        (result) => this.emit('exportDone', { exportId, result }),
+        (result) => {
+          this.finishedExports.set(exportId, result.outDir);
+          this.emit('exportDone', { exportId, result });
+        },
         (err: Error) => this.emit('exportDone', { exportId, result: null, error: err.message }),
       )
       .finally(() => this.exports.delete(exportId));

@@ -5,13 +5,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { basename, extname, join, normalize, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
 import { parseParams } from '../../preload/params.ts';
 import { APP_CSP, REPORT_CSP } from '../csp.ts';
 import type { LabService } from './service.ts';
+import { tarFolder } from './tar-stream.ts';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -74,6 +77,23 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
       }).end(await readFile(path));
+      return;
+    }
+    // A finished export as one tar file: only exports this process finished, by their id, with the token.
+    const download = url.pathname.match(/^\/exports\/([0-9a-f]{12})\.tar$/);
+    if (download) {
+      if (!tokenOk(url.searchParams.get('token'))) return void res.writeHead(403, security).end('bad token');
+      const dir = opts.service.finishedExportDir(download[1]);
+      if (!dir) return void res.writeHead(404, security).end('no such finished export (exports are offered by the server that made them, until it stops)');
+      const root = basename(dir).replace(/[^A-Za-z0-9._-]/g, '_') || 'export';
+      res.writeHead(200, {
+        ...security,
+        'content-type': 'application/x-tar',
+        'content-disposition': `attachment; filename="${root}.tar"`,
+        'cache-control': 'no-store',
+      });
+      // Headers are out: a failure midway can only cut the stream, which the browser reports as a failed download.
+      await pipeline(Readable.from(tarFolder(dir, root)), res).catch(() => res.destroy());
       return;
     }
     let rel: string;

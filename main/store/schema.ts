@@ -122,6 +122,43 @@ export const stepRecordSchema = z.object({
       thoughtChars: z.number().int().min(0).optional(),
     })
     .optional(),
+  /**
+   * The agent's prompt and raw output for the step, clipped (promptChars / outputChars: the whole
+   * length when clipped), with token counts where the agent knows them. Absent for agents without
+   * a model (oracle, random, a person) and in steps recorded before it was.
+   */
+  io: z
+    .object({
+      prompt: z.string(),
+      promptChars: z.number().int().min(0).optional(),
+      output: z.string(),
+      outputChars: z.number().int().min(0).optional(),
+      promptTokens: z.number().int().min(0).optional(),
+      outputTokens: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  /**
+   * What the page logged and requested from the previous observation to this step's (step 0: since
+   * the page opened), at most 50 console entries and 100 requests, strings clipped; the dropped
+   * counts say how many were left out. Absent in steps recorded before it was.
+   */
+  activity: z
+    .object({
+      console: z.array(z.object({ level: z.string(), source: z.string(), text: z.string() })),
+      requests: z.array(
+        z.object({
+          method: z.string(),
+          url: z.string(),
+          type: z.string(),
+          status: z.number().int().nullable(),
+          durationMs: z.number().nullable(),
+          failed: z.string().optional(),
+        }),
+      ),
+      droppedConsole: z.number().int().min(0),
+      droppedRequests: z.number().int().min(0),
+    })
+    .optional(),
   at: z.string(),
 });
 
@@ -150,6 +187,7 @@ export const episodeLineSchema = z.discriminatedUnion('type', [episodeHeaderSche
 
 export type EpisodeHeader = z.infer<typeof episodeHeaderSchema>;
 export type StepRecord = z.infer<typeof stepRecordSchema>;
+export type StepIo = NonNullable<StepRecord['io']>;
 export type EndRecord = z.infer<typeof endRecordSchema>;
 export type ObservationRecord = z.infer<typeof observationRecordSchema>;
 export type EpisodeLine = z.infer<typeof episodeLineSchema>;

@@ -185,10 +185,12 @@ test('a human demonstration by clicking in the live view is recorded as an episo
 test('a dataset is curated in the app, frozen, charted and exported in every format', async () => {
   await page.goto(`${web.url}/#/datasets`);
   await page.getByLabel('Dataset name').fill('good-runs');
-  await page.getByLabel('Outcomes').fill('success');
+  await page.getByLabel('Outcomes: success').check();
   await page.getByTestId('dataset-preview').waitFor();
   await page.getByTestId('composition-chart').first().waitFor();
   await page.getByTestId('dataset-freeze').click();
+  // One successful episode: the validation and test splits come out empty, which freezing asks to confirm.
+  await page.getByTestId('freeze-anyway').click();
   await page.getByTestId('dataset-message').filter({ hasText: 'Froze good-runs v1' }).waitFor();
   const manifest = JSON.parse(readFileSync(join(store.dir, 'datasets', 'good-runs', 'v1', 'manifest.json'), 'utf8'));
   assert.ok(manifest.episodes.length >= 1);

@@ -40,6 +40,10 @@ test('a thought and an action are parsed; the next prompt lists the thought, the
   assert.equal(t1.thought, 'I should search first.');
   assert.equal(t1.action, "fill('12', 'blue tent')");
   assert.deepEqual({ ...t1.llm, latencyMs: 0 }, { promptTokens: 100, completionTokens: 7, latencyMs: 0, attempts: 1 });
+  // The step keeps the prompt (role by role) and the raw answer, with the endpoint's token counts.
+  assert.equal(t1.io!.output, "I should search first.\nfill('12', 'blue tent')");
+  assert.match(t1.io!.prompt, /^\[system\]\n[\s\S]*\n\n\[user\]\nTask: Buy the blue tent/);
+  assert.deepEqual([t1.io!.promptTokens, t1.io!.outputTokens], [100, 7]);
   const t2 = await a.act(obs({ lastActionError: { code: 'element_not_interactable', message: 'covered by a banner' } }));
   assert.equal(t2.action, "press('12', 'Enter')");
   const [b1, b2] = [body(0), body(1)];

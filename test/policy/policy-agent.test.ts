@@ -100,6 +100,13 @@ test('an untrained policy writes no valid action: each step is recorded as an in
   assert.equal(steps.length, 3);
   assert.equal(agent.totals.invalidOutputs, 3);
   for (const s of steps) assert.ok(s.error && INVALID_ACTION_CODES.has(s.error.code), `step ${s.index}: ${s.action} -> ${s.error?.code}`);
+  // Each step keeps the prompt the model read and what it wrote, with their token counts.
+  for (const s of steps) {
+    assert.ok(s.io, `step ${s.index} records its prompt and output`);
+    assert.ok(s.io.prompt.length > 0 && s.io.output !== undefined);
+    assert.ok(s.io.promptTokens! > 0 && s.io.promptTokens! <= 320);
+    assert.ok(s.io.outputTokens! >= 1 && s.io.outputTokens! <= 12);
+  }
 });
 
 test('the stall ban: an action that left the page unchanged is not written again at the next step (and is, without the ban)', async () => {

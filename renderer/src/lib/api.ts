@@ -1,14 +1,17 @@
 /**
  * The renderer's handle on the workbench: the same typed contract in the desktop app (window.lab,
- * from the preload) and in web mode (a WebSocket to the local server, token from the URL fragment).
+ * from the preload) and in web mode (a WebSocket to the local server; the token: token-handoff.ts).
  */
 import type { LabApi, LabEventName, LabEvents } from '../../../preload/api.ts';
+import { findToken, shareToken } from './token-handoff.ts';
 
 export type Api = LabApi & {
   on<E extends LabEventName>(event: E, listener: (data: LabEvents[E]) => void): () => void;
   blobUrl(hash: string): string;
   /** An experiment's report.html, served read-only by the main process (web: with the token). */
   reportUrl(experimentId: string): string;
+  /** A finished export as one .tar download (web mode, with the token); null in the desktop app, where the folder is on this machine. */
+  exportDownloadUrl(exportId: string): string | null;
 };
 
 declare global {
@@ -18,7 +21,7 @@ declare global {
 }
 
 function electronApi(bridge: NonNullable<Window['lab']>): Api {
-  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html` }) as Api;
+  return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html`, exportDownloadUrl: () => null }) as Api;
 }
 
 function webApi(token: string): Api {
@@ -72,6 +75,7 @@ function webApi(token: string): Api {
       },
       blobUrl: (hash: string) => `/blob/${hash}.png?token=${encodeURIComponent(token)}`,
       reportUrl: (id: string) => `/experiments/${encodeURIComponent(id)}/report.html?token=${encodeURIComponent(token)}`,
+      exportDownloadUrl: (id: string) => `/exports/${encodeURIComponent(id)}.tar?token=${encodeURIComponent(token)}`,
     } as Record<string, unknown>,
     {
       get: (target, prop: string) => (prop in target ? target[prop] : (...params: unknown[]) => call(prop, params)),
@@ -80,19 +84,19 @@ function webApi(token: string): Api {
   return api as unknown as Api;
 }
 
-function tokenFromLocation(): string | null {
-  const m = location.hash.match(/token=([^&]+)/);
-  if (m) {
-    sessionStorage.setItem('lab-token', decodeURIComponent(m[1]));
-    return decodeURIComponent(m[1]);
+/**
+ * The handle every view uses: null until initApi has run (main.ts awaits it before mounting the
+ * app), and after it where no token could be found (the app then says how to open it).
+ */
+export let api: Api | null = null;
+
+export async function initApi(): Promise<void> {
+  if (window.lab) {
+    api = electronApi(window.lab);
+    return;
   }
-  return sessionStorage.getItem('lab-token');
+  const token = await findToken();
+  if (!token) return;
+  shareToken(token);
+  api = webApi(token);
 }
-
-export function createApi(): Api | null {
-  if (window.lab) return electronApi(window.lab);
-  const token = tokenFromLocation();
-  return token ? webApi(token) : null;
-}
-
-export const api = createApi();
