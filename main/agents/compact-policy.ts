@@ -16,7 +16,7 @@ import { parsePolicyOutput } from '../policy/prompt.ts';
 import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';
 import { ActionGuide, NO_REPEAT_NGRAM, promptElements } from '../policy/action-guide.ts';
-import type { Agent, AgentTurn } from './types.ts';
+import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import { stepIo } from './step-io.ts';
 
 export interface CompactPolicyOptions {

@@ -19,7 +19,7 @@ import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { ChatEndpoint, EndpointError, type ChatRequest, type EndpointOptions, type RetryInfo } from '../llm/client.ts';
 import { buildEndpointMessages, type EndpointStep } from './endpoint-prompt.ts';
-import { AgentUnavailableError, type Agent, type AgentTurn } from './types.ts';
+import { AgentUnavailableError, type Agent, type AgentTurn } from '../tasks/agent.ts';
 import { ENDPOINT_DEFAULTS } from './endpoint-defaults.ts';
 import { chatPromptText, stepIo } from './step-io.ts';
 

@@ -21,7 +21,7 @@ import { formatAction, parseAction, type Action } from '../environment/actions.t
 import type { TaskSpec } from '../tasks/types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { normalizeText } from '../common/normalize.ts';
-import type { Agent, AgentTurn } from './types.ts';
+import type { Agent, AgentTurn } from '../tasks/agent.ts';
 
 export const MISTAKE_KINDS = ['wrong_element', 'detour', 'premature_answer', 'typo', 'wrong_option'] as const;
 export type MistakeKind = (typeof MISTAKE_KINDS)[number];

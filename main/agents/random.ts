@@ -7,7 +7,7 @@ import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { Rng, mixSeed } from '../common/rng.ts';
 import { act } from '../tasks/families/common/oracle.ts';
-import type { Agent, AgentTurn } from './types.ts';
+import type { Agent, AgentTurn } from '../tasks/agent.ts';
 
 const WORDS = ['blue', 'boston', 'red', 'shoes', 'tuesday', 'invoice', 'hello', 'express', '42', 'denver', 'archive', 'business', 'jane', 'dana', 'yes', '2026-03-14'];
 const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'spinbutton', 'switch', 'tab', 'menuitem', 'option']);

@@ -2,7 +2,7 @@
  * Agents the CLI can name: the task's oracle, a noisy expert built on it, a random baseline, a
  * model behind an OpenAI-compatible endpoint, and the compact policy (a workbench model).
  */
-import type { Agent } from './types.ts';
+import type { Agent } from '../tasks/agent.ts';
 import { AGENT_NAMES } from './names.ts';
 import type { TaskInstance } from '../tasks/server.ts';
 import { randomAgent } from './random.ts';

@@ -3,7 +3,7 @@
  * entry as an action on an element id, through the same environment as an agent, so the result
  * is an episode like an agent's. The person is an Agent whose act() waits for their next input.
  */
-import type { Agent, AgentTurn } from '../agents/types.ts';
+import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { Observation, PageElement } from '../environment/types.ts';
 import { formatAction, type Action } from '../environment/actions.ts';

@@ -4,7 +4,7 @@
  * goal is a page state also ends the moment the checker passes (as BrowserGym's validate).
  */
 import { rmSync } from 'node:fs';
-import { AgentUnavailableError, type Agent, type AgentTurn } from '../agents/types.ts';
+import { AgentUnavailableError, type Agent, type AgentTurn } from '../tasks/agent.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import { BrowserLostError, NoBrowserLeftError } from '../environment/browser-lost.ts';
 import type { Observation } from '../environment/types.ts';

@@ -17,7 +17,7 @@
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Agent, AgentTurn } from '../agents/types.ts';
+import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { Observation } from '../environment/types.ts';
 import { formatAction, parseAction } from '../environment/actions.ts';

@@ -26,7 +26,7 @@
  * rollout, the step and the branch, tag "branch"), so the trajectory viewer opens them.
  */
 import type { Observation, PageElement } from '../environment/types.ts';
-import type { Agent, AgentTurn } from '../agents/types.ts';
+import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import { resolveAction } from '../collection/shorten.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import type { ObservationRecord } from '../store/schema.ts';

@@ -1,4 +1,4 @@
-import type { Agent } from '../agents/types.ts';
+import type { Agent } from './agent.ts';
 
 export type Tier = 1 | 2 | 3;
 

@@ -41,6 +41,14 @@ test('the server (main/server/) does not load the Electron side (main/app/)', ()
   assert.deepEqual(offenders('main/server', (t) => !t.startsWith('main/app/')), []);
 });
 
+test('the tasks (their sites, checkers and oracles) import no agent, collection or policy code', () => {
+  assert.deepEqual(offenders('main/tasks', (t) => !/^main\/(agents|collection|policy|server|app)\//.test(t)), []);
+});
+
+test('the environment knows nothing of tasks, agents or what drives it', () => {
+  assert.deepEqual(offenders('main/environment', (t) => !/^main\/(tasks|agents|collection|policy|server|app)\//.test(t)), []);
+});
+
 test('the check sees imports: a file known to import the contract is found', () => {
   assert.ok(localImports(join(ROOT, 'main', 'server', 'web.ts')).includes('preload/params.ts'));
 });

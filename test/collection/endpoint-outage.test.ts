@@ -10,7 +10,7 @@ import type { ChromiumHost } from '../../main/environment/chromium.ts';
 import type { BrowserEnv } from '../../main/environment/environment.ts';
 import type { TaskServer } from '../../main/tasks/server.ts';
 import type { LabStore } from '../../main/store/lab.ts';
-import { AgentUnavailableError } from '../../main/agents/types.ts';
+import { AgentUnavailableError } from '../../main/tasks/agent.ts';
 import { RunFolder, runCollection, type CollectConfig } from '../../main/collection/collect-run.ts';
 import type { AttemptEvent } from '../../main/collection/retries.ts';
 import type { RetryInfo } from '../../main/llm/client.ts';

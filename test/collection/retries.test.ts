@@ -9,7 +9,7 @@ import { runEpisode } from '../../main/collection/episode.ts';
 import { RunFolder, runCollection, type CollectSummary } from '../../main/collection/collect-run.ts';
 import { ReflectionStore, RuleReflector, nearMiss } from '../../main/collection/reflect.ts';
 import { parseReflectionHints, noisyExpertConfig } from '../../main/agents/noisy-expert.ts';
-import type { Agent } from '../../main/agents/types.ts';
+import type { Agent } from '../../main/tasks/agent.ts';
 import { useTaskEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;

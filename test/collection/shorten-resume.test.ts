@@ -13,7 +13,7 @@ import type { StepRecord } from '../../main/store/schema.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { planShortening, resolveAction, shortenEpisode } from '../../main/collection/shorten.ts';
 import { RunFolder, runCollection } from '../../main/collection/collect-run.ts';
-import type { Agent } from '../../main/agents/types.ts';
+import type { Agent } from '../../main/tasks/agent.ts';
 import { useTaskEnvironment } from '../helpers/environment.ts';
 
 let host: ChromiumHost;

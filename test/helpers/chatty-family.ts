@@ -3,7 +3,7 @@
  * pressed, and the button fetches a JSON count from the site (a real request the step records).
  * "Press Load twice, then report the count." Used to test the per-step console and network record.
  */
-import type { Agent } from '../../main/agents/types.ts';
+import type { Agent } from '../../main/tasks/agent.ts';
 import type { TaskFamily } from '../../main/tasks/types.ts';
 
 interface ChattyState {

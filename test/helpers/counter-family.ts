@@ -2,7 +2,7 @@
  * A tiny task family for tests of the episode machinery (not a built-in site):
  * "press Add one N times, then tell me the count". Real server-side state, real checker.
  */
-import type { Agent } from '../../main/agents/types.ts';
+import type { Agent } from '../../main/tasks/agent.ts';
 import type { TaskFamily } from '../../main/tasks/types.ts';
 
 interface CounterState {

@@ -18,7 +18,7 @@ import { importedFamily, saveTaskSet } from '../../main/tasks/imported/taskset.t
 import { ChatEndpoint } from '../../main/llm/client.ts';
 import { JudgmentStore } from '../../main/store/judgments.ts';
 import { judgeAndRecord, unjudgedEpisodes } from '../../main/judge/run.ts';
-import type { Agent } from '../../main/agents/types.ts';
+import type { Agent } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { imagesOf, startChatServer, textOf, type ChatServer } from '../helpers/chat-server.ts';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { useScriptedEndpoint, type ScriptedEndpoint } from './helpers.ts';
 import { EndpointAgent } from '../../main/agents/endpoint-agent.ts';
 import { REFLECTIONS_HEADER } from '../../main/agents/endpoint-prompt.ts';
-import { AgentUnavailableError } from '../../main/agents/types.ts';
+import { AgentUnavailableError } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import type { TaskSpec } from '../../main/tasks/types.ts';
 

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { EndpointAgent } from '../../main/agents/endpoint-agent.ts';
-import { AgentUnavailableError } from '../../main/agents/types.ts';
+import { AgentUnavailableError } from '../../main/tasks/agent.ts';
 import { ChatEndpoint, EndpointError } from '../../main/llm/client.ts';
 import { forTerminal } from '../../main/cli/terminal.ts';
 import type { Observation } from '../../main/environment/types.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Agent, AgentTurn } from '../../main/agents/types.ts';
+import type { Agent, AgentTurn } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import type { TaskSpec } from '../../main/tasks/types.ts';
 import { runEpisode } from '../../main/collection/episode.ts';

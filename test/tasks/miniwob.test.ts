@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runEpisode } from '../../main/collection/episode.ts';
-import type { Agent } from '../../main/agents/types.ts';
+import type { Agent } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import { findMiniwobRoot, miniwobFamilies } from '../../main/tasks/miniwob/loader.ts';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';

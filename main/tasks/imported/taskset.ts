@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonl } from '../../store/jsonl.ts';
-import type { Agent } from '../../agents/types.ts';
+import type { Agent } from '../agent.ts';
 import type { TaskFamily } from '../types.ts';
 import { importedTaskSchema, type ImportedTask } from './formats.ts';
 import { labPaths } from '../../store/layout.ts';

@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
-import type { Agent } from '../../agents/types.ts';
+import type { Agent } from '../agent.ts';
 import type { InstanceContext, PageReward, SiteRequest, SiteResponse, TaskFamily, Tier } from '../types.ts';
 import { SEEDS } from '../families/common/seeds.ts';
 import { callExpression } from '../../environment/page-scripts.ts';

@@ -1,7 +1,7 @@
 /** Run an agent on a task instance in the real browser environment (Chromium over CDP). */
 import type { BrowserEnv } from '../../../main/environment/environment.ts';
 import { parseAction } from '../../../main/environment/actions.ts';
-import type { Agent, AgentTurn } from '../../../main/agents/types.ts';
+import type { Agent, AgentTurn } from '../../../main/tasks/agent.ts';
 import type { TaskInstance, TaskServer } from '../../../main/tasks/server.ts';
 import type { Tier } from '../../../main/tasks/types.ts';
 

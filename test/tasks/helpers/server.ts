@@ -1,7 +1,7 @@
 /** Shared test plumbing: a real TaskServer with the built-in families, and oracle/random runs in the mini browser. */
 import { TaskServer, type TaskInstance } from '../../../main/tasks/server.ts';
 import { builtinFamilies } from '../../../main/tasks/registry.ts';
-import type { Agent, AgentTurn } from '../../../main/agents/types.ts';
+import type { Agent, AgentTurn } from '../../../main/tasks/agent.ts';
 import type { Tier } from '../../../main/tasks/types.ts';
 import { MiniBrowser } from './minibrowser.ts';
 

@@ -1,5 +1,5 @@
 /** The calendar oracle: works through the goals in order (answers last), each a small state machine on the page. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
 import { longDate } from '../common/dates.ts';

@@ -3,7 +3,7 @@
  * and write BrowserGym-style action strings. Oracles are state machines keyed on the URL path and
  * on what the page shows, so they recover when a step lands somewhere unexpected.
  */
-import type { Agent, AgentTurn } from '../../../agents/types.ts';
+import type { Agent, AgentTurn } from '../../agent.ts';
 import type { Observation, PageElement } from '../../../environment/types.ts';
 import type { TaskSpec } from '../../types.ts';
 import { normalizeText } from '../../../common/normalize.ts';

@@ -1,5 +1,5 @@
 /** The comparison oracle: looks the product up in both stores (remembering what it saw), then answers or buys. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import type { TaskSpec } from '../../types.ts';
 import { money } from '../common/html.ts';

@@ -1,5 +1,5 @@
 /** The flight oracle: a state machine on the URL path and the page's controls. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded, startsWith } from '../common/oracle.ts';
 import { airportLabel } from './data.ts';

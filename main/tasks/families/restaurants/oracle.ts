@@ -1,5 +1,5 @@
 /** The restaurant oracle: a state machine on the URL path and the page's controls. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded } from '../common/oracle.ts';
 import { parseDate } from '../common/dates.ts';

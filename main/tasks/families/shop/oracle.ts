@@ -2,7 +2,7 @@
  * The shop oracle: a state machine on the URL path and the page's elements. It knows the target
  * from the instance state but acts only through actions, as any agent would.
  */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { normalizeText } from '../../../common/normalize.ts';
 import { OracleAgent, act, fillIfNeeded, find, findAll, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';

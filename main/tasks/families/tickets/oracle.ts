@@ -1,5 +1,5 @@
 /** The ticketing oracle: finds the event, picks seats on the map, pays; answers questions from the event page. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath } from '../common/oracle.ts';
 import { adjacentFree, timeLabel } from './data.ts';

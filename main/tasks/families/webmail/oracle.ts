@@ -1,5 +1,5 @@
 /** The webmail oracle: works through the task's goals in order, each as a small state machine on the page. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { normalizeText } from '../../../common/normalize.ts';
 import { OracleAgent, act, find, instancePath, selectIfNeeded, startsWith, valueIs } from '../common/oracle.ts';

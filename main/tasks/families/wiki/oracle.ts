@@ -1,5 +1,5 @@
 /** The wiki oracle: visits the articles that hold the answer (search, links, back), then answers. */
-import type { AgentTurn } from '../../../agents/types.ts';
+import type { AgentTurn } from '../../agent.ts';
 import type { TaskSpec } from '../../types.ts';
 import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, find, instancePath } from '../common/oracle.ts';

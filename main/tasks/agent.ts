@@ -1,5 +1,11 @@
+/**
+ * What an agent is: the interface every policy implements (an oracle, a random agent, a model, a
+ * person). It lives with the tasks because each task family ships its own oracle, which is an
+ * agent; agents/ (the other policies) and collection/ import it from here, so the arrows point
+ * one way: agents -> tasks, never back (test/app/import-floors.test.ts).
+ */
 import type { Observation } from '../environment/types.ts';
-import type { TaskSpec } from '../tasks/types.ts';
+import type { TaskSpec } from './types.ts';
 import type { StepIo } from '../store/schema.ts';
 
 /** What a policy produces for one step: an optional short thought and one action string. */
