@@ -3,7 +3,7 @@
  * be checked against it byte for byte: the shipped compact policy was trained on this text, and
  * a silent shift in it would break that policy.
  *
- *   npx tsx scripts/observation-snapshot.ts OUT_DIR [--seeds 3] [--tiers 1,2] [--steps 4] [--family shop ...]
+ *   npx tsx scripts/observation-snapshot.ts OUT_DIR [--seeds 3] [--tiers 1,2] [--steps 4] [--text-layout runs] [--family shop ...]
  *
  * For each family, seed (the first test seeds) and tier, the oracle runs in the real browser
  * environment and each of the first --steps observations is written to OUT_DIR/<family>-<seed>-t<tier>.txt:
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const families = builtinFamilies();
   const server = await new TaskServer(families).start();
   const host = await ChromiumHost.start();
-  const env = new BrowserEnv(host, {});
+  const env = new BrowserEnv(host, process.argv.includes('--text-layout') ? { textLayout: arg('--text-layout', 'sentences') as 'sentences' | 'runs' } : {});
   const t0 = performance.now();
   try {
     for (const family of families.values()) {

@@ -7,6 +7,7 @@ import type { BrowserHost, CdpSession, PageHandle } from './cdp.ts';
 import { ActionParseError, parseAction } from './actions.ts';
 import { ActionError, executeAction } from './execute.ts';
 import { observeElements } from './observe.ts';
+import type { TextLayout } from './observe-text.ts';
 import { PageState, type DialogPolicy } from './page-state.ts';
 import { callExpression, drawMarks, installSettleTracker, removeMarks } from './page-scripts.ts';
 import type { Observation, PageElement, Screenshot, StepError, StepResult } from './types.ts';
@@ -28,6 +29,11 @@ export interface EnvOptions {
   dialogs: DialogPolicy;
   /** Prepare the next episode's page while this one runs. */
   prefetchPage: boolean;
+  /**
+   * Page text as the page shows it (`sentences`), or the layout observations had before issue 18
+   * (`runs`), for evaluating a policy trained on that. LAB_TEXT_LAYOUT=runs sets the default.
+   */
+  textLayout: TextLayout;
 }
 
 export const DEFAULT_ENV_OPTIONS: EnvOptions = {
@@ -40,6 +46,7 @@ export const DEFAULT_ENV_OPTIONS: EnvOptions = {
   marks: true,
   dialogs: 'dismiss',
   prefetchPage: true,
+  textLayout: process.env.LAB_TEXT_LAYOUT === 'runs' ? 'runs' : 'sentences',
 };
 
 export interface EpisodeStart {
@@ -177,7 +184,7 @@ export class BrowserEnv {
       return await this.withStepTimeout(async () => {
         const session = this.session;
         const [{ elements }, info] = await Promise.all([
-          observeElements(session, this.options.viewport),
+          observeElements(session, this.options.viewport, this.options.textLayout),
           session.send<{ result: { value: { url: string; title: string } } }>('Runtime.evaluate', {
             expression: '({ url: location.href, title: document.title })',
             returnByValue: true,
