@@ -111,9 +111,10 @@ export class BrowserEnv {
     await guardLoopback(session, allowedLoopbackOrigins(start.startUrl, start.allowedOrigins ?? []));
     const deadline = Date.now() + this.options.stepTimeoutMs;
     let error: StepError | null = null;
+    const navigatedAt = Date.now();
     const nav = await session.send<{ errorText?: string }>('Page.navigate', { url: start.startUrl });
     if (nav.errorText) error = { code: 'navigation_failed', message: `${nav.errorText} loading ${start.startUrl}` };
-    else if ((await this.state.settle(deadline, this.options.settleQuietMs)) === 'loading') {
+    else if ((await this.state.settle(deadline, this.options.settleQuietMs, navigatedAt)) === 'loading') {
       await session.send('Page.stopLoading').catch(() => {});
       error = { code: 'step_timeout', message: `${start.startUrl} was still loading after ${this.options.stepTimeoutMs} ms; loading was stopped` };
     }
@@ -143,6 +144,7 @@ export class BrowserEnv {
     try {
       const action = parseAction(actionText);
       const deadline = Date.now() + this.options.stepTimeoutMs;
+      const actedAt = Date.now();
       const outcome = await this.withStepTimeout(async () => {
         const out = await executeAction(
           { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [] },
@@ -150,7 +152,8 @@ export class BrowserEnv {
         );
         tAction = performance.now();
         // Stop settling a little before the step deadline so a slow load is reported as such.
-        const settled = await state.settle(Math.min(deadline - 100, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs);
+        // Timers the action started (a menu that opens after 300 ms) are waited for too.
+        const settled = await state.settle(Math.min(deadline - 100, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs, actedAt);
         if (settled === 'loading') {
           // Like a person pressing Esc: stop the slow load so the page can be read and used.
           await this.session.send('Page.stopLoading').catch(() => {});

@@ -66,7 +66,34 @@ export function findClickables(
     const axRole = ax && !ax.ignored ? String(ax.role?.value ?? '') : '';
     out.push({ index: i, role: PLAIN_ROLES.has(axRole) ? 'generic' : axRole, ax });
   }
-  return out;
+  return withoutDelegators(dom, out);
+}
+
+/**
+ * A list that handles its items' clicks (one listener, delegated) holds clickables and no text
+ * of its own: the items are the targets, not the list. A row with its own text and a star icon
+ * inside keeps both.
+ */
+function withoutDelegators(dom: DomInfo, found: Clickable[]): Clickable[] {
+  const at = new Set(found.map((c) => c.index));
+  const nearest = (i: number): number => {
+    for (let p = dom.parent[i]; p >= 0; p = dom.parent[p]) if (at.has(p)) return p;
+    return -1;
+  };
+  const holdsClickable = new Set<number>();
+  for (const c of found) {
+    const p = nearest(c.index);
+    if (p >= 0) holdsClickable.add(p);
+  }
+  if (!holdsClickable.size) return found;
+  const hasOwnText = new Set<number>();
+  for (let i = 0; i < dom.parent.length; i++) {
+    const b = dom.box[i];
+    if (dom.nodeType[i] !== 3 || !b || b[2] <= 0 || b[3] <= 0) continue;
+    const p = nearest(i);
+    if (p >= 0) hasOwnText.add(p);
+  }
+  return found.filter((c) => !holdsClickable.has(c.index) || hasOwnText.has(c.index));
 }
 
 function hasClickSignal(dom: DomInfo, i: number): boolean {

@@ -215,7 +215,11 @@ export function collectRuns(
     if (parent < 0) continue;
     const text = role === 'LineBreak' ? '\n' : String(node.name?.value ?? '');
     if (!text) continue;
-    runs.push({ node: at, parent, text, coveredBy: coveringAncestor(node) ?? clickableAncestor(at) });
+    // The nearer of the two speaks the text: a suggestion inside a list box names itself.
+    const byTree = coveringAncestor(node);
+    const byClick = clickableAncestor(at);
+    const coveredBy = byClick !== undefined && (byTree === undefined || (byTree >= 0 && isWithin(dom, byClick, byTree))) ? byClick : byTree;
+    runs.push({ node: at, parent, text, coveredBy });
   }
   return runs;
 }

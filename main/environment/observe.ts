@@ -17,6 +17,8 @@ const INTERACTIVE = new Set([
   'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'slider', 'spinbutton', 'treeitem',
   'textarea', 'PopUpButton', 'ToggleButton', 'DisclosureTriangle', 'Date', 'DateTime', 'InputTime', 'ColorWell',
 ]);
+/** Controls that hold their choices as children: what sits inside them may still be a target. */
+const CONTAINER_ROLES = new Set(['listbox', 'tree', 'menu', 'menubar', 'tablist', 'radiogroup', 'grid', 'treegrid']);
 /** Roles worth listing for their content when they have a name. */
 const CONTENT = new Set([
   'heading', 'img', 'image', 'cell', 'gridcell', 'columnheader', 'rowheader', 'alert', 'status', 'dialog',
@@ -103,7 +105,8 @@ function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; hei
     if (seen.has(id)) continue;
     seen.add(id);
     listed.add(index);
-    if (interactive) controls.add(index);
+    // A list box's items are targets of their own (a script-built suggestion list).
+    if (interactive && !CONTAINER_ROLES.has(role)) controls.add(index);
     const ownIndex = node.backendDOMNodeId !== undefined ? dom.indexOf.get(node.backendDOMNodeId) : undefined;
     const el: PageElement = { id, role, name, tag: dom.tag[index], ...place(ownIndex, index) };
     applyProperties(el, node, byId);

@@ -39,19 +39,61 @@ export function installSettleTracker(): void {
     );
     return send0.apply(this, args as any);
   };
-  // Resolves once no request is pending and the DOM has been quiet for quietMs, or after maxMs.
-  // `fromNow`: count quiet from the start of the wait too (same document after an action, where a
-  // navigation or request may follow a moment later); a freshly loaded document counts from its
-  // last change only.
-  lab.settle = (quietMs: number, maxMs: number, fromNow: boolean) =>
+  // Short timers the page starts (a debounced autocomplete, a menu that opens after 300 ms): the
+  // settle wait lets the ones an action started fire. Longer ones (a session timeout, MiniWoB++'s
+  // episode clock) and repeating ones are not waited for.
+  const SHORT_TIMER_MS = 1000;
+  const timers = new Map<number, number>(); // id -> when it was started
+  const setTimeout0 = w.setTimeout;
+  const clearTimeout0 = w.clearTimeout;
+  w.setTimeout = function (this: unknown, fn: unknown, ms?: number, ...args: unknown[]) {
+    const delay = Number(ms) || 0;
+    if (typeof fn !== 'function' || delay > SHORT_TIMER_MS) return setTimeout0.call(this, fn, ms, ...args);
+    const id: number = setTimeout0.call(
+      this,
+      function (this: unknown, ...a: unknown[]) {
+        timers.delete(id);
+        return (fn as (...x: unknown[]) => unknown).apply(this, a);
+      },
+      ms,
+      ...args,
+    );
+    timers.set(id, performance.now());
+    return id;
+  };
+  w.clearTimeout = function (this: unknown, id: number) {
+    timers.delete(id);
+    return clearTimeout0.call(this, id);
+  };
+  // Transitions and animations of known, short length that are running (a menu sliding open).
+  const animating = (): boolean => {
+    if (typeof document.getAnimations !== 'function') return false;
+    return document.getAnimations().some((a) => {
+      if (a.playState !== 'running') return false;
+      const end = a.effect?.getComputedTiming().endTime;
+      return typeof end === 'number' && Number.isFinite(end) && end <= SHORT_TIMER_MS;
+    });
+  };
+  // Resolves once no request is pending, no short timer started in the last `sinceMs` (by the
+  // action) is waiting, no short animation runs, and the DOM has been quiet for quietMs; or after
+  // maxMs. `fromNow`: count quiet from the start of the wait too (same document after an action,
+  // where a navigation or request may follow a moment later); a freshly loaded document counts
+  // from its last change only.
+  lab.settle = (quietMs: number, maxMs: number, fromNow: boolean, sinceMs = 0) =>
     new Promise<boolean>((resolve) => {
       const start = performance.now();
       const floor = fromNow ? start : 0;
+      const from = start - sinceMs;
+      const timerPending = () => {
+        for (const at of timers.values()) if (at >= from && at <= start) return true;
+        return false;
+      };
       const tick = () => {
         const now = performance.now();
-        if (lab.pending === 0 && now - Math.max(lab.lastChange, floor) >= quietMs) resolve(true);
+        const busy = sinceMs > 0 && (timerPending() || animating());
+        if (lab.pending === 0 && !busy && now - Math.max(lab.lastChange, floor) >= quietMs) resolve(true);
         else if (now - start >= maxMs) resolve(false);
-        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, floor)), 10)));
+        else setTimeout0(tick, busy ? 10 : Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, floor)), 10)));
       };
       tick();
     });
