@@ -101,18 +101,50 @@ export function installSettleTracker(): void {
 
 /**
  * Give every element that has none a `data-lab-id`, in document order; ids already given stay.
+ * Elements inside open shadow roots get ids too, in the order they are shown (inside their host).
  * The counter lives on the document so ids never repeat within one page load.
  */
 export function markElements(): number {
   const d = document as any;
   let next: number = d.__labNextId ?? 0;
   const all = document.getElementsByTagName('*');
-  for (let i = 0; i < all.length; i++) {
-    const el = all[i];
+  const mark = (el: Element) => {
     if (!el.hasAttribute('data-lab-id')) el.setAttribute('data-lab-id', String(next++));
+  };
+  let hasShadow = false;
+  for (let i = 0; i < all.length && !hasShadow; i++) if (all[i].shadowRoot) hasShadow = true;
+  if (!hasShadow) {
+    for (let i = 0; i < all.length; i++) mark(all[i]);
+  } else {
+    // Depth first through light and shadow trees alike (a host's shadow content before its children).
+    const stack: Element[] = [document.documentElement];
+    while (stack.length) {
+      const el = stack.pop()!;
+      mark(el);
+      const kids = [...(el.shadowRoot ? Array.from(el.shadowRoot.children) : []), ...Array.from(el.children)];
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    }
   }
   d.__labNextId = next;
   return next;
+}
+
+/** The element with this lab id, in the document or inside an open shadow root; null if none. */
+export function findLabElement(id: string): Element | null {
+  const selector = `[data-lab-id="${CSS.escape(id)}"]`;
+  const direct = document.querySelector(selector);
+  if (direct) return direct;
+  const roots: ParentNode[] = [document];
+  while (roots.length) {
+    const root = roots.pop()!;
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      if (!el.shadowRoot) continue;
+      const found = el.shadowRoot.querySelector(selector);
+      if (found) return found;
+      roots.push(el.shadowRoot);
+    }
+  }
+  return null;
 }
 
 /** Called on the target element after it was scrolled into view: where to click and whether we can. */
@@ -137,8 +169,10 @@ export function inspectTarget(this: Element): {
   for (const line of Array.from(el.getClientRects())) {
     if (line.width > 0 && line.height > 0) candidates.push([line.left + line.width / 2, line.top + line.height / 2]);
   }
+  // Inside a shadow root the document's hit test stops at the host; ask the target's own root.
+  const root = el.getRootNode() as Document | ShadowRoot;
   const hits = (x: number, y: number): Element | null => {
-    const hit = document.elementFromPoint(x, y);
+    const hit = typeof root.elementFromPoint === 'function' ? root.elementFromPoint(x, y) : document.elementFromPoint(x, y);
     // A label for the target counts as the target (clicking it activates the control).
     const viaLabel = hit instanceof HTMLLabelElement && hit.control === el;
     return !hit || hit === el || el.contains(hit) || viaLabel ? null : hit;
