@@ -11,6 +11,7 @@ import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
 import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
+import { formatMiniwobReport, pickMiniwobTasks, runMiniwobReport, type MiniwobValidateFlags } from './tasks-miniwob.ts';
 import { intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 
 /** The built-in families, loaded on first use (some eighty modules of task sites). */
@@ -47,6 +48,31 @@ export function describeTask(f: TaskFamily, seed: number, tier?: Tier) {
     ...(f.checker && f.checker !== 'site' ? { checker: f.checker } : {}),
     keyPoints: check.keyPoints.map((k) => k.name),
   };
+}
+
+type MiniwobFlags = Omit<MiniwobValidateFlags, 'seeds' | 'endOnGoal'>;
+
+/** `validate --miniwob`: the named agent on every task of the checkout, one row per task. */
+async function validateMiniwob(opts: BrowserFlags & EndOnGoalFlags & ExtraTaskFlags & MiniwobFlags & { seeds: number; record?: boolean; json?: boolean }, cmd: Command): Promise<void> {
+  const { miniwobFamilies } = await import('../../tasks/miniwob/loader.ts');
+  const families = pickMiniwobTasks(miniwobFamilies(opts.miniwob!, { episodeMaxTimeMs: opts.miniwobTime }), opts.task);
+  const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
+  const store = tmp ? new LabStore(tmp) : openLab(cmd);
+  const server = await startTaskServer(families);
+  const host = await startBrowser(opts).catch(async (err) => {
+    await server.stop();
+    throw err;
+  });
+  let reports: Awaited<ReturnType<typeof runMiniwobReport>> = [];
+  await withCleanup([() => server.stop(), () => host.close(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
+    reports = await runMiniwobReport(
+      { host, server, store, browserKind: host.kind, signal, onEpisode: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`) },
+      families,
+      { ...opts, seeds: opts.seeds, endOnGoal: opts.endOnGoal },
+    );
+  });
+  if (opts.json) return printJson({ agent: opts.agent, seedsPerTask: opts.seeds, tasks: reports });
+  process.stdout.write(formatMiniwobReport(reports, opts.agent));
 }
 
 interface FamilyReport {
@@ -109,16 +135,22 @@ export function registerTasksCommands(program: Command): void {
 
   registerImportCommand(tasks);
 
-  withBrowserOptions(withEndOnGoalOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
     tasks
       .command('validate')
-      .description('run the oracle (and a random agent) on test seeds of every family in the real browser environment')
+      .description('run the oracle (and a random agent) on test seeds of every family in the real browser environment; with --miniwob, run --agent on every task of a MiniWoB++ checkout and print which it solves')
       .option('--seeds <n>', 'test seeds per family (tiers 1, 2, 3 in turn)', intOption('--seeds', 1), 3)
       .option('--family <name...>', 'only these families')
       .option('--no-random', 'skip the random agent')
+      .option('--agent <name>', 'with --miniwob: the agent to run (random | endpoint | policy)', 'random')
+      .option('--task <name...>', 'with --miniwob: only these MiniWoB++ tasks')
+      .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
+      .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
+      .option('--policy <dir>', "agent policy: the compact policy's model folder (default: the shipped policy)")
       .option('--record', 'record the episodes in the lab (default: a temporary lab, removed afterwards)')
       .option('--json', 'print JSON'),
-  )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
+  ))).action(async (opts: BrowserFlags & EndOnGoalFlags & ExtraTaskFlags & MiniwobFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
+    if (opts.miniwob) return validateMiniwob(opts, cmd);
     const [{ SingleBar, Presets }, { randomAgent }, { runEpisode }, { BrowserEnv }] = await Promise.all([
       import('cli-progress'), import('../../agents/random.ts'), import('../../collection/episode.ts'), import('../../environment/environment.ts'),
     ]);
