@@ -39,7 +39,7 @@ export interface SnapshotDoc {
 export const SNAPSHOT_STYLES = ['visibility', 'opacity', 'display', 'cursor'];
 
 /** Attributes kept from the snapshot (the rest are not needed to build the list). */
-const KEPT_ATTRIBUTES = new Set(['for', 'id', 'tabindex', 'role', 'onclick']);
+const KEPT_ATTRIBUTES = new Set(['for', 'id', 'tabindex', 'role', 'onclick', 'title', 'aria-label', 'alt']);
 
 export interface DomInfo {
   /** Snapshot node index of each backend node id. */

@@ -135,7 +135,10 @@ function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; hei
     seen.add(id);
     const axName = c.ax && !c.ax.ignored ? String(c.ax.name?.value ?? '').replace(/\s+/g, ' ').trim() : '';
     const own = (runsOf.get(c.index) ?? []).sort((a, b) => a.node - b.node);
-    const el: PageElement = { id, role: c.role, name: axName || joinRuns(dom, own), tag: dom.tag[c.index], ...place(c.index, c.index) };
+    // An icon has no text: its tooltip or label attribute names it, as the tree would for a control.
+    const attrs = dom.attrs[c.index];
+    const name = axName || joinRuns(dom, own) || (attrs?.['aria-label'] ?? attrs?.title ?? attrs?.alt ?? '').replace(/\s+/g, ' ').trim();
+    const el: PageElement = { id, role: c.role, name, tag: dom.tag[c.index], ...place(c.index, c.index) };
     if (c.ax && !c.ax.ignored) applyProperties(el, c.ax, byId);
     elements.push(el);
     if (c.ax?.backendDOMNodeId !== undefined) backendIds.set(id, c.ax.backendDOMNodeId);
