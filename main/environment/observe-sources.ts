@@ -29,6 +29,8 @@ export interface SnapshotDoc {
     attributes: number[][];
     /** Nodes with click, mousedown or mouseup listeners of their own (and links, controls). */
     isClickable?: { index: number[] };
+    /** Frame elements and the snapshot document that is their content. */
+    contentDocumentIndex?: { index: number[]; value: number[] };
   };
   layout: { nodeIndex: number[]; styles: number[][]; bounds: number[][] };
   scrollOffsetX?: number;
@@ -59,6 +61,62 @@ export interface DomInfo {
   domIds: Set<string>;
   scrollX: number;
   scrollY: number;
+}
+
+/**
+ * One node space for the page and the same-origin frames in it: each frame's document follows
+ * the page's nodes, hangs below its <iframe>, and has its boxes moved to the page's coordinates.
+ */
+export function mergeDocuments(docs: SnapshotDoc[]): SnapshotDoc {
+  if (docs.length === 1) return docs[0];
+  const out: SnapshotDoc = {
+    nodes: { parentIndex: [], nodeType: [], nodeName: [], backendNodeId: [], attributes: [], isClickable: { index: [] } },
+    layout: { nodeIndex: [], styles: [], bounds: [] },
+    scrollOffsetX: docs[0].scrollOffsetX,
+    scrollOffsetY: docs[0].scrollOffsetY,
+  };
+  const offsets: number[] = [];
+  const host = new Map<number, number>(); // document index -> merged index of its frame element
+  const hostBox = new Map<number, number[]>(); // merged index -> box in page coordinates
+  docs.forEach((doc, k) => {
+    const base = out.nodes.backendNodeId.length;
+    offsets[k] = base;
+    const frame = host.get(k);
+    // The frame document's own box is its viewport: centre it in the frame element's box (borders).
+    let dx = 0;
+    let dy = 0;
+    if (frame !== undefined) {
+      const fb = hostBox.get(frame);
+      const rootAt = doc.layout.nodeIndex.indexOf(0);
+      const inner = rootAt >= 0 ? doc.layout.bounds[rootAt] : undefined;
+      if (fb) {
+        dx = fb[0] + (inner ? Math.max(0, (fb[2] - inner[2]) / 2) : 0) - (doc.scrollOffsetX ?? 0);
+        dy = fb[1] + (inner ? Math.max(0, (fb[3] - inner[3]) / 2) : 0) - (doc.scrollOffsetY ?? 0);
+      }
+    }
+    const n = doc.nodes.backendNodeId.length;
+    for (let i = 0; i < n; i++) {
+      const p = doc.nodes.parentIndex[i];
+      out.nodes.parentIndex.push(p >= 0 ? p + base : (frame ?? -1));
+      out.nodes.nodeType.push(doc.nodes.nodeType[i]);
+      out.nodes.nodeName.push(doc.nodes.nodeName[i]);
+      out.nodes.backendNodeId.push(doc.nodes.backendNodeId[i]);
+      out.nodes.attributes.push(doc.nodes.attributes[i]);
+    }
+    for (const i of doc.nodes.isClickable?.index ?? []) out.nodes.isClickable!.index.push(i + base);
+    for (let j = 0; j < doc.layout.nodeIndex.length; j++) {
+      const b = doc.layout.bounds[j];
+      const at = doc.layout.nodeIndex[j] + base;
+      const moved = [b[0] + dx, b[1] + dy, b[2], b[3]];
+      out.layout.nodeIndex.push(at);
+      out.layout.styles.push(doc.layout.styles[j]);
+      out.layout.bounds.push(moved);
+      if (!hostBox.has(at)) hostBox.set(at, moved);
+    }
+    const frames = doc.nodes.contentDocumentIndex;
+    if (frames) frames.index.forEach((i, m) => host.set(frames.value[m], i + base));
+  });
+  return out;
 }
 
 export function readSnapshot(doc: SnapshotDoc, strings: string[]): DomInfo {

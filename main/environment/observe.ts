@@ -7,7 +7,7 @@
 import type { CdpSession } from './cdp.ts';
 import type { PageElement } from './types.ts';
 import { callExpression, markElements } from './page-scripts.ts';
-import { readSnapshot, SNAPSHOT_STYLES, type AXNode, type DomInfo, type SnapshotDoc } from './observe-sources.ts';
+import { mergeDocuments, readSnapshot, SNAPSHOT_STYLES, type AXNode, type DomInfo, type SnapshotDoc } from './observe-sources.ts';
 import { findClickables } from './observe-clickables.ts';
 import { buildTextLines, collectRuns, joinRuns, nameControlsFromLabels, unboundLabels, type TextLayout, type TextRun } from './observe-text.ts';
 
@@ -40,8 +40,36 @@ export async function observeElements(session: CdpSession, viewport: { width: nu
     session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES }),
     session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
   ]);
-  const dom = readSnapshot(snapshot.documents[0], snapshot.strings);
-  return buildList(ax.nodes, dom, viewport, textLayout);
+  const dom = readSnapshot(mergeDocuments(snapshot.documents), snapshot.strings);
+  // Same-origin frames: their accessibility trees come one frame at a time (only asked for when
+  // the snapshot holds frame documents, so pages without frames pay nothing).
+  const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(session))] : ax.nodes;
+  return buildList(nodes, dom, viewport, textLayout);
+}
+
+interface FrameTree {
+  frame: { id: string };
+  childFrames?: FrameTree[];
+}
+
+/** The accessibility nodes of every child frame this session can read, node ids made unique per frame. */
+async function frameAXNodes(session: CdpSession): Promise<AXNode[]> {
+  const { frameTree } = await session.send<{ frameTree: FrameTree }>('Page.getFrameTree');
+  const ids: string[] = [];
+  const walk = (t: FrameTree) => {
+    for (const c of t.childFrames ?? []) {
+      ids.push(c.frame.id);
+      walk(c);
+    }
+  };
+  walk(frameTree);
+  const trees = await Promise.all(
+    ids.map((frameId) => session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', { frameId }).then((r) => r.nodes, () => [] as AXNode[])),
+  );
+  return trees.flatMap((list, k) => {
+    const tag = (id: string) => `f${k}:${id}`;
+    return list.map((n) => ({ ...n, nodeId: tag(n.nodeId), parentId: n.parentId && tag(n.parentId), childIds: n.childIds?.map(tag) }));
+  });
 }
 
 function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; height: number }, textLayout: TextLayout): ElementListResult {

@@ -111,17 +111,27 @@ export function markElements(): number {
   const mark = (el: Element) => {
     if (!el.hasAttribute('data-lab-id')) el.setAttribute('data-lab-id', String(next++));
   };
-  let hasShadow = false;
-  for (let i = 0; i < all.length && !hasShadow; i++) if (all[i].shadowRoot) hasShadow = true;
-  if (!hasShadow) {
+  // A same-origin frame's document (null for other origins: their content is not ours to read).
+  const frameDoc = (el: Element): Document | null => {
+    if (el.tagName !== 'IFRAME' && el.tagName !== 'FRAME') return null;
+    try {
+      return (el as HTMLIFrameElement).contentDocument;
+    } catch {
+      return null;
+    }
+  };
+  let nested = false;
+  for (let i = 0; i < all.length && !nested; i++) if (all[i].shadowRoot || frameDoc(all[i])?.documentElement) nested = true;
+  if (!nested) {
     for (let i = 0; i < all.length; i++) mark(all[i]);
   } else {
-    // Depth first through light and shadow trees alike (a host's shadow content before its children).
+    // Depth first through light trees, shadow trees and frame documents alike, each in its place.
     const stack: Element[] = [document.documentElement];
     while (stack.length) {
       const el = stack.pop()!;
       mark(el);
-      const kids = [...(el.shadowRoot ? Array.from(el.shadowRoot.children) : []), ...Array.from(el.children)];
+      const inner = frameDoc(el)?.documentElement;
+      const kids = [...(inner ? [inner] : []), ...(el.shadowRoot ? Array.from(el.shadowRoot.children) : []), ...Array.from(el.children)];
       for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
     }
   }
@@ -129,7 +139,7 @@ export function markElements(): number {
   return next;
 }
 
-/** The element with this lab id, in the document or inside an open shadow root; null if none. */
+/** The element with this lab id: in the document, an open shadow root or a same-origin frame; null if none. */
 export function findLabElement(id: string): Element | null {
   const selector = `[data-lab-id="${CSS.escape(id)}"]`;
   const direct = document.querySelector(selector);
@@ -138,10 +148,20 @@ export function findLabElement(id: string): Element | null {
   while (roots.length) {
     const root = roots.pop()!;
     for (const el of Array.from(root.querySelectorAll('*'))) {
-      if (!el.shadowRoot) continue;
-      const found = el.shadowRoot.querySelector(selector);
-      if (found) return found;
-      roots.push(el.shadowRoot);
+      let inner: Document | null = null;
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+        try {
+          inner = (el as HTMLIFrameElement).contentDocument;
+        } catch {
+          inner = null;
+        }
+      }
+      for (const sub of [el.shadowRoot, inner]) {
+        if (!sub) continue;
+        const found = sub.querySelector(selector);
+        if (found) return found;
+        roots.push(sub);
+      }
     }
   }
   return null;
@@ -189,6 +209,17 @@ export function inspectTarget(this: Element): {
       }>`;
     }
   }
+  // Inside a frame the box is the frame's: move the click point into the page's viewport.
+  let fx = 0;
+  let fy = 0;
+  for (let win: Window | null = el.ownerDocument.defaultView; win && win !== window.top && win.frameElement; win = win.parent) {
+    const frame = win.frameElement as HTMLElement;
+    const fr = frame.getBoundingClientRect();
+    fx += fr.left + frame.clientLeft;
+    fy += fr.top + frame.clientTop;
+  }
+  cx += fx;
+  cy += fy;
   const tag = el.tagName.toLowerCase();
   const type = (el.getAttribute('type') || '').toLowerCase();
   const textInput = tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'].includes(type);

@@ -1,7 +1,7 @@
 /**
  * Observation fidelity (issue 18) on small pages in real Chromium: what an agent reads of
  * script-made clickables, unbound labels, sentences with inline markup, a menu that opens late,
- * shadow DOM and a canvas, and that the ids it is given work.
+ * shadow DOM, a same-origin frame and a canvas, and that the ids it is given work.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,7 +124,15 @@ test('shadow DOM content is listed in place and its ids work; a canvas widget is
   assert.ok(canvas.box.width === 200 && canvas.box.height === 60);
 });
 
-test('content of a same-origin iframe is listed', { todo: 'frames are not read yet (issue 18, item 2)' }, async () => {
+test('content of a same-origin frame is listed in place and its ids work', async () => {
   const obs = await open('shadow-frame-canvas.html');
-  find(obs, 'button', 'Frame button');
+  const text = lines(obs);
+  const button = find(obs, 'button', 'Frame button');
+  assert.deepEqual(text.slice(3, 5), ['Inside the frame.', `[${button.id}] button "Frame button"`]);
+  // The box is in the page's coordinates: inside the frame element, below the outside text.
+  const frame = obs.elements.find((e) => e.name === 'Inside the frame.')!;
+  assert.ok(frame.box.y > 50 && button.box.y > frame.box.y, JSON.stringify([frame.box, button.box]));
+  const r = await env.step(`click('${button.id}')`);
+  assert.equal(r.error, null);
+  find(r.observation, 'button', 'Frame clicked');
 });
