@@ -112,6 +112,7 @@ export const SYSTEM_PROMPT = [
   'Actions (element ids are the numbers in brackets):',
   "  click('12')  fill('7', 'text')  select_option('3', 'Option')  check('5')  uncheck('5')",
   "  press('7', 'Enter')  hover('12')  scroll(0, 400)  go_back()  goto('url')",
+  "  noop(500)  wait for the page (a menu or result that appears a moment later)",
   "  send_msg_to_user('answer')  when the task asks for information or is done",
   "  report_infeasible('why')  when the task cannot be done",
   'Reply with at most a short thought, then the action alone on the last line.',

@@ -7,6 +7,7 @@ import type { BrowserHost, CdpSession, PageHandle } from './cdp.ts';
 import { ActionParseError, parseAction } from './actions.ts';
 import { ActionError, executeAction } from './execute.ts';
 import { observeElements } from './observe.ts';
+import type { TextLayout } from './observe-text.ts';
 import { PageState, type DialogPolicy } from './page-state.ts';
 import { callExpression, drawMarks, installSettleTracker, removeMarks } from './page-scripts.ts';
 import type { Observation, PageElement, Screenshot, StepError, StepResult } from './types.ts';
@@ -34,6 +35,11 @@ export interface EnvOptions {
   dialogs: DialogPolicy;
   /** Prepare the next episode's page while this one runs. */
   prefetchPage: boolean;
+  /**
+   * Page text as the page shows it (`sentences`), or the layout observations had before issue 18
+   * (`runs`), for evaluating a policy trained on that. LAB_TEXT_LAYOUT=runs sets the default.
+   */
+  textLayout: TextLayout;
 }
 
 export const DEFAULT_ENV_OPTIONS: EnvOptions = {
@@ -46,6 +52,7 @@ export const DEFAULT_ENV_OPTIONS: EnvOptions = {
   marks: true,
   dialogs: 'dismiss',
   prefetchPage: true,
+  textLayout: process.env.LAB_TEXT_LAYOUT === 'runs' ? 'runs' : 'sentences',
 };
 
 export interface EpisodeStart {
@@ -113,9 +120,10 @@ export class BrowserEnv {
     await guardLoopback(session, allowedLoopbackOrigins(start.startUrl, start.allowedOrigins ?? []));
     const deadline = Date.now() + this.options.stepTimeoutMs;
     let error: StepError | null = null;
+    const navigatedAt = Date.now();
     const nav = await session.send<{ errorText?: string }>('Page.navigate', { url: start.startUrl });
     if (nav.errorText) error = { code: 'navigation_failed', message: `${nav.errorText} loading ${start.startUrl}` };
-    else if ((await this.state.settle(deadline, this.options.settleQuietMs)) === 'loading') {
+    else if ((await this.state.settle(deadline, this.options.settleQuietMs, navigatedAt)) === 'loading') {
       await session.send('Page.stopLoading').catch(() => {});
       error = { code: 'step_timeout', message: `${start.startUrl} was still loading after ${this.options.stepTimeoutMs} ms; loading was stopped` };
     }
@@ -167,6 +175,7 @@ export class BrowserEnv {
     try {
       const action = parseAction(actionText);
       const deadline = Date.now() + this.options.stepTimeoutMs;
+      const actedAt = Date.now();
       const outcome = await this.withStepTimeout(async () => {
         const out = await executeAction(
           { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [] },
@@ -174,7 +183,8 @@ export class BrowserEnv {
         );
         tAction = performance.now();
         // Stop settling a little before the step deadline so a slow load is reported as such.
-        const settled = await state.settle(Math.min(deadline - 100, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs);
+        // Timers the action started (a menu that opens after 300 ms) are waited for too.
+        const settled = await state.settle(Math.min(deadline - 100, Date.now() + this.options.settleMaxMs), this.options.settleQuietMs, actedAt);
         if (settled === 'loading') {
           // Like a person pressing Esc: stop the slow load so the page can be read and used.
           await this.session.send('Page.stopLoading').catch(() => {});
@@ -213,7 +223,7 @@ export class BrowserEnv {
       return await this.withStepTimeout(async () => {
         const session = this.session;
         const [{ elements }, info] = await Promise.all([
-          observeElements(session, this.options.viewport),
+          observeElements(session, this.options.viewport, this.options.textLayout),
           session.send<{ result: { value: { url: string; title: string } } }>('Runtime.evaluate', {
             expression: '({ url: location.href, title: document.title })',
             returnByValue: true,

@@ -5,7 +5,7 @@
 import type { CdpSession } from './cdp.ts';
 import type { Action } from './actions.ts';
 import type { StepError } from './types.ts';
-import { functionDeclaration, inspectTarget, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
+import { callExpression, findLabElement, functionDeclaration, inspectTarget, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
 import { keyEvents, parseKeyChord } from './keys.ts';
 
 /** An action that could not be carried out; becomes the step's named error. */
@@ -161,7 +161,7 @@ interface ResolvedTarget {
 async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: boolean): Promise<ResolvedTarget> {
   const { session } = ctx;
   const found = await session.send<{ result: { objectId?: string; subtype?: string } }>('Runtime.evaluate', {
-    expression: `document.querySelector('[data-lab-id="${id}"]')`,
+    expression: callExpression(findLabElement, id),
     objectGroup: OBJECT_GROUP,
   });
   const objectId = found.result.objectId;

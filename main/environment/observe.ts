@@ -1,10 +1,15 @@
 /**
  * The numbered element list: roles, names and states from the accessibility tree; ids, boxes,
- * visibility and form values from a DOM snapshot; both joined on the backend node id.
+ * visibility and form values from a DOM snapshot; both joined on the backend node id. Elements
+ * made clickable by script join them (observe-clickables.ts); page text is laid out in lines as
+ * the page shows it (observe-text.ts).
  */
 import type { CdpSession } from './cdp.ts';
 import type { PageElement } from './types.ts';
 import { callExpression, markElements } from './page-scripts.ts';
+import { mergeDocuments, readSnapshot, SNAPSHOT_STYLES, type AXNode, type DomInfo, type SnapshotDoc } from './observe-sources.ts';
+import { findClickables } from './observe-clickables.ts';
+import { buildTextLines, collectRuns, joinRuns, nameControlsFromLabels, unboundLabels, type TextLayout, type TextRun } from './observe-text.ts';
 
 /** Roles an agent can act on. */
 const INTERACTIVE = new Set([
@@ -12,6 +17,8 @@ const INTERACTIVE = new Set([
   'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'slider', 'spinbutton', 'treeitem',
   'textarea', 'PopUpButton', 'ToggleButton', 'DisclosureTriangle', 'Date', 'DateTime', 'InputTime', 'ColorWell',
 ]);
+/** Controls that hold their choices as children: what sits inside them may still be a target. */
+const CONTAINER_ROLES = new Set(['listbox', 'tree', 'menu', 'menubar', 'tablist', 'radiogroup', 'grid', 'treegrid']);
 /** Roles worth listing for their content when they have a name. */
 const CONTENT = new Set([
   'heading', 'img', 'image', 'cell', 'gridcell', 'columnheader', 'rowheader', 'alert', 'status', 'dialog',
@@ -20,181 +27,157 @@ const CONTENT = new Set([
 /** Text inside these is already their name; don't list it again. */
 const NAMES_FROM_CONTENT = new Set([...INTERACTIVE, 'LabelText', 'heading', 'cell', 'gridcell', 'columnheader', 'rowheader', 'caption', 'legend', 'Legend', 'code']);
 
-interface AXValue {
-  type: string;
-  value?: any;
-}
-interface AXNode {
-  nodeId: string;
-  ignored: boolean;
-  role?: AXValue;
-  name?: AXValue;
-  value?: AXValue;
-  properties?: Array<{ name: string; value: AXValue }>;
-  parentId?: string;
-  childIds?: string[];
-  backendDOMNodeId?: number;
-}
-
-interface SnapshotDoc {
-  nodes: {
-    parentIndex: number[];
-    nodeType: number[];
-    nodeName: number[];
-    backendNodeId: number[];
-    attributes: number[][];
-  };
-  layout: { nodeIndex: number[]; styles: number[][]; bounds: number[][] };
-  scrollOffsetX?: number;
-  scrollOffsetY?: number;
-}
-
-interface DomInfo {
-  /** Snapshot node index of each backend node id. */
-  indexOf: Map<number, number>;
-  parent: number[];
-  labId: (string | undefined)[];
-  tag: string[];
-  box: (number[] | undefined)[];
-  hiddenByStyle: boolean[];
-  scrollX: number;
-  scrollY: number;
-}
-
 export interface ElementListResult {
   elements: PageElement[];
   /** Lab id -> backend node id, for diagnostics and replay checks. */
   backendIds: Map<string, number>;
 }
 
-const STYLES = ['visibility', 'opacity'];
-
-export async function observeElements(session: CdpSession, viewport: { width: number; height: number }): Promise<ElementListResult> {
+export async function observeElements(session: CdpSession, viewport: { width: number; height: number }, textLayout: TextLayout = 'sentences'): Promise<ElementListResult> {
   await session.send('Runtime.evaluate', { expression: callExpression(markElements), returnByValue: true });
   // Both requests go out at once: their round trips overlap.
   const [snapshot, ax] = await Promise.all([
-    session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: STYLES }),
+    session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES }),
     session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
   ]);
-  const dom = readSnapshot(snapshot.documents[0], snapshot.strings);
-  return buildList(ax.nodes, dom, viewport);
+  const dom = readSnapshot(mergeDocuments(snapshot.documents), snapshot.strings);
+  // Same-origin frames: their accessibility trees come one frame at a time (only asked for when
+  // the snapshot holds frame documents, so pages without frames pay nothing).
+  const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(session))] : ax.nodes;
+  return buildList(nodes, dom, viewport, textLayout);
 }
 
-function readSnapshot(doc: SnapshotDoc, strings: string[]): DomInfo {
-  const n = doc.nodes.backendNodeId.length;
-  const indexOf = new Map<number, number>();
-  const labId: (string | undefined)[] = new Array(n);
-  const tag: string[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    indexOf.set(doc.nodes.backendNodeId[i], i);
-    tag[i] = strings[doc.nodes.nodeName[i]]?.toLowerCase() ?? '';
-    const attrs = doc.nodes.attributes[i];
-    if (attrs) {
-      for (let a = 0; a < attrs.length; a += 2) {
-        if (strings[attrs[a]] === 'data-lab-id') {
-          labId[i] = strings[attrs[a + 1]];
-          break;
-        }
-      }
+interface FrameTree {
+  frame: { id: string };
+  childFrames?: FrameTree[];
+}
+
+/** The accessibility nodes of every child frame this session can read, node ids made unique per frame. */
+async function frameAXNodes(session: CdpSession): Promise<AXNode[]> {
+  const { frameTree } = await session.send<{ frameTree: FrameTree }>('Page.getFrameTree');
+  const ids: string[] = [];
+  const walk = (t: FrameTree) => {
+    for (const c of t.childFrames ?? []) {
+      ids.push(c.frame.id);
+      walk(c);
     }
-  }
-  const box: (number[] | undefined)[] = new Array(n);
-  const hiddenByStyle: boolean[] = new Array(n).fill(false);
-  const { nodeIndex, bounds, styles } = doc.layout;
-  for (let j = 0; j < nodeIndex.length; j++) {
-    const i = nodeIndex[j];
-    // A node can have several layout objects (e.g. wrapped text); keep the union of their boxes.
-    box[i] = box[i] ? union(box[i]!, bounds[j]) : bounds[j];
-    const [visibility, opacity] = styles[j].map((s) => strings[s]);
-    if (visibility === 'hidden' || visibility === 'collapse' || opacity === '0') hiddenByStyle[i] = true;
-  }
-  return {
-    indexOf,
-    parent: doc.nodes.parentIndex,
-    labId,
-    tag,
-    box,
-    hiddenByStyle,
-    scrollX: doc.scrollOffsetX ?? 0,
-    scrollY: doc.scrollOffsetY ?? 0,
   };
+  walk(frameTree);
+  const trees = await Promise.all(
+    ids.map((frameId) => session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', { frameId }).then((r) => r.nodes, () => [] as AXNode[])),
+  );
+  return trees.flatMap((list, k) => {
+    const tag = (id: string) => `f${k}:${id}`;
+    return list.map((n) => ({ ...n, nodeId: tag(n.nodeId), parentId: n.parentId && tag(n.parentId), childIds: n.childIds?.map(tag) }));
+  });
 }
 
-function union(a: number[], b: number[]): number[] {
-  const x = Math.min(a[0], b[0]);
-  const y = Math.min(a[1], b[1]);
-  return [x, y, Math.max(a[0] + a[2], b[0] + b[2]) - x, Math.max(a[1] + a[3], b[1] + b[3]) - y];
-}
-
-function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; height: number }): ElementListResult {
+function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; height: number }, textLayout: TextLayout): ElementListResult {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const elements: PageElement[] = [];
   const backendIds = new Map<string, number>();
   const seen = new Set<string>();
+  const labels = unboundLabels(dom);
 
-  /** The lab id of the DOM element behind a node (the parent element for a text node). */
+  /** The DOM element behind a node that carries a lab id (the parent element for a text node). */
   const elementIndex = (node: AXNode): number | undefined => {
     let i = node.backendDOMNodeId !== undefined ? dom.indexOf.get(node.backendDOMNodeId) : undefined;
     while (i !== undefined && i >= 0 && dom.labId[i] === undefined) i = dom.parent[i];
     return i !== undefined && i >= 0 ? i : undefined;
   };
 
-  /** Nearest listed ancestor that already speaks this text (a link's label, a heading's text). */
-  const textCoveredByAncestor = (node: AXNode): boolean => {
-    for (let p = node.parentId ? byId.get(node.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) {
-      const role = String(p.role?.value ?? '');
-      if (NAMES_FROM_CONTENT.has(role) && !p.ignored) return true;
-    }
-    return false;
-  };
-
-  const texts = new Map<string, PageElement>();
-  for (const node of nodes) {
-    if (node.ignored) continue;
-    const role = String(node.role?.value ?? '');
-    const name = String(node.name?.value ?? '').replace(/\s+/g, ' ').trim();
-    const isText = role === 'StaticText';
-    if (isText) {
-      if (!name || textCoveredByAncestor(node)) continue;
-    } else if (!INTERACTIVE.has(role) && !(name && (CONTENT.has(role) || isFocusable(node)))) {
-      continue;
-    }
-    // Options of a <select> are listed on the select itself.
-    if (role === 'option' && isInsideCombobox(node, byId)) continue;
-    const index = elementIndex(node);
-    if (index === undefined) continue;
-    const id = dom.labId[index]!;
-    const ownIndex = node.backendDOMNodeId !== undefined ? dom.indexOf.get(node.backendDOMNodeId) : undefined;
+  /** Box and visibility of an element, from its own node when it has a box, else the labelled one. */
+  const place = (ownIndex: number | undefined, index: number): Pick<PageElement, 'box' | 'visible' | 'inViewport'> => {
     const rawBox = (ownIndex !== undefined ? dom.box[ownIndex] : undefined) ?? dom.box[index];
     const box = rawBox
       ? { x: round(rawBox[0] - dom.scrollX), y: round(rawBox[1] - dom.scrollY), width: round(rawBox[2]), height: round(rawBox[3]) }
       : { x: 0, y: 0, width: 0, height: 0 };
     const visible = !!rawBox && box.width > 0 && box.height > 0 && !dom.hiddenByStyle[ownIndex ?? index] && !dom.hiddenByStyle[index];
     const inViewport = visible && box.x < viewport.width && box.y < viewport.height && box.x + box.width > 0 && box.y + box.height > 0;
+    return { box, visible, inViewport };
+  };
 
-    if (isText) {
-      // Consecutive text runs of one element become one 'text' entry.
-      const prev = texts.get(id);
-      if (prev) {
-        prev.name = `${prev.name} ${name}`;
-        continue;
-      }
-      if (seen.has(id)) continue;
-      const el: PageElement = { id, role: 'text', name, tag: dom.tag[index], box, visible, inViewport };
-      texts.set(id, el);
-      elements.push(el);
-      seen.add(id);
-      continue;
+  /** The DOM element of the nearest ancestor that already speaks this text (a link's label, a heading's text). */
+  const coveringAncestor = (node: AXNode): number | undefined => {
+    for (let p = node.parentId ? byId.get(node.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) {
+      const role = String(p.role?.value ?? '');
+      if (!NAMES_FROM_CONTENT.has(role) || p.ignored) continue;
+      const at = p.backendDOMNodeId !== undefined ? dom.indexOf.get(p.backendDOMNodeId) : undefined;
+      // An unbound label names nothing: its text is the page's.
+      if (role === 'LabelText' && at !== undefined && labels.has(at)) continue;
+      return at ?? -1;
     }
+    return undefined;
+  };
+
+  // Controls and named content, from the accessibility tree.
+  const listed = new Set<number>();
+  const controls = new Set<number>();
+  const axByIndex = new Map<number, AXNode>();
+  for (const node of nodes) {
+    if (node.backendDOMNodeId !== undefined) {
+      const at = dom.indexOf.get(node.backendDOMNodeId);
+      if (at !== undefined) axByIndex.set(at, node);
+    }
+    if (node.ignored) continue;
+    const role = String(node.role?.value ?? '');
+    const name = String(node.name?.value ?? '').replace(/\s+/g, ' ').trim();
+    if (role === 'StaticText') continue;
+    const interactive = INTERACTIVE.has(role) || isFocusable(node);
+    if (!INTERACTIVE.has(role) && !(name && (CONTENT.has(role) || isFocusable(node)))) continue;
+    // Options of a <select> are listed on the select itself.
+    if (role === 'option' && isInsideCombobox(node, byId)) continue;
+    const index = elementIndex(node);
+    if (index === undefined) continue;
+    const id = dom.labId[index]!;
     if (seen.has(id)) continue;
     seen.add(id);
-    const el: PageElement = { id, role, name, tag: dom.tag[index], box, visible, inViewport };
+    listed.add(index);
+    // A list box's items are targets of their own (a script-built suggestion list).
+    if (interactive && !CONTAINER_ROLES.has(role)) controls.add(index);
+    const ownIndex = node.backendDOMNodeId !== undefined ? dom.indexOf.get(node.backendDOMNodeId) : undefined;
+    const el: PageElement = { id, role, name, tag: dom.tag[index], ...place(ownIndex, index) };
     applyProperties(el, node, byId);
     elements.push(el);
     if (node.backendDOMNodeId !== undefined) backendIds.set(id, node.backendDOMNodeId);
   }
+
+  // Elements made clickable by script, which the tree does not call controls.
+  const clickables = findClickables(dom, axByIndex, listed, controls, viewport);
+  const clickableSet = new Set(clickables.map((c) => c.index));
+  const clickableAncestor = (i: number): number | undefined => {
+    for (let p = dom.parent[i]; p >= 0; p = dom.parent[p]) if (clickableSet.has(p)) return p;
+    return undefined;
+  };
+  const runs = collectRuns(nodes, dom, coveringAncestor, clickableAncestor);
+  const runsOf = new Map<number, TextRun[]>();
+  for (const r of runs) {
+    if (r.coveredBy === undefined || !clickableSet.has(r.coveredBy)) continue;
+    let list = runsOf.get(r.coveredBy);
+    if (!list) runsOf.set(r.coveredBy, (list = []));
+    list.push(r);
+  }
+  for (const c of clickables) {
+    const id = dom.labId[c.index]!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const axName = c.ax && !c.ax.ignored ? String(c.ax.name?.value ?? '').replace(/\s+/g, ' ').trim() : '';
+    const own = (runsOf.get(c.index) ?? []).sort((a, b) => a.node - b.node);
+    // An icon has no text: its tooltip or label attribute names it, as the tree would for a control.
+    const attrs = dom.attrs[c.index];
+    const name = axName || joinRuns(dom, own) || (attrs?.['aria-label'] ?? attrs?.title ?? attrs?.alt ?? '').replace(/\s+/g, ' ').trim();
+    const el: PageElement = { id, role: c.role, name, tag: dom.tag[c.index], ...place(c.index, c.index) };
+    if (c.ax && !c.ax.ignored) applyProperties(el, c.ax, byId);
+    elements.push(el);
+    if (c.ax?.backendDOMNodeId !== undefined) backendIds.set(id, c.ax.backendDOMNodeId);
+  }
+
+  // Page text, one line per block, in the places the page shows it.
+  const { lines, labelLines } = buildTextLines(dom, runs, labels, seen, place, textLayout);
+  elements.push(...lines);
   // Ids were given in document order, so this is reading order for everything but late additions.
   elements.sort((a, b) => Number(a.id) - Number(b.id));
+  nameControlsFromLabels(elements, labelLines);
   return { elements, backendIds };
 }
 

@@ -39,19 +39,61 @@ export function installSettleTracker(): void {
     );
     return send0.apply(this, args as any);
   };
-  // Resolves once no request is pending and the DOM has been quiet for quietMs, or after maxMs.
-  // `fromNow`: count quiet from the start of the wait too (same document after an action, where a
-  // navigation or request may follow a moment later); a freshly loaded document counts from its
-  // last change only.
-  lab.settle = (quietMs: number, maxMs: number, fromNow: boolean) =>
+  // Short timers the page starts (a debounced autocomplete, a menu that opens after 300 ms): the
+  // settle wait lets the ones an action started fire. Longer ones (a session timeout, MiniWoB++'s
+  // episode clock) and repeating ones are not waited for.
+  const SHORT_TIMER_MS = 1000;
+  const timers = new Map<number, number>(); // id -> when it was started
+  const setTimeout0 = w.setTimeout;
+  const clearTimeout0 = w.clearTimeout;
+  w.setTimeout = function (this: unknown, fn: unknown, ms?: number, ...args: unknown[]) {
+    const delay = Number(ms) || 0;
+    if (typeof fn !== 'function' || delay > SHORT_TIMER_MS) return setTimeout0.call(this, fn, ms, ...args);
+    const id: number = setTimeout0.call(
+      this,
+      function (this: unknown, ...a: unknown[]) {
+        timers.delete(id);
+        return (fn as (...x: unknown[]) => unknown).apply(this, a);
+      },
+      ms,
+      ...args,
+    );
+    timers.set(id, performance.now());
+    return id;
+  };
+  w.clearTimeout = function (this: unknown, id: number) {
+    timers.delete(id);
+    return clearTimeout0.call(this, id);
+  };
+  // Transitions and animations of known, short length that are running (a menu sliding open).
+  const animating = (): boolean => {
+    if (typeof document.getAnimations !== 'function') return false;
+    return document.getAnimations().some((a) => {
+      if (a.playState !== 'running') return false;
+      const end = a.effect?.getComputedTiming().endTime;
+      return typeof end === 'number' && Number.isFinite(end) && end <= SHORT_TIMER_MS;
+    });
+  };
+  // Resolves once no request is pending, no short timer started in the last `sinceMs` (by the
+  // action) is waiting, no short animation runs, and the DOM has been quiet for quietMs; or after
+  // maxMs. `fromNow`: count quiet from the start of the wait too (same document after an action,
+  // where a navigation or request may follow a moment later); a freshly loaded document counts
+  // from its last change only.
+  lab.settle = (quietMs: number, maxMs: number, fromNow: boolean, sinceMs = 0) =>
     new Promise<boolean>((resolve) => {
       const start = performance.now();
       const floor = fromNow ? start : 0;
+      const from = start - sinceMs;
+      const timerPending = () => {
+        for (const at of timers.values()) if (at >= from && at <= start) return true;
+        return false;
+      };
       const tick = () => {
         const now = performance.now();
-        if (lab.pending === 0 && now - Math.max(lab.lastChange, floor) >= quietMs) resolve(true);
+        const busy = sinceMs > 0 && (timerPending() || animating());
+        if (lab.pending === 0 && !busy && now - Math.max(lab.lastChange, floor) >= quietMs) resolve(true);
         else if (now - start >= maxMs) resolve(false);
-        else setTimeout(tick, Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, floor)), 10)));
+        else setTimeout0(tick, busy ? 10 : Math.max(2, Math.min(quietMs - (now - Math.max(lab.lastChange, floor)), 10)));
       };
       tick();
     });
@@ -59,18 +101,70 @@ export function installSettleTracker(): void {
 
 /**
  * Give every element that has none a `data-lab-id`, in document order; ids already given stay.
+ * Elements inside open shadow roots get ids too, in the order they are shown (inside their host).
  * The counter lives on the document so ids never repeat within one page load.
  */
 export function markElements(): number {
   const d = document as any;
   let next: number = d.__labNextId ?? 0;
   const all = document.getElementsByTagName('*');
-  for (let i = 0; i < all.length; i++) {
-    const el = all[i];
+  const mark = (el: Element) => {
     if (!el.hasAttribute('data-lab-id')) el.setAttribute('data-lab-id', String(next++));
+  };
+  // A same-origin frame's document (null for other origins: their content is not ours to read).
+  const frameDoc = (el: Element): Document | null => {
+    if (el.tagName !== 'IFRAME' && el.tagName !== 'FRAME') return null;
+    try {
+      return (el as HTMLIFrameElement).contentDocument;
+    } catch {
+      return null;
+    }
+  };
+  let nested = false;
+  for (let i = 0; i < all.length && !nested; i++) if (all[i].shadowRoot || frameDoc(all[i])?.documentElement) nested = true;
+  if (!nested) {
+    for (let i = 0; i < all.length; i++) mark(all[i]);
+  } else {
+    // Depth first through light trees, shadow trees and frame documents alike, each in its place.
+    const stack: Element[] = [document.documentElement];
+    while (stack.length) {
+      const el = stack.pop()!;
+      mark(el);
+      const inner = frameDoc(el)?.documentElement;
+      const kids = [...(inner ? [inner] : []), ...(el.shadowRoot ? Array.from(el.shadowRoot.children) : []), ...Array.from(el.children)];
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    }
   }
   d.__labNextId = next;
   return next;
+}
+
+/** The element with this lab id: in the document, an open shadow root or a same-origin frame; null if none. */
+export function findLabElement(id: string): Element | null {
+  const selector = `[data-lab-id="${CSS.escape(id)}"]`;
+  const direct = document.querySelector(selector);
+  if (direct) return direct;
+  const roots: ParentNode[] = [document];
+  while (roots.length) {
+    const root = roots.pop()!;
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      let inner: Document | null = null;
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+        try {
+          inner = (el as HTMLIFrameElement).contentDocument;
+        } catch {
+          inner = null;
+        }
+      }
+      for (const sub of [el.shadowRoot, inner]) {
+        if (!sub) continue;
+        const found = sub.querySelector(selector);
+        if (found) return found;
+        roots.push(sub);
+      }
+    }
+  }
+  return null;
 }
 
 /** Called on the target element after it was scrolled into view: where to click and whether we can. */
@@ -95,8 +189,10 @@ export function inspectTarget(this: Element): {
   for (const line of Array.from(el.getClientRects())) {
     if (line.width > 0 && line.height > 0) candidates.push([line.left + line.width / 2, line.top + line.height / 2]);
   }
+  // Inside a shadow root the document's hit test stops at the host; ask the target's own root.
+  const root = el.getRootNode() as Document | ShadowRoot;
   const hits = (x: number, y: number): Element | null => {
-    const hit = document.elementFromPoint(x, y);
+    const hit = typeof root.elementFromPoint === 'function' ? root.elementFromPoint(x, y) : document.elementFromPoint(x, y);
     // A label for the target counts as the target (clicking it activates the control).
     const viaLabel = hit instanceof HTMLLabelElement && hit.control === el;
     return !hit || hit === el || el.contains(hit) || viaLabel ? null : hit;
@@ -113,6 +209,17 @@ export function inspectTarget(this: Element): {
       }>`;
     }
   }
+  // Inside a frame the box is the frame's: move the click point into the page's viewport.
+  let fx = 0;
+  let fy = 0;
+  for (let win: Window | null = el.ownerDocument.defaultView; win && win !== window.top && win.frameElement; win = win.parent) {
+    const frame = win.frameElement as HTMLElement;
+    const fr = frame.getBoundingClientRect();
+    fx += fr.left + frame.clientLeft;
+    fy += fr.top + frame.clientTop;
+  }
+  cx += fx;
+  cy += fy;
   const tag = el.tagName.toLowerCase();
   const type = (el.getAttribute('type') || '').toLowerCase();
   const textInput = tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'].includes(type);

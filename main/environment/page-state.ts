@@ -10,6 +10,11 @@ export type DialogPolicy = 'dismiss' | 'accept';
 /** Requests that finish; long-lived streams never do and must not hold the settle wait. */
 const TRACKED_TYPES = new Set(['Document', 'Stylesheet', 'Script', 'XHR', 'Fetch', 'Image', 'Font']);
 
+/** How far back the page looks for timers the action started; a little slack for the round trip. */
+function sinceMs(since: number | undefined): number {
+  return since === undefined ? 0 : Math.max(1, Date.now() - since + 50);
+}
+
 export class PageState {
   mainFrameId = '';
   loading = false;
@@ -136,10 +141,12 @@ export class PageState {
   }
 
   /**
-   * Wait until the main document has loaded, tracked requests are done and the DOM has been quiet
-   * for quietMs, or until the deadline. Not settling in time is not an error: some pages animate.
+   * Wait until the main document has loaded, tracked requests are done, the short timers and
+   * animations started since `since` (the action, as a Date.now() time) have run, and the DOM has
+   * been quiet for quietMs; or until the deadline. Not settling in time is not an error: some
+   * pages animate.
    */
-  async settle(deadline: number, quietMs: number): Promise<'settled' | 'busy' | 'loading'> {
+  async settle(deadline: number, quietMs: number, since?: number): Promise<'settled' | 'busy' | 'loading'> {
     const navigationsAtStart = this.navigations;
     for (let round = 0; round < 20; round++) {
       const remaining = deadline - Date.now();
@@ -161,7 +168,7 @@ export class PageState {
       const before = this.navigations;
       try {
         await this.session.send('Runtime.evaluate', {
-          expression: `window.__lab ? window.__lab.settle(${quietMs}, ${Math.max(0, deadline - Date.now())}, ${this.navigations === navigationsAtStart}) : true`,
+          expression: `window.__lab ? window.__lab.settle(${quietMs}, ${Math.max(0, deadline - Date.now())}, ${this.navigations === navigationsAtStart}, ${sinceMs(since)}) : true`,
           awaitPromise: true,
           returnByValue: true,
         });

@@ -56,7 +56,10 @@ function typeAgent(): Agent {
 test('the loader finds the checkout from its root or its html/ folder and names a family per task page', () => {
   const root = findMiniwobRoot(CHECKOUT);
   assert.equal(findMiniwobRoot(join(CHECKOUT, 'html')), root);
-  assert.deepEqual(miniwobFamilies(CHECKOUT).map((f) => [f.name, f.checker]), [['miniwob.click-button', 'page'], ['miniwob.enter-text', 'page']]);
+  assert.deepEqual(
+    miniwobFamilies(CHECKOUT).map((f) => [f.name, f.checker]),
+    ['click-button', 'click-link', 'email-inbox', 'enter-text', 'login-user', 'navigate-tree', 'tic-tac-toe', 'use-autocomplete'].map((t) => [`miniwob.${t}`, 'page']),
+  );
   assert.throws(() => findMiniwobRoot(mkdtempSync(join(tmpdir(), 'not-miniwob-'))), /no MiniWoB\+\+ checkout there/);
 });
 

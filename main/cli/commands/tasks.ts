@@ -11,6 +11,8 @@ import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
 import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags, intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
+import { progressBar } from '../progress.ts';
+import { formatMiniwobReport, pickMiniwobTasks, runMiniwobReport, type MiniwobValidateFlags } from './tasks-miniwob.ts';
 
 /** The built-in families, loaded on first use (some eighty modules of task sites). */
 const loadBuiltins = async () => (await import('../../tasks/registry.ts')).builtinFamilies();
@@ -46,6 +48,31 @@ export function describeTask(f: TaskFamily, seed: number, tier?: Tier) {
     ...(f.checker && f.checker !== 'site' ? { checker: f.checker } : {}),
     keyPoints: check.keyPoints.map((k) => k.name),
   };
+}
+
+type MiniwobFlags = Omit<MiniwobValidateFlags, 'seeds' | 'endOnGoal'>;
+
+/** `validate --miniwob`: the named agent on every task of the checkout, one row per task. */
+async function validateMiniwob(opts: BrowserFlags & EndOnGoalFlags & ExtraTaskFlags & MiniwobFlags & { seeds: number; record?: boolean; json?: boolean }, cmd: Command): Promise<void> {
+  const { miniwobFamilies } = await import('../../tasks/miniwob/loader.ts');
+  const families = pickMiniwobTasks(miniwobFamilies(opts.miniwob!, { episodeMaxTimeMs: opts.miniwobTime }), opts.task);
+  const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
+  const store = tmp ? new LabStore(tmp) : openLab(cmd);
+  const server = await startTaskServer(families);
+  const host = await startBrowser(opts).catch(async (err) => {
+    await server.stop();
+    throw err;
+  });
+  let reports: Awaited<ReturnType<typeof runMiniwobReport>> = [];
+  await withCleanup([() => server.stop(), () => host.close(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
+    reports = await runMiniwobReport(
+      { host, server, store, browserKind: host.kind, signal, onEpisode: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`) },
+      families,
+      { ...opts, seeds: opts.seeds, endOnGoal: opts.endOnGoal },
+    );
+  });
+  if (opts.json) return printJson({ agent: opts.agent, seedsPerTask: opts.seeds, tasks: reports });
+  process.stdout.write(formatMiniwobReport(reports, opts.agent));
 }
 
 interface FamilyReport {
@@ -108,18 +135,24 @@ export function registerTasksCommands(program: Command): void {
 
   registerImportCommand(tasks);
 
-  withBrowserOptions(withEndOnGoalOption(
+  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(
     tasks
       .command('validate')
-      .description('run the oracle (and a random agent) on test seeds of every family in the real browser environment')
+      .description('run the oracle (and a random agent) on test seeds of every family in the real browser environment; with --miniwob, run --agent on every task of a MiniWoB++ checkout and print which it solves')
       .option('--seeds <n>', 'test seeds per family (tiers 1, 2, 3 in turn)', intOption('--seeds', 1), 3)
       .option('--family <name...>', 'only these families')
       .option('--no-random', 'skip the random agent')
+      .option('--agent <name>', 'with --miniwob: the agent to run (random | endpoint | policy)', 'random')
+      .option('--task <name...>', 'with --miniwob: only these MiniWoB++ tasks')
+      .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
+      .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
+      .option('--policy <dir>', "agent policy: the compact policy's model folder (default: the shipped policy)")
       .option('--record', 'record the episodes in the lab (default: a temporary lab, removed afterwards)')
       .option('--json', 'print JSON'),
-  )).action(async (opts: BrowserFlags & EndOnGoalFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
-    const [{ SingleBar, Presets }, { randomAgent }, { runEpisode }, { BrowserEnv }] = await Promise.all([
-      import('cli-progress'), import('../../agents/random.ts'), import('../../collection/episode.ts'), import('../../environment/environment.ts'),
+  ))).action(async (opts: BrowserFlags & EndOnGoalFlags & ExtraTaskFlags & MiniwobFlags & { seeds: number; family?: string[]; random: boolean; record?: boolean; json?: boolean }, cmd: Command) => {
+    if (opts.miniwob) return validateMiniwob(opts, cmd);
+    const [{ randomAgent }, { runEpisode }, { BrowserEnv }] = await Promise.all([
+      import('../../agents/random.ts'), import('../../collection/episode.ts'), import('../../environment/environment.ts'),
     ]);
     const builtins = await loadBuiltins();
     const families = opts.family ? opts.family.map((n) => familyOrThrow(n, builtins)) : [...builtins.values()];
@@ -129,10 +162,10 @@ export function registerTasksCommands(program: Command): void {
     const host = await startBrowser(opts);
     const env = new BrowserEnv(host, {});
     const total = families.length * opts.seeds * (opts.random ? 2 : 1);
-    const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: 'validate [{bar}] {value}/{total} {task}', hideCursor: true }, Presets.shades_classic) : null;
+    const bar = await progressBar('validate [{bar}] {value}/{total} {task}', { quiet: opts.json });
     const reports: FamilyReport[] = [];
-    await withCleanup([() => server.stop(), () => host.close(), () => env.close(), () => void bar?.stop(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
-      bar?.start(total, 0, { task: '' });
+    await withCleanup([() => server.stop(), () => host.close(), () => env.close(), () => bar.stop(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
+      bar.update(0, total, { task: '' });
       let done = 0;
       for (const f of families) {
         const seeds = Array.from({ length: opts.seeds }, (_, k) => f.seeds.test.from + k);
@@ -141,7 +174,7 @@ export function registerTasksCommands(program: Command): void {
         for (const [k, seed] of seeds.entries()) {
           if (signal.aborted) break;
           const tier = ((k % 3) + 1) as Tier;
-          bar?.update(done, { task: `${f.name} seed ${seed} oracle` });
+          bar.update(done, total, { task: `${f.name} seed ${seed} oracle` });
           const o = await runEpisode({ env, server, store, browserKind: host.kind, signal, endOnGoal: opts.endOnGoal }, { family: f.name, seed, tier, agent: (i) => i.family.oracle(i.ctx) });
           rep.oracle.episodes++;
           rep.oracle.reasons[o.reason] = (rep.oracle.reasons[o.reason] ?? 0) + 1;
@@ -150,10 +183,10 @@ export function registerTasksCommands(program: Command): void {
             steps[tier].push(o.steps);
           } else rep.oracle.failures.push({ seed, tier, reason: o.reason, unmet: o.keyPoints.filter((x) => !x.met).map((x) => x.name) });
           done++;
-          if (!bar && !opts.json) process.stderr.write(`${f.name} seed ${seed} tier ${tier} oracle: ${o.success ? 'success' : 'FAILURE'} in ${o.steps} steps\n`);
+          if (!bar.drawn && !opts.json) process.stderr.write(`${f.name} seed ${seed} tier ${tier} oracle: ${o.success ? 'success' : 'FAILURE'} in ${o.steps} steps\n`);
           if (rep.random) {
             if (signal.aborted) break;
-            bar?.update(done, { task: `${f.name} seed ${seed} random` });
+            bar.update(done, total, { task: `${f.name} seed ${seed} random` });
             const r = await runEpisode({ env, server, store, browserKind: host.kind, signal, endOnGoal: opts.endOnGoal }, { family: f.name, seed, tier, agent: randomAgent(seed) });
             rep.random.episodes++;
             if (r.success) rep.random.successes++;
@@ -166,8 +199,8 @@ export function registerTasksCommands(program: Command): void {
         if (rep.random) rep.random.successRate = rep.random.episodes ? rep.random.successes / rep.random.episodes : 0;
         reports.push(rep);
       }
-      bar?.update(done, { task: 'done' });
-      bar?.stop();
+      bar.update(done, total, { task: 'done' });
+      bar.stop();
     });
     const ok = reports.length === families.length && reports.every((r) => r.oracle.episodes === opts.seeds && r.oracle.successes === r.oracle.episodes);
     if (!ok) process.exitCode = 1;
