@@ -135,7 +135,10 @@ export async function benchPool(hosts: readonly ChromiumHost[], server: TaskServ
     return { browsers: k, environments: k * opts.envsPerBrowser, stepsPerSec: roundMean(tMean(ws.map((w) => w.stepsPerSec))), windows: ws };
   });
   const all = results.flatMap((r) => r.windows.map((w) => ({ w, k: r.browsers })));
-  const launched = all.length > 0 && all.every(({ w }) => w.browserPssMb !== null);
+  // Launched browsers have their memory read from /proc; a window whose read failed (a process
+  // that ended mid-read) is left out of the memory figure, not the whole figure.
+  const withMemory = all.filter(({ w }) => w.browserPssMb !== null);
+  const launched = withMemory.length > 0 && all.every(({ w }) => w.browserCpuMsPerStep !== null);
   const one = results.find((r) => r.browsers === Math.min(...opts.counts))?.stepsPerSec.value ?? null;
   return {
     machine: { cpus: cpus().length, memGb: round(totalmem() / 2 ** 30), node: process.version, browser: browserVersion, loadAvgAtStart, loadAvgAtEnd: loadavg().map(round) },
@@ -148,7 +151,7 @@ export async function benchPool(hosts: readonly ChromiumHost[], server: TaskServ
     results,
     perBrowser: launched
       ? {
-          pssMb: roundMean(tMean(all.flatMap(({ w }) => w.browserPssMb!))),
+          pssMb: roundMean(tMean(withMemory.flatMap(({ w }) => w.browserPssMb!))),
           cpuMsPerStep: roundMean(tMean(all.map(({ w }) => w.browserCpuMsPerStep!))),
           stepsPerSecPerBrowser: roundMean(tMean(all.map(({ w, k }) => w.stepsPerSec / k))),
         }
