@@ -95,6 +95,20 @@ test('the experiment list: stages with elapsed times and headline figures from r
   await assert.rejects(call('readExperiment', 'nope'), /no experiment nope/);
 });
 
+// Provenance (issue 20): before the replay below adds its own episodes.
+test('a tiny experiment records itself, and the run or evaluation, in every episode it makes', () => {
+  const episodes = new LabStore(labDir).listEpisodes().episodes;
+  assert.ok(episodes.length > 0);
+  assert.deepEqual(episodes.filter((e) => e.provenance.experiment !== 'orig').map((e) => e.id), [], 'no episode without the experiment');
+  const runs = new Set(episodes.flatMap((e) => (e.provenance.run ? [e.provenance.run] : [])));
+  assert.deepEqual([...runs].sort(), ['orig-plain', 'orig-reflect']);
+  for (const e of episodes.filter((e) => e.provenance.run)) assert.ok(e.provenance.attempt !== null && e.provenance.arm, `${e.id}: attempt and arm`);
+  const evaluated = episodes.filter((e) => e.provenance.eval);
+  assert.ok(evaluated.length > 0);
+  for (const e of evaluated) assert.equal(e.agent, 'policy');
+  assert.ok(new Set(evaluated.map((e) => e.provenance.policy)).has('sft-reflect'), 'evaluation episodes name their policy folder');
+});
+
 test('report.html is served only with the token, under the report CSP, and only for an experiment\'s own report', async () => {
   const url = (path: string, token: string | null = web.token) => `${web.url}${path}${token === null ? '' : `?token=${encodeURIComponent(token)}`}`;
   assert.equal((await fetch(url('/experiments/orig/report.html', null))).status, 403);
