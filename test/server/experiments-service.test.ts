@@ -35,9 +35,13 @@ const call = (method: string, ...params: unknown[]): Promise<any> =>
     ws.send(JSON.stringify({ id, method, params }));
   });
 
-/** The first event (from `from` on) that matches, waiting for it up to 60 s. */
+/**
+ * The first event (from `from` on) that matches, waiting for it up to 5 minutes: long enough for
+ * the rest of a tiny experiment on a loaded machine (npm test runs two files at a time), short
+ * enough that a run that never ends fails with the events it did send.
+ */
 async function eventWhere<E extends keyof LabEvents>(name: E, ok: (d: LabEvents[E]) => boolean, from = 0): Promise<LabEvents[E]> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
     const hit = events.slice(from).find((e) => e.event === name && ok(e.data));
     if (hit) return hit.data;
