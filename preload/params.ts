@@ -80,7 +80,7 @@ export const PARAMS = {
   readEpisode: z.tuple([id]),
   readLabels: z.tuple([id]),
   editLabels: z.tuple([id, labelEdit]),
-  compareEpisodes: z.tuple([z.array(id).min(2).max(12)]),
+  compareEpisodes: z.tuple([z.array(id).max(1000)]), // "two or more" is the service's to say, with its own message
   listResultScopes: none,
   resultsGrid: z.tuple([z.object({ kind: z.enum(SCOPE_KINDS), id }).strict(), z.enum(['family', 'instance'])]),
   listTasks: none,
