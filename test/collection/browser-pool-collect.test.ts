@@ -26,6 +26,17 @@ async function whenProgress(dir: string, ready: (events: Array<Record<string, an
   }
 }
 
+/** Resolve once `browser` shows a task page (an episode in flight on it), checking every 25 ms. */
+async function whenBusy(browser: DebugChromium, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pages = (await (await fetch(`${browser.httpUrl}/json/list`)).json()) as Array<{ type: string; url: string }>;
+    if (pages.some((p) => p.type === 'page' && p.url.startsWith('http://127.0.0.1'))) return;
+    if (Date.now() > deadline) throw new Error(`no episode ran on ${browser.httpUrl}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 test('collect over three browsers with one killed mid-run: its episode in flight is run again on another, every task succeeds once, none is lost', async () => {
   const browsers: DebugChromium[] = await Promise.all([startDebugChromium(), startDebugChromium(), startDebugChromium()]);
   try {
@@ -36,8 +47,9 @@ test('collect over three browsers with one killed mid-run: its episode in flight
     writeFileSync(list, `# a list of one\n${c.httpUrl}\n`);
     const run = lab('--lab', dir, 'collect', '--browser', a.wsUrl, '--browser', b.wsUrl, '--browsers', list,
       '--tasks', 'shop,flights:train', '--seeds', '4', '--tier', '1', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--parallel', '3', '--json');
-    // Kill browser b once the first episode is logged: the others are in flight, one of them on b.
-    const killed = whenProgress(dir, (events) => events.some((e) => e.type === 'attempt')).then(() => b.kill());
+    // Kill browser b once the first episode is logged and b has an episode in flight (killing it
+    // between two episodes would leave nothing to run again).
+    const killed = whenProgress(dir, (events) => events.some((e) => e.type === 'attempt')).then(() => whenBusy(b)).then(() => b.kill());
     const out = await run;
     await killed;
     const s = JSON.parse(out.stdout);
