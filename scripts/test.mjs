@@ -7,7 +7,8 @@
 // file's load could push them past their waits. LAB_TEST_CONCURRENCY sets the first batch's width
 // (1 runs everything one at a time, as before).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function findTests(dir) {
@@ -44,6 +45,11 @@ const batches = [
   { files: alone, concurrency: 1 },
 ].filter((b) => b.files.length);
 
+// Fixtures that several test files need and that cost a lot to make (a finished tiny experiment)
+// are built once per run, in this folder, by the first file that asks (test/helpers/tiny-experiment.ts).
+const shared = mkdtempSync(join(tmpdir(), 'lab-test-shared-'));
+process.env.LAB_TEST_SHARED = shared;
+
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const t0 = Date.now();
 for (const batch of batches) {
@@ -63,6 +69,7 @@ for (const batch of batches) {
   // A runner that failed without reporting a failing test (a crash, a file that would not load) still fails the run.
   totals.fail += count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
 }
+rmSync(shared, { recursive: true, force: true });
 const failed = totals.fail + typeFailed;
 process.stdout.write(`\ntests took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 process.stdout.write(`\n${totals.pass} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);

@@ -32,16 +32,18 @@ test('the oracle solves test seeds of a page-state and an answer family, in ever
   }
 });
 
-test('the verdict comes from server state: a random agent mostly fails', async () => {
+test('the verdict comes from server state: a random agent mostly fails, on every family', async () => {
   let successes = 0;
   let episodes = 0;
-  for (const family of builtinFamilies().values()) {
-    for (let k = 0; k < 2; k++) {
-      const out = await runEpisode(deps(), { family: family.name, seed: family.seeds.test.from + 40 + k, tier: 2, agent: randomAgent(k), maxSteps: 15 });
-      episodes++;
-      if (out.success) successes++;
-      assert.ok(out.keyPoints.some((kp) => !kp.met) || out.success, 'a failure names an unmet key point');
-    }
+  // One episode per family: every family's pages take a random agent's actions in Chromium and
+  // its checker answers from server state.
+  for (const [k, family] of [...builtinFamilies().values()].entries()) {
+    const out = await runEpisode(deps(), { family: family.name, seed: family.seeds.test.from + 40 + k, tier: 2, agent: randomAgent(k), maxSteps: 12 });
+    episodes++;
+    if (out.success) successes++;
+    assert.ok(out.steps > 0);
+    assert.notEqual(out.reason, 'agent_error');
+    assert.ok(out.keyPoints.some((kp) => !kp.met) || out.success, 'a failure names an unmet key point');
   }
   assert.ok(successes <= episodes / 4, `random agent succeeded ${successes}/${episodes} times`);
 });

@@ -8,8 +8,7 @@ import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
@@ -17,7 +16,7 @@ import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
-import { tinyExperiment } from '../helpers/tiny-experiment.ts';
+import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
 
 let labDir: string;
 let web: WebServer;
@@ -26,8 +25,7 @@ let page: Page;
 
 before(async () => {
   const renderer = buildRenderer();
-  labDir = mkdtempSync(join(tmpdir(), 'lab-e2e-experiments-'));
-  await tinyExperiment(labDir, 'tiny1');
+  labDir = await newTinyExperimentLab('lab-e2e-experiments-');
   await renderer.done;
   app = await openWebApp(new LabService({ store: new LabStore(labDir), families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() }), renderer.dir, { width: 1400, height: 1000 });
   ({ web, page } = app);
@@ -41,11 +39,11 @@ test('the experiments view lists the experiment with its stages and report, and 
   await page.goto(web.openUrl);
   await page.getByRole('link', { name: 'Experiments' }).click();
   await page.waitForURL('**#/experiments');
-  const row = page.locator('[data-testid="experiment-row"][data-id="tiny1"]');
+  const row = page.locator('[data-testid="experiment-row"][data-id="orig"]');
   await row.waitFor();
-  const report = JSON.parse(readFileSync(join(labDir, 'experiments', 'tiny1', 'report.json'), 'utf8'));
+  const report = JSON.parse(readFileSync(join(labDir, 'experiments', 'orig', 'report.json'), 'utf8'));
   const cells = await row.locator('td').allTextContents();
-  assert.deepEqual(cells.slice(0, 2), ['tiny1', 'tiny']);
+  assert.deepEqual(cells.slice(0, 2), ['orig', 'tiny']);
   assert.equal(cells[3], `${report.timings.length} / ${report.timings.length}`);
   assert.equal(cells[4], 'finished');
   assert.equal(cells[9], report.claims.fewerSteps.verdict);
@@ -56,7 +54,7 @@ test('the experiments view lists the experiment with its stages and report, and 
   assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1']);
   // The report link: the report itself, served with the token.
   const href = await page.getByTestId('report-link').getAttribute('href');
-  assert.match(href!, /^\/experiments\/tiny1\/report\.html\?token=/);
+  assert.match(href!, /^\/experiments\/orig\/report\.html\?token=/);
   const res = await page.request.get(`${web.url}${href}`);
   assert.equal(res.status(), 200);
   assert.match(await res.text(), /<svg/);
@@ -73,14 +71,14 @@ test('the experiments view lists the experiment with its stages and report, and 
   // Replay: the new experiment is selected and followed stage by stage; cancel it once SFT runs.
   const t0 = performance.now();
   await page.getByTestId('replay-experiment').click();
-  await page.waitForURL('**#/experiments/tiny1-replay1');
-  await page.locator('[data-testid="experiment-row"][data-id="tiny1-replay1"] td.state.running').waitFor();
+  await page.waitForURL('**#/experiments/orig-replay1');
+  await page.locator('[data-testid="experiment-row"][data-id="orig-replay1"] td.state.running').waitFor();
   await page.locator('[data-testid="experiment-stages"] tr[data-stage="collect-reflect"][data-status="done"]').waitFor({ timeout: 60_000 });
   await page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"][data-status="running"]').waitFor({ timeout: 60_000 });
   await page.getByTestId('experiment-progress').waitFor();
   await page.getByTestId('cancel-experiment').click();
   await page.getByTestId('experiment-end').filter({ hasText: /^Stopped in stage sft-/ }).waitFor({ timeout: 60_000 });
-  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="tiny1-replay1"] td.state').textContent(), 'stopped');
+  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="orig-replay1"] td.state').textContent(), 'stopped');
 
   // Resume it from the view; it finishes and the comparison appears.
   await page.getByTestId('resume-experiment').click();
@@ -97,12 +95,12 @@ test('the experiments view lists the experiment with its stages and report, and 
   assert.deepEqual((await cellsOf('sft.reflect.valLoss')).slice(1, 4), [fmt(report.sft.reflect.valLoss), fmt(report.sft.reflect.valLoss), '0']);
   assert.equal(await page.locator('[data-testid="comparison-table"] tr.differs:not(.time)').count(), 0);
   assert.equal(await page.locator('[data-testid="comparison-verdicts"] tr.changed').count(), 0);
-  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="tiny1-replay1"] td').nth(5).textContent(), 'tiny1');
+  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="orig-replay1"] td').nth(5).textContent(), 'orig');
   await page.screenshot({ path: docsScreenshot('experiments.png'), fullPage: false });
 
   // A figure that differs is highlighted, and one outside the original's interval flagged: the
   // replay's report.json altered by hand (a run that did not reproduce), the view reloaded.
-  const replayPath = join(labDir, 'experiments', 'tiny1-replay1', 'report.json');
+  const replayPath = join(labDir, 'experiments', 'orig-replay1', 'report.json');
   const altered = JSON.parse(readFileSync(replayPath, 'utf8'));
   altered.sft.reflect.valLoss += 0.25;
   altered.methods[salvage].test.success.value = success.ci95.high < 1 ? 1 : 0;

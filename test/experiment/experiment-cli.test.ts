@@ -1,51 +1,33 @@
-import { test } from 'node:test';
+/**
+ * The `lab experiment` command on real runs: the tiny experiment the tests share, made by
+ * `lab experiment --preset tiny` (test/helpers/tiny-experiment.ts), read for its report; and a replay
+ * of it run as a real process, stopped by Ctrl-C mid-way, resumed, and compared with its original.
+ */
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLab as lab, startLab } from '../helpers/lab-cli.ts';
+import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
+import type { Comparison } from '../../main/experiment/compare.ts';
 
 interface StageLine { stage: string; status: string }
 const stageLog = (dir: string): StageLine[] =>
   existsSync(join(dir, 'stages.jsonl')) ? readFileSync(join(dir, 'stages.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as StageLine) : [];
 const count = (log: StageLine[], stage: string, status: string) => log.filter((e) => e.stage === stage && e.status === status).length;
 
-test('lab experiment --preset tiny: stopped by SIGINT mid-way, resumed without redoing a finished stage, report holds the stages\' numbers', async () => {
-  const labDir = mkdtempSync(join(tmpdir(), 'lab-experiment-'));
-  const dir = join(labDir, 'experiments', 'tiny1');
+let labDir: string;
+before(async () => {
+  labDir = await newTinyExperimentLab('lab-experiment-');
+});
 
-  // First run: interrupted (Ctrl-C) once both SFT policies exist, so the stop lands in the middle of the pipeline.
-  const child = startLab(['--lab', labDir, 'experiment', '--preset', 'tiny', '--out', 'tiny1']);
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout!.resume();
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let sent = false;
-  const poll = setInterval(() => {
-    if (!sent && count(stageLog(dir), 'sft-plain', 'done') === 1) {
-      sent = true;
-      child.kill('SIGINT');
-    }
-  }, 100);
-  const code = await exited;
-  clearInterval(poll);
-  assert.ok(sent, `the run ended before it could be interrupted:\n${stderr}`);
-  assert.equal(code, 130, stderr);
-  assert.match(stderr, /Continue with: npm run lab -- experiment --resume tiny1/);
-  const before = stageLog(dir);
-  const doneBefore = [...new Set(before.filter((e) => e.status === 'done').map((e) => e.stage))];
-  assert.ok(doneBefore.includes('collect-reflect') && doneBefore.includes('sft-plain'));
-  assert.equal(existsSync(join(dir, 'report.json')), false);
-
-  // Resume to the end.
-  const { stdout, stderr: err2 } = await lab('--lab', labDir, 'experiment', '--resume', 'tiny1', '--json');
-  const out = JSON.parse(stdout) as { stopped: boolean; report: string; html: string };
-  assert.equal(out.stopped, false);
-  for (const s of doneBefore) assert.match(err2, new RegExp(`${s}: done before, skipped`));
+test('lab experiment --preset tiny: config.json records the parameters the stages ran with, and report.json holds the stages\' numbers', () => {
+  const dir = join(labDir, 'experiments', 'orig');
   const log = stageLog(dir);
   const stages = [...new Set(log.map((e) => e.stage))];
   for (const s of stages) assert.equal(count(log, s, 'done'), 1, `stage ${s} finished ${count(log, s, 'done')} times`);
-  for (const s of doneBefore) assert.equal(count(log, s, 'started'), 1, `finished stage ${s} was started again on resume`);
+  const out = { report: join(dir, 'report.json'), html: join(dir, 'report.html') };
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
   assert.equal(config.preset, 'tiny');
   assert.deepEqual(config.salvage.seeds, [1]);
@@ -88,6 +70,54 @@ test('lab experiment --preset tiny: stopped by SIGINT mid-way, resumed without r
   assert.match(html, /Claim 1 — /);
   for (const m of ['sft-reflect', 'sft-plain', 'salvage', 'plain-grpo']) assert.ok(html.includes(m));
   assert.doesNotMatch(html, /<script|src="http|href="http/); // self-contained: no script, nothing fetched
+});
+
+test('lab experiment --replay: stopped by Ctrl-C mid-way, resumed without redoing a finished stage, and compared equal to its original', async () => {
+  const dir = join(labDir, 'experiments', 'cli-replay');
+  // Interrupted once both SFT policies exist, so the stop lands in the middle of the pipeline.
+  const t0 = performance.now();
+  const child = startLab(['--lab', labDir, 'experiment', '--replay', 'orig', '--out', 'cli-replay']);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let sent = false;
+  const poll = setInterval(() => {
+    if (!sent && count(stageLog(dir), 'sft-plain', 'done') === 1) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  }, 100);
+  const code = await exited;
+  clearInterval(poll);
+  assert.ok(sent, `the run ended before it could be interrupted:\n${stderr}`);
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /experiment cli-replay \(preset tiny, a replay of orig\)/);
+  assert.match(stderr, /Continue with: npm run lab -- experiment --resume cli-replay/);
+  const doneBefore = [...new Set(stageLog(dir).filter((e) => e.status === 'done').map((e) => e.stage))];
+  assert.ok(doneBefore.includes('collect-reflect') && doneBefore.includes('sft-plain'));
+  assert.equal(existsSync(join(dir, 'report.json')), false);
+
+  const { stdout, stderr: err2 } = await lab('--lab', labDir, 'experiment', '--resume', 'cli-replay', '--json');
+  process.stderr.write(`tiny replay through the CLI, with a Ctrl-C and a resume: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  const out = JSON.parse(stdout);
+  assert.deepEqual([out.experimentId, out.replayOf, out.stopped], ['cli-replay', 'orig', false]);
+  for (const s of doneBefore) assert.match(err2, new RegExp(`${s}: done before, skipped`));
+  const log = stageLog(dir);
+  for (const s of new Set(log.map((e) => e.stage))) assert.equal(count(log, s, 'done'), 1, `stage ${s} finished ${count(log, s, 'done')} times`);
+  for (const s of doneBefore) assert.equal(count(log, s, 'started'), 1, `finished stage ${s} was started again on resume`);
+
+  const c = JSON.parse((await lab('--lab', labDir, 'experiment', 'compare', 'orig', 'cli-replay', '--json')).stdout) as Comparison;
+  assert.deepEqual([c.original, c.replay, c.configsIdentical], ['orig', 'cli-replay', true]);
+  // Everything is seeded: collection, SFT, evaluation and Salvage-DS give the same figures again,
+  // across an interruption.
+  const differing = c.rows.filter((r) => r.group !== 'time' && r.difference !== 0 && !(r.original === null && r.replay === null));
+  assert.deepEqual(differing, []);
+  const text = (await lab('--lab', labDir, 'experiment', 'compare', 'orig', 'cli-replay')).stdout;
+  assert.match(text, /^orig \(original\) vs cli-replay \(replay\)\nconfigurations: identical \(apart from id, createdAt, replayOf\)/);
+  assert.match(text, /SFT on reflect data: validation loss +\d/);
+  assert.match(text, /sft-reflect, test: success rate .* yes \[/);
+  assert.match(text, /0 figure\(s\) differ \(time aside\), 0 outside the original's interval/);
 });
 
 test('lab experiment: a bad preset or flag is refused with a clear error', async () => {

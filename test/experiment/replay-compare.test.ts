@@ -1,16 +1,15 @@
 /**
- * Replay and comparison on real files: a tiny-preset experiment run by the pipeline's own code,
+ * Replay and comparison on real files: a tiny-preset experiment (test/helpers/tiny-experiment.ts),
  * its config.json replayed (the configuration verbatim but id, createdAt and replayOf), its
- * report.json compared with itself, with altered copies, and with a real replay run by the CLI.
+ * report.json compared with itself and with altered copies.
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createReplay, replayConfig } from '../../main/experiment/replay.ts';
 import { compareExperiments, compareReports, type Comparison } from '../../main/experiment/compare.ts';
-import { tinyExperiment } from '../helpers/tiny-experiment.ts';
+import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
 
 let labDir: string;
@@ -22,8 +21,7 @@ const rowOf = (c: Comparison, field: string) => {
 };
 
 before(async () => {
-  labDir = mkdtempSync(join(tmpdir(), 'lab-replay-'));
-  await tinyExperiment(labDir, 'orig');
+  labDir = await newTinyExperimentLab('lab-replay-');
 });
 
 test('a replay\'s configuration is the original config.json verbatim but for a new id, a new createdAt and replayOf', () => {
@@ -135,27 +133,9 @@ test('a damaged report is refused with its file and field named', () => {
   assert.throws(() => compareExperiments(labDir, 'orig', 'orig-replay1'), /experiment orig-replay1 has no report\.json yet/);
 });
 
-test('lab experiment --replay runs the recorded configuration again, and lab experiment compare finds the seeded replay equal to its original', async () => {
+// The CLI replay itself (run, interrupted, resumed, compared) is test/experiment/experiment-cli.test.ts.
+test('lab experiment --replay refuses a missing experiment and flags it cannot be combined with', async () => {
   await assert.rejects(lab('--lab', labDir, 'experiment', '--replay', 'nope'), /no experiment nope/);
   await assert.rejects(lab('--lab', labDir, 'experiment', '--replay', 'orig', '--preset', 'tiny'), /--preset cannot be combined with --replay/);
   await assert.rejects(lab('--lab', labDir, 'experiment', '--replay', 'orig', '--resume', 'orig'), /--replay cannot be combined with --resume/);
-  const t0 = performance.now();
-  const { stdout, stderr } = await lab('--lab', labDir, 'experiment', '--replay', 'orig', '--out', 'cli-replay', '--json');
-  const seconds = (performance.now() - t0) / 1000;
-  const out = JSON.parse(stdout);
-  assert.deepEqual([out.experimentId, out.replayOf, out.stopped], ['cli-replay', 'orig', false]);
-  assert.match(stderr, /experiment cli-replay \(preset tiny, a replay of orig\)/);
-  assert.equal(readJson('cli-replay', 'config.json').replayOf, 'orig');
-  process.stderr.write(`tiny replay through the CLI: ${seconds.toFixed(1)} s\n`);
-
-  const c = JSON.parse((await lab('--lab', labDir, 'experiment', 'compare', 'orig', 'cli-replay', '--json')).stdout) as Comparison;
-  assert.deepEqual([c.original, c.replay, c.configsIdentical], ['orig', 'cli-replay', true]);
-  // Everything is seeded: collection, SFT, evaluation and Salvage-DS give the same figures again.
-  const differing = c.rows.filter((r) => r.group !== 'time' && r.difference !== 0 && !(r.original === null && r.replay === null));
-  assert.deepEqual(differing, []);
-  const text = (await lab('--lab', labDir, 'experiment', 'compare', 'orig', 'cli-replay')).stdout;
-  assert.match(text, /^orig \(original\) vs cli-replay \(replay\)\nconfigurations: identical \(apart from id, createdAt, replayOf\)/);
-  assert.match(text, /SFT on reflect data: validation loss +\d/);
-  assert.match(text, /sft-reflect, test: success rate .* yes \[/);
-  assert.match(text, /0 figure\(s\) differ \(time aside\), 0 outside the original's interval/);
 });

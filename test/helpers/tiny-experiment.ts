@@ -1,28 +1,73 @@
-// A finished `tiny`-preset experiment in a lab, made by the code `lab experiment --preset tiny`
-// runs (experimentConfig, ExperimentFolder, runExperiment) with a real Chromium and task server,
-// for tests that need real report files without spawning the CLI. About 15 s on two cores.
-import { ChromiumHost } from '../../main/environment/chromium.ts';
-import { BrowserEnv } from '../../main/environment/environment.ts';
-import { experimentConfig } from '../../main/experiment/config.ts';
-import { ExperimentFolder } from '../../main/experiment/folder.ts';
-import { runExperiment } from '../../main/experiment/pipeline.ts';
-import { LabStore } from '../../main/store/lab.ts';
-import { builtinFamilies } from '../../main/tasks/registry.ts';
-import { TaskServer } from '../../main/tasks/server.ts';
+/**
+ * A lab holding one finished `tiny`-preset experiment, `orig`, made by the real command
+ * (`lab experiment --preset tiny --out orig`, in this process) with a real Chromium and task
+ * server. About 30 s on two cores, which four test files used to pay each.
+ *
+ * `npm test` (scripts/test.mjs) names a folder in LAB_TEST_SHARED for the run: the first test file
+ * that asks builds the lab there once, the others wait for it, and each copies it into a lab of its
+ * own (they go on to add replays to it). A file run on its own builds its own.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLab } from './lab-cli.ts';
 
-export async function tinyExperiment(labDir: string, id: string): Promise<ExperimentFolder> {
-  const store = new LabStore(labDir);
-  const folder = ExperimentFolder.create(labDir, experimentConfig('tiny', id));
-  const server = await new TaskServer(builtinFamilies()).start();
-  const host = await ChromiumHost.start();
-  const env = new BrowserEnv(host);
+export const TINY_ID = 'orig';
+
+async function buildTinyLab(labDir: string): Promise<void> {
+  await runLab('--lab', labDir, 'experiment', '--preset', 'tiny', '--out', TINY_ID, '--json');
+}
+
+/** True while the process `pid` runs. */
+function alive(pid: number): boolean {
   try {
-    const result = await runExperiment({ folder, store, server, envs: [env], browserKind: host.kind }, { signal: new AbortController().signal });
-    if (result.stopped) throw new Error(`tiny experiment ${id} stopped in ${result.stage}`);
-    return folder;
-  } finally {
-    await env.close();
-    await host.close();
-    await server.stop();
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * `dir` made by `make` once across processes: the first caller takes `dir.lock` (mkdir is atomic),
+ * builds and then writes `dir.done`; the rest wait for that, or fail if the builder died. Built in
+ * place, not renamed: a lab's files record absolute paths (a stage's outputs name its files).
+ */
+async function buildOnce(dir: string, make: (into: string) => Promise<void>): Promise<void> {
+  const lock = `${dir}.lock`;
+  const done = `${dir}.done`;
+  try {
+    mkdirSync(lock);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const deadline = Date.now() + 10 * 60_000;
+    while (!existsSync(done)) {
+      const owner = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
+      if ((owner && !alive(owner)) || Date.now() > deadline) throw new Error(`the process building ${dir} (pid ${owner || 'unknown'}) ended without it`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return;
+  }
+  writeFileSync(join(lock, 'pid'), String(process.pid));
+  await make(dir);
+  writeFileSync(done, '');
+}
+
+/** Fills `labDir` (new or empty) with a lab holding the finished tiny experiment `orig`. */
+export async function tinyExperimentLab(labDir: string): Promise<void> {
+  const shared = process.env.LAB_TEST_SHARED;
+  if (!shared) {
+    await buildTinyLab(labDir);
+    return;
+  }
+  const built = join(shared, 'tiny-experiment-lab');
+  await buildOnce(built, buildTinyLab);
+  cpSync(built, labDir, { recursive: true });
+}
+
+/** A new temporary lab holding the tiny experiment `orig`. */
+export async function newTinyExperimentLab(prefix: string): Promise<string> {
+  const labDir = mkdtempSync(join(tmpdir(), prefix));
+  await tinyExperimentLab(labDir);
+  return labDir;
 }

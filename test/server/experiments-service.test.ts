@@ -17,7 +17,7 @@ import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
 import { REPORT_CSP } from '../../main/csp.ts';
 import type { LabEvents } from '../../preload/api.ts';
-import { tinyExperiment } from '../helpers/tiny-experiment.ts';
+import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
 
 let labDir: string;
 let service: LabService;
@@ -56,8 +56,7 @@ async function eventWhere<E extends keyof LabEvents>(name: E, ok: (d: LabEvents[
 const stageLog = (id: string) => readFileSync(join(labDir, 'experiments', id, 'stages.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { stage: string; status: string });
 
 before(async () => {
-  labDir = mkdtempSync(join(tmpdir(), 'lab-experiments-api-'));
-  await tinyExperiment(labDir, 'orig');
+  labDir = await newTinyExperimentLab('lab-experiments-api-');
   service = new LabService({ store: new LabStore(labDir), families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
   web = await startWebServer({ service, rendererDir: mkdtempSync(join(tmpdir(), 'lab-no-renderer-')) });
   ws = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=${web.token}`);
