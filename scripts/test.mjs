@@ -38,8 +38,22 @@ if (!files.length && !process.env.SKIP_TYPECHECK) {
   else process.stdout.write('typecheck: ok\n');
 }
 
+// Files that take longest (20-60 s on a quiet 2-core machine) start first, so the batch does not
+// end with one long file running while the other core idles. The first builds the shared tiny
+// experiment; the second does not need it, so nobody waits for it idle.
+const LONGEST_FIRST = [
+  'test/experiment/experiment-cli.test.ts', 'test/tasks/oracle-env.test.ts', 'test/server/experiments-service.test.ts',
+  'test/collection/retries.test.ts', 'test/collection/episodes.test.ts', 'test/collection/collect-cli.test.ts',
+  'test/collection/browser-pool-collect.test.ts', 'test/policy/branching.test.ts', 'test/experiment/replay-compare.test.ts',
+  'test/policy/action-guide.test.ts', 'test/tasks/miniwob-fidelity.test.ts', 'test/policy/policy-agent.test.ts',
+  'test/cli/episode-cli.test.ts', 'test/collection/bench-pool.test.ts', 'test/collection/collect-policy-cli.test.ts',
+];
+const rank = (t) => {
+  const i = LONGEST_FIRST.indexOf(t.replaceAll('\\', '/'));
+  return i < 0 ? LONGEST_FIRST.length : i;
+};
 const alone = tests.filter((t) => ALONE.some((re) => re.test(t.replaceAll('\\', '/'))));
-const together = tests.filter((t) => !alone.includes(t));
+const together = tests.filter((t) => !alone.includes(t)).sort((a, b) => rank(a) - rank(b));
 const batches = [
   { files: together, concurrency: width },
   { files: alone, concurrency: 1 },
