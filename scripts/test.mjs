@@ -1,12 +1,14 @@
 // Runs the type checker and every test file, then prints one closing line "N passed, N failed".
-// Test files: test/**/*.test.ts. Pass file paths or a --grep PATTERN to run a subset.
+// Test files: test/**/*.test.ts. Pass file paths to run a subset; other arguments (for instance
+// --test-name-pattern=REGEX) go to each file's node.
 //
-// Two batches: most files run two at a time (each file is its own process, and much of a file's
-// time is spent waiting on Chromium, a worker or a child process, so two cores keep busy), then
-// the files that drive the UI in a browser or measure a timeout run one at a time, where a second
-// file's load could push them past their waits. LAB_TEST_CONCURRENCY sets the first batch's width
-// (1 runs everything one at a time, as before).
-import { spawnSync } from 'node:child_process';
+// Each file runs as its own process (node --import tsx FILE, reporting with the spec reporter),
+// from a pool of two: much of a file's time is spent waiting on Chromium, a worker or a child
+// process, so two keep both cores busy. The longest files start first, so the run does not end on
+// one long file while the other core idles. The few files whose assertions race a clock run after
+// that, one at a time, where a second file's load cannot push them past their waits. LAB_TEST_CONCURRENCY sets the pool's width (1 runs everything one at a time). A file's
+// output is printed when it ends, under a line naming it and its time; the slowest are listed last.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +23,25 @@ function findTests(dir) {
   return out.sort();
 }
 
-// Files that run alone: the browser UI tests, and those whose assertions race a clock.
-const ALONE = [/^test\/e2e\//, /^test\/collection\/endpoint-outage\.test\.ts$/, /^test\/datasets\/cli\.test\.ts$/, /^test\/environment\/(faults|page-lifetime)\.test\.ts$/];
+// Files that run alone: those whose assertions race a clock.
+const ALONE = [/^test\/collection\/endpoint-outage\.test\.ts$/, /^test\/datasets\/cli\.test\.ts$/, /^test\/environment\/(faults|page-lifetime)\.test\.ts$/];
+// The longest files (20-60 s each on a quiet 2-core machine), longest first. The first builds the
+// shared tiny experiment; the second does not need it, so nobody waits for it idle.
+const LONGEST_FIRST = [
+  'test/experiment/experiment-cli.test.ts', 'test/tasks/oracle-env.test.ts', 'test/server/experiments-service.test.ts',
+  'test/collection/retries.test.ts', 'test/collection/episodes.test.ts', 'test/collection/collect-cli.test.ts',
+  'test/collection/browser-pool-collect.test.ts', 'test/policy/branching.test.ts', 'test/experiment/replay-compare.test.ts',
+  'test/policy/action-guide.test.ts', 'test/tasks/miniwob-fidelity.test.ts', 'test/policy/policy-agent.test.ts',
+  'test/cli/episode-cli.test.ts', 'test/collection/bench-pool.test.ts', 'test/collection/collect-policy-cli.test.ts',
+  'test/e2e/experiments.test.ts', 'test/e2e/review-decoding.test.ts', 'test/e2e/app.test.ts', 'test/e2e/provenance.test.ts',
+];
+// A file that has not ended by then is stopped and counted as failed.
+const FILE_TIMEOUT_MS = 10 * 60_000;
 
+const slash = (p) => p.replaceAll('\\', '/');
 const args = process.argv.slice(2);
 const files = args.filter((a) => a.endsWith('.ts'));
-const rest = args.filter((a) => !a.endsWith('.ts'));
+const nodeArgs = args.filter((a) => !a.endsWith('.ts'));
 const tests = files.length ? files : findTests('test');
 const width = Math.max(1, Number(process.env.LAB_TEST_CONCURRENCY ?? 2) || 1);
 
@@ -38,52 +53,73 @@ if (!files.length && !process.env.SKIP_TYPECHECK) {
   else process.stdout.write('typecheck: ok\n');
 }
 
-// Files that take longest (20-60 s on a quiet 2-core machine) start first, so the batch does not
-// end with one long file running while the other core idles. The first builds the shared tiny
-// experiment; the second does not need it, so nobody waits for it idle.
-const LONGEST_FIRST = [
-  'test/experiment/experiment-cli.test.ts', 'test/tasks/oracle-env.test.ts', 'test/server/experiments-service.test.ts',
-  'test/collection/retries.test.ts', 'test/collection/episodes.test.ts', 'test/collection/collect-cli.test.ts',
-  'test/collection/browser-pool-collect.test.ts', 'test/policy/branching.test.ts', 'test/experiment/replay-compare.test.ts',
-  'test/policy/action-guide.test.ts', 'test/tasks/miniwob-fidelity.test.ts', 'test/policy/policy-agent.test.ts',
-  'test/cli/episode-cli.test.ts', 'test/collection/bench-pool.test.ts', 'test/collection/collect-policy-cli.test.ts',
-];
 const rank = (t) => {
-  const i = LONGEST_FIRST.indexOf(t.replaceAll('\\', '/'));
+  const i = LONGEST_FIRST.indexOf(slash(t));
   return i < 0 ? LONGEST_FIRST.length : i;
 };
-const alone = tests.filter((t) => ALONE.some((re) => re.test(t.replaceAll('\\', '/'))));
+const alone = tests.filter((t) => ALONE.some((re) => re.test(slash(t))));
 const together = tests.filter((t) => !alone.includes(t)).sort((a, b) => rank(a) - rank(b));
-const batches = [
-  { files: together, concurrency: width },
-  { files: alone, concurrency: 1 },
-].filter((b) => b.files.length);
 
-// Fixtures that several test files need and that cost a lot to make (a finished tiny experiment)
-// are built once per run, in this folder, by the first file that asks (test/helpers/tiny-experiment.ts).
+// Fixtures that several files need and that cost a lot to make (a finished tiny experiment) are
+// built once per run, in this folder, by the first file that asks (test/helpers/tiny-experiment.ts).
 const shared = mkdtempSync(join(tmpdir(), 'lab-test-shared-'));
-process.env.LAB_TEST_SHARED = shared;
+const env = { ...process.env, LAB_TEST_SHARED: shared };
 
 const totals = { pass: 0, fail: 0, skipped: 0 };
-const t0 = Date.now();
-for (const batch of batches) {
-  process.stdout.write(`\n# ${batch.files.length} test file(s), ${batch.concurrency} at a time\n`);
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, '--test-reporter=spec', ...rest, ...batch.files],
-    { encoding: 'utf8', stdio: ['inherit', 'pipe', 'inherit'], maxBuffer: 256 * 1024 * 1024 },
-  );
-  process.stdout.write(run.stdout ?? '');
-  const count = (label) => {
-    const m = (run.stdout ?? '').match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'));
-    return m ? Number(m[1]) : 0;
-  };
-  totals.pass += count('pass');
-  totals.skipped += count('skipped');
-  // A runner that failed without reporting a failing test (a crash, a file that would not load) still fails the run.
-  totals.fail += count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0);
+const failedFiles = [];
+const times = [];
+
+/** One file in its own node; resolves when it has ended and its output is printed. */
+function runFile(file) {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', ...nodeArgs, file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => {
+      out += `\n${file}: still running after ${FILE_TIMEOUT_MS / 60_000} min; stopped\n`;
+      child.kill('SIGKILL');
+    }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const seconds = (Date.now() - t0) / 1000;
+      const count = (label) => Number(out.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
+      // A file that failed without reporting a failing test (a crash, a load error) still fails.
+      const fail = count('fail') + count('cancelled') + (code !== 0 && count('fail') + count('cancelled') === 0 ? 1 : 0);
+      totals.pass += count('pass');
+      totals.skipped += count('skipped');
+      totals.fail += fail;
+      if (fail) failedFiles.push(file);
+      times.push({ file, seconds });
+      process.stdout.write(`\n# ${slash(file)} (${seconds.toFixed(1)} s${fail ? `, ${fail} failed` : ''})\n${out}`);
+      resolve();
+    });
+  });
 }
-rmSync(shared, { recursive: true, force: true });
+
+async function runPool(list, concurrency) {
+  const queue = [...list];
+  const worker = async () => {
+    while (queue.length) await runFile(queue.shift());
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+}
+
+const t0 = Date.now();
+try {
+  for (const [list, concurrency] of [[together, width], [alone, 1]]) {
+    if (!list.length) continue;
+    process.stdout.write(`\n# ${list.length} test file(s), ${concurrency} at a time\n`);
+    await runPool(list, concurrency);
+  }
+} finally {
+  rmSync(shared, { recursive: true, force: true });
+}
+
+const slowest = times.sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+process.stdout.write(`\nslowest files:\n${slowest.map((t) => `  ${t.seconds.toFixed(1).padStart(6)} s  ${slash(t.file)}`).join('\n')}\n`);
+if (failedFiles.length) process.stdout.write(`\nfiles with failures:\n${failedFiles.map((f) => `  ${slash(f)}`).join('\n')}\n`);
 const failed = totals.fail + typeFailed;
 process.stdout.write(`\ntests took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 process.stdout.write(`\n${totals.pass} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);

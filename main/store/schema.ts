@@ -5,6 +5,7 @@
  *   {"type":"end", ...}       outcome, last line (absent if the run died)
  */
 import { z } from 'zod';
+import type { PageElement, StepError } from '../environment/types.ts';
 import { LAB_ID } from './layout.ts';
 
 export const FORMAT_VERSION = 1;
@@ -29,7 +30,19 @@ export const elementSchema = z.object({
   inViewport: z.boolean(),
 });
 
+/**
+ * A step error as read back. The code is read as any string, not only today's StepErrorCode, so an
+ * episode written by a version with a code since renamed still opens.
+ */
 export const stepErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+// One format, declared once: the environment's types are what is written, these schemas what is
+// read, and tsc holds them together field for field (an error here names the field that drifted).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const elementReadAsWritten: Same<z.infer<typeof elementSchema>, PageElement> = true;
+const stepErrorReadsWhatIsWritten: StepError extends z.infer<typeof stepErrorSchema> ? true : false = true;
+void elementReadAsWritten;
+void stepErrorReadsWhatIsWritten;
 
 /** What the agent saw: the observation minus the screenshot bytes, which live in blobs/. */
 export const observationRecordSchema = z.object({

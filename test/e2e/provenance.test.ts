@@ -123,6 +123,8 @@ test('the results grid of a run has a row per arm with success and steps per fam
   const button = page.locator('tr[data-row="noisy · reflect"] button[data-col="shop"]');
   assert.equal((await button.locator('span').textContent())!, `${cell.successes}/${cell.episodes}`);
   await button.click();
+  // The list renders after the click: wait for its last item before counting (count() does not wait).
+  await page.getByTestId('cell-episodes').locator('li').nth(cell.ids.length - 1).waitFor();
   assert.equal(await page.getByTestId('cell-episodes').locator('li').count(), cell.ids.length);
   await page.screenshot({ path: docsScreenshot('results-grid.png') });
 

@@ -50,6 +50,9 @@ export async function openWebApp(service: LabService, rendererDir: string, viewp
   const web = await startWebServer({ service, rendererDir });
   const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   const page = await browser.newPage({ viewport });
+  // Other test files run beside this one (scripts/test.mjs): a wait may take longer than
+  // Playwright's 30 s default on a loaded machine without anything being wrong.
+  page.setDefaultTimeout(90_000);
   const consoleErrors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(e.message));
