@@ -19,6 +19,7 @@ import { readMiningFile } from '../../main/policy/mining-file.ts';
 import { LabelStore } from '../../main/store/labels.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
+import { runLab } from '../helpers/lab-cli.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-branching-', (f) => (fx = f));
@@ -135,8 +136,8 @@ test('lab mine --confirm writes counts per mode and family; Ctrl-C keeps a whole
   const partial = readMiningFile(join(dir, 'mining.json'));
   assert.deepEqual(partial.map((f) => f.confirmation?.status ?? null), ['confirmed', null]);
 
-  const second = await mine(['--confirm']);
-  assert.equal(second.code, 0, second.stderr);
+  // The same command again, in this process (only the interruption above needs one of its own).
+  const second = await runLab('--lab', fx.store.dir, 'mine', '--eval', 'E1', '--confirm');
   assert.match(second.stderr, /confirmed 2\/2 \(webmail seed 1 step 2, wrong_action_type: recoverable\)/);
   assert.doesNotMatch(second.stderr, /mined \d/); // the states mined before were kept, not mined again
   const report = JSON.parse(readFileSync(join(dir, 'mining.json'), 'utf8'));
@@ -147,9 +148,8 @@ test('lab mine --confirm writes counts per mode and family; Ctrl-C keeps a whole
   assert.match(second.stdout, /premature_answer\s+1\s+1\s+0\s+0\s+0\s+0/);
   assert.match(second.stdout, /webmail\s+2\s+1\s+1\s+0/);
 
-  const refused = await mine(['--branches', '2']);
-  assert.notEqual(refused.code, 0);
-  assert.match(refused.stderr, /--branches needs --confirm/);
+  // A usage error needs no process of its own.
+  await assert.rejects(runLab('--lab', fx.store.dir, 'mine', '--eval', 'E1', '--branches', '2'), /--branches needs --confirm/);
 });
 
 test('pages are compared by meaning and actions carried over by meaning, not by id', () => {
