@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tierFromSeed } from '../../main/tasks/families/common/seeds.ts';
-import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
+import { runLab as lab, runLabWithEnv } from '../helpers/lab-cli.ts';
 import { LabStore } from '../../main/store/lab.ts';
 
 test('`lab collect --parallel 2 --json` writes a run folder and a summary with both arms; `--resume` of a finished run adds nothing', async () => {
@@ -25,9 +25,9 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
   await assert.rejects(lab('--lab', dir, 'collect', '--reflect', 'maybe'), /--reflect must be one of llm, rules, none/);
   // Without --endpoint, and with no endpoint in the environment either.
-  const noEndpoint = { ...process.env, LAB_ENDPOINT_URL: '', LAB_ENDPOINT_MODEL: '' };
-  await assert.rejects(spawnLab(['--lab', dir, 'collect', '--reflect', 'llm'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
-  await assert.rejects(spawnLab(['--lab', dir, 'collect', '--agent', 'endpoint'], { env: noEndpoint }), /no endpoint: pass --endpoint URL/);
+  const noEndpoint = { LAB_ENDPOINT_URL: '', LAB_ENDPOINT_MODEL: '' };
+  await assert.rejects(runLabWithEnv(noEndpoint, '--lab', dir, 'collect', '--reflect', 'llm'), /no endpoint: pass --endpoint URL/);
+  await assert.rejects(runLabWithEnv(noEndpoint, '--lab', dir, 'collect', '--agent', 'endpoint'), /no endpoint: pass --endpoint URL/);
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
 });
 

@@ -102,3 +102,23 @@ export async function runLab(...args: string[]): Promise<LabOutput> {
   if (code !== 0) throw labError(args, out, code);
   return out;
 }
+
+/**
+ * `runLab` with some environment variables set (or, given undefined, unset) for the command's
+ * duration, then restored: for what a command reads from the environment, without a process.
+ */
+export async function runLabWithEnv(vars: Record<string, string | undefined>, ...args: string[]): Promise<LabOutput> {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const set = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  set(vars);
+  try {
+    return await runLab(...args);
+  } finally {
+    set(before);
+  }
+}
