@@ -3,6 +3,7 @@
  * the real decoders on the shipped SAT-tuned model (which never saw a web action): every output is
  * a thought line and an action on an id from the prompt, and SDSAT greedy still equals AR greedy.
  */
+import { selectBackend } from '../../main/models/backend.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActionGuide, promptElements, thoughtElement } from '../../main/policy/action-guide.ts';
@@ -182,6 +183,7 @@ test('a banned action cannot be written, nor begun where it is the only way on; 
 });
 
 test('guided decoding on the shipped model: an action on a shown id, and SDSAT greedy equals AR greedy under the guide', async () => {
+  await selectBackend(); // the backend a policy decodes on (native kernels where built): tfjs's plain JS one is 10x slower
   const { model, tokenizer, sat } = loadModel(resourcePath('models', 'sdsat-ts'));
   assert.ok(sat);
   const eot = tokenizer.specialId(END_OF_TEXT);
