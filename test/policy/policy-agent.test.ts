@@ -35,7 +35,7 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
 
   const result = await trainSft({
     ...defaultSftJob, outDir: dir, samplesFile, dataset: { name: 'one', version: 1 }, steps: 60, batch: samples.length,
-    lr: 2e-2, minLr: 2e-3, warmup: 5, evalEvery: 1000, checkpointEvery: 1000, vocabSize: 400, backend: 'wasm',
+    lr: 2e-2, minLr: 2e-3, warmup: 5, evalEvery: 1000, checkpointEvery: 1000, vocabSize: 400,
     model: { dModel: 32, nLayer: 2, nHead: 2, dFF: 64, ctx: 256 }, prompt: { ...defaultPromptSettings, maxPageChars: 250 },
   });
   assert.ok(result.valLoss < 0.05, `loss on its own samples ${result.valLoss}`);
@@ -57,7 +57,7 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   const satDir = join(dir, 'sat');
   await train({
     ...defaultTrainJob, kind: 'sdsat', outDir: satDir, base: dir, trainFile: join(dir, 'corpus', 'train.txt'), valFile: join(dir, 'corpus', 'train.txt'),
-    steps: 5, batch: 2, seqLen: 64, warmup: 1, evalEvery: 1000, evalTokens: 64, checkpointEvery: 1000, backend: 'wasm',
+    steps: 5, batch: 2, seqLen: 64, warmup: 1, evalEvery: 1000, evalTokens: 64, checkpointEvery: 1000,
     sat: { mode: 'distinct', k: 3, blocks: 2, weight: 1, distillWindows: 0 },
   });
   const satAgent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir: satDir } }) as CompactPolicyAgent;
