@@ -17,8 +17,8 @@ import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
 import type { Comparison } from '../main/experiment/compare.ts';
 import type {
   BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
-  EpisodeComparison, EpisodeRow, ExperimentInfo, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
-  ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
+  EpisodeComparison, EpisodeRow, ExperimentInfo, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
+  ReviewDraft, ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
 } from './views.ts';
 
 // The renderer imports every type it shows from the contract (here), never from main/.
@@ -74,8 +74,12 @@ export interface LabApi {
   listCollectionRuns(): Promise<{ runs: CollectionRunInfo[]; errors: string[] }>;
   /** One task instance of a run: attempts, reflections, divergence steps, shortened trajectories. */
   readReviewTask(runId: string, task: string): Promise<ReviewTask>;
-  /** Accept or reject a trajectory into a dataset (a new frozen version when it changes). */
+  /** Accept or reject a trajectory into a dataset's draft of its next version (nothing is frozen). */
   reviewDecide(request: DecideRequest): Promise<DecideResult>;
+  /** A dataset's draft (accepted and rejected trajectories not frozen yet) beside its latest version. */
+  readReviewDraft(dataset: string): Promise<ReviewDraft>;
+  /** Freeze the draft as one new version of the dataset; the draft is empty afterwards. */
+  freezeReviewDraft(dataset: string): Promise<FreezeReviewResult>;
   decodeInfo(): Promise<DecodeInfo>;
   listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }>;
   /** Run `bench decode` in the main process; progress arrives as decodeBenchProgress events. */
@@ -133,7 +137,7 @@ export type LabEventName = keyof LabEvents;
 export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'compareEpisodes', 'listResultScopes', 'resultsGrid', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
   'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
-  'listCollectionRuns', 'readReviewTask', 'reviewDecide',
+  'listCollectionRuns', 'readReviewTask', 'reviewDecide', 'readReviewDraft', 'freezeReviewDraft',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
   'listExperiments', 'readExperiment', 'compareExperiments', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',

@@ -99,6 +99,8 @@ export const PARAMS = {
   listCollectionRuns: none,
   readReviewTask: z.tuple([id, id]),
   reviewDecide: z.tuple([decideRequest]),
+  readReviewDraft: z.tuple([id]),
+  freezeReviewDraft: z.tuple([id]),
   decodeInfo: none,
   listDecodeBenches: none,
   startDecodeBench: z.tuple([decodeBenchRequest]),

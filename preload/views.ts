@@ -6,6 +6,7 @@
 import type { Arm } from '../main/collection/retries.ts';
 import type { CollectConfig, CollectSummary } from '../main/collection/collect-run.ts';
 import type { Cut } from '../main/collection/shorten.ts';
+import type { DatasetDraft, DraftEntry } from '../main/datasets/draft.ts';
 import type { DatasetFilter } from '../main/datasets/filter.ts';
 import type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 import type { DatasetStats } from '../main/datasets/manifest.ts';
@@ -18,7 +19,7 @@ import type { TrainingKind } from '../main/policy/registry.ts';
 import type { EpisodeStatus, EpisodeSummary } from '../main/store/lab.ts';
 import type { Provenance } from '../main/store/provenance.ts';
 
-export type { EpisodeStatus, EvalGroupMetrics, MiningInfo, Provenance, SalvagePoint, SftPoint };
+export type { DatasetDraft, DraftEntry, EpisodeStatus, EvalGroupMetrics, MiningInfo, Provenance, SalvagePoint, SftPoint };
 
 /** One line of lab/runs/<id>/review.jsonl (its schema, main/server/review-decisions.ts, is checked against this). */
 export interface ReviewDecision {
@@ -27,7 +28,10 @@ export interface ReviewDecision {
   episodeId: string;
   decision: 'accept' | 'reject';
   dataset: string;
-  /** The dataset version this decision produced; null when the dataset did not change. */
+  /**
+   * The dataset version this decision produced, from when each decision froze one; null since
+   * decisions go into the dataset's draft (frozen later, many at once), or when nothing changed.
+   */
   version: number | null;
   at: string;
 }
@@ -308,8 +312,29 @@ export interface DecideRequest {
 
 export interface DecideResult {
   decision: ReviewDecision;
-  /** Episodes in the dataset's latest version after the decision (0: the dataset has no version). */
+  /** The dataset's draft after the decision. */
+  draft: ReviewDraft;
+  message: string;
+}
+
+/** A dataset's draft of its next version (main/datasets/draft.ts) beside its latest frozen version. */
+export interface ReviewDraft extends DatasetDraft {
+  dataset: string;
+  /** The latest frozen version, null when there is none yet. */
+  latestVersion: number | null;
+  /** The episode ids that version holds. */
+  inLatest: string[];
+}
+
+export interface FreezeReviewResult {
+  dataset: string;
+  version: number;
+  /** Episodes the new version holds, and how many of them are new to it or left out of it. */
   episodes: number;
+  added: number;
+  removed: number;
+  /** The draft after freezing: empty. */
+  draft: ReviewDraft;
   message: string;
 }
 

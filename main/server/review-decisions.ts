@@ -1,13 +1,13 @@
 /**
  * Accepting or rejecting a collected trajectory into a curated dataset.
  *
- * A decision is appended to lab/runs/<run-id>/review.jsonl (what was decided, when, and which
- * dataset version it produced), and the dataset gets a new frozen version whose filter is the
- * explicit list of accepted episode ids: the latest version's episodes plus the accepted one (or
- * minus the rejected one). Versions are never edited (main/datasets/), so every accept or reject
- * that changes the dataset is a new version, and the history of the curation is the version list.
- * Labels are not touched: tagging the episode would change its labels file and so invalidate every
- * frozen version that already holds it.
+ * A decision is appended to lab/runs/<run-id>/review.jsonl (what was decided and when) and goes
+ * into the dataset's draft of its next version (main/datasets/draft.ts): accepting adds the
+ * episode, rejecting takes it out again or, when the latest version holds it, marks it to be left
+ * out. Nothing is frozen until the person freezes the draft, which makes one version of all of it
+ * (frozen versions are never edited, so a version per click made a version list as long as the
+ * clicks). Labels are not touched: tagging the episode would change its labels file and so
+ * invalidate every frozen version that already holds it.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +15,9 @@ import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 import { RunFolder } from '../collection/collect-run.ts';
-import { createDataset, listVersions, readManifest, validateDatasetName } from '../datasets/index.ts';
-import type { DecideRequest, DecideResult, ReviewDecision } from '../../preload/views.ts';
+import { validateDatasetName } from '../datasets/index.ts';
+import { applyDecision, freezeDraft, latestEpisodes, readDraft, writeDraft, type DatasetDraft } from '../datasets/draft.ts';
+import type { DecideRequest, DecideResult, FreezeReviewResult, ReviewDecision, ReviewDraft } from '../../preload/views.ts';
 
 export const reviewDecisionSchema = z.object({
   type: z.literal('decision'),
@@ -46,23 +47,51 @@ export function decide(store: LabStore, req: DecideRequest): DecideResult {
   const ep = store.readEpisode(episodeId);
   if (req.decision === 'accept' && !ep.end?.success) throw new Error(`episode ${episodeId} did not succeed; only successful trajectories can be accepted`);
 
-  const versions = listVersions(store.dir, name);
-  const current = versions.length ? readManifest(store.dir, { name, version: versions.at(-1)! }, { verify: false }).episodes.map((e) => e.id) : [];
-  const ids = req.decision === 'accept' ? [...new Set([...current, episodeId])] : current.filter((id) => id !== episodeId);
-  let version: number | null = null;
-  let episodes = current.length;
-  let message: string;
-  const changed = ids.length !== current.length;
-  if (!changed) message = req.decision === 'accept' ? `${episodeId} is already in ${name}` : `${episodeId} was not in ${name}; rejection recorded`;
-  else if (!ids.length) message = `rejected ${episodeId}; ${name} would be empty, so no new version was frozen (v${versions.at(-1)} stays the latest)`;
-  else {
-    const r = createDataset(store, { name, description: `reviewed from collection run ${run.config.runId}`, filter: { ids } });
-    version = r.manifest.version;
-    episodes = r.manifest.episodes.length;
-    const dropped = r.dropped ? `, ${r.dropped} duplicate trajectory dropped` : '';
-    message = `${req.decision === 'accept' ? 'accepted' : 'rejected'} ${episodeId}: ${name} v${version} holds ${episodes} episodes${dropped}`;
-  }
-  const decision: ReviewDecision = { type: 'decision', task, episodeId, decision: req.decision, dataset: name, version, at: new Date().toISOString() };
+  const latest = latestEpisodes(store.dir, name);
+  const entry = { episodeId, runId: run.config.runId, task, at: new Date().toISOString() };
+  const { draft, changed } = applyDecision(readDraft(store.dir, name), entry, req.decision, new Set(latest.ids));
+  if (changed) writeDraft(store.dir, name, draft);
+  const decision: ReviewDecision = { type: 'decision', task, episodeId, decision: req.decision, dataset: name, version: null, at: entry.at };
   appendJsonlLine(join(run.dir, 'review.jsonl'), decision);
-  return { decision, episodes, message };
+  const message = decisionMessage(name, episodeId, req.decision, changed, latest);
+  return { decision, draft: draftView(name, draft, latest), message: `${message} (${pending(draft)}, not frozen yet)` };
 }
+
+/** What a decision did to the draft, in words. */
+function decisionMessage(name: string, episodeId: string, decision: 'accept' | 'reject', changed: boolean, latest: { version: number | null; ids: string[] }): string {
+  const frozen = latest.ids.includes(episodeId);
+  const version = `${name} v${latest.version}`;
+  if (decision === 'accept') {
+    if (!changed) return frozen ? `${episodeId} is already in ${version}` : `${episodeId} is already in the draft of ${name}`;
+    return frozen ? `accepted ${episodeId}: ${version} holds it and the next version keeps it` : `accepted ${episodeId} into the draft of ${name}`;
+  }
+  if (!changed) return frozen ? `${episodeId} is already left out of the next version of ${name}` : `${episodeId} is in neither the draft nor ${latest.version ? version : name}; rejection recorded`;
+  return frozen ? `rejected ${episodeId}: the next version of ${name} leaves it out` : `rejected ${episodeId}: out of the draft of ${name} again`;
+}
+
+/** A dataset's draft beside its latest version, as the review view shows it. */
+export function readReviewDraft(store: LabStore, dataset: string): ReviewDraft {
+  const name = validateDatasetName(String(dataset));
+  return draftView(name, readDraft(store.dir, name), latestEpisodes(store.dir, name));
+}
+
+/** Freeze the draft as one new version of the dataset. */
+export function freezeReview(store: LabStore, dataset: string): FreezeReviewResult {
+  const name = validateDatasetName(String(dataset));
+  const r = freezeDraft(store, name);
+  const version = r.manifest.version;
+  const episodes = r.manifest.episodes.length;
+  const dropped = r.dropped ? `, ${r.dropped} duplicate trajectory dropped` : '';
+  const changes = [r.added ? `${r.added} added` : '', r.removed ? `${r.removed} left out` : ''].filter(Boolean).join(', ');
+  return {
+    dataset: name, version, episodes, added: r.added, removed: r.removed,
+    draft: readReviewDraft(store, name),
+    message: `froze ${name} v${version}: ${episodes} episode${episodes === 1 ? '' : 's'} (${changes}${dropped})`,
+  };
+}
+
+function draftView(dataset: string, draft: DatasetDraft, latest: { version: number | null; ids: string[] }): ReviewDraft {
+  return { dataset, latestVersion: latest.version, inLatest: latest.ids, ...draft };
+}
+
+const pending = (d: DatasetDraft) => `draft: ${d.accepted.length} accepted${d.rejected.length ? `, ${d.rejected.length} to leave out` : ''}`;

@@ -34,7 +34,7 @@ import {
   type SplitRatios,
 } from '../datasets/index.ts';
 import { listRunIds, readReviewTask, readRunInfo } from './review.ts';
-import { decide } from './review-decisions.ts';
+import { decide, freezeReview, readReviewDraft } from './review-decisions.ts';
 import { DecodingLab } from './decoding.ts';
 import { TrainingLab } from './training.ts';
 import { ExperimentsLab } from './experiments.ts';
@@ -352,6 +352,14 @@ export class LabService implements LabApi {
 
   async reviewDecide(request: DecideRequest) {
     return decide(this.deps.store, request);
+  }
+
+  async readReviewDraft(dataset: string) {
+    return readReviewDraft(this.deps.store, dataset);
+  }
+
+  async freezeReviewDraft(dataset: string) {
+    return freezeReview(this.deps.store, dataset);
   }
 
   async decodeInfo(): Promise<DecodeInfo> {

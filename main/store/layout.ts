@@ -16,6 +16,7 @@
  *   LAB/policies/NAME/           policies trained from the app or a recipe
  *   LAB/models/NAME/             decoding models trained with `lab train`
  *   LAB/datasets/NAME/vN/        frozen dataset versions (see ../datasets/manifest.ts)
+ *   LAB/datasets/NAME/draft.json the next version as the review view gathers it (../datasets/draft.ts)
  *   LAB/exports/                 exports started from the app
  *   LAB/bench/decode/            decoding benchmarks started from the app
  *   LAB/policies.jsonl           one line per training run started (../policy/registry.ts)

@@ -91,11 +91,52 @@ test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the
   await page.getByTestId('step-label-1').waitFor();
   assert.equal(await page.getByTestId('step-label-1').textContent(), 'critical');
 
-  // Corrected action and tag by keyboard, then undo the tag.
+  // A corrected action's element picked by clicking its box on the screenshot. The boxes take
+  // clicks only while a correction is edited (and, the marks being off, are not even drawn).
   await page.keyboard.press('End');
+  const lastStep = store.readEpisode(shopEpisode).steps.at(-1)!;
+  const lastIndex = store.readEpisode(shopEpisode).steps.length - 1;
+  const recordedTarget = lastStep.action.match(/^\w+\('(\d+)'/)?.[1];
+  const shown = lastStep.observation.elements.filter((e) => e.inViewport && e.role !== 'text');
+  const area = (e: (typeof shown)[number]) => e.box.width * e.box.height;
+  const inside = (e: (typeof shown)[number], x: number, y: number) => x >= e.box.x && x <= e.box.x + e.box.width && y >= e.box.y && y <= e.box.y + e.box.height;
+  // A link or button whose middle no smaller box covers (the smaller one would take the click).
+  const onScreenshot = shown.find((e) => (e.role === 'link' || e.role === 'button') && e.id !== recordedTarget && e.box.width > 4 && e.box.height > 4
+    && !shown.some((o) => o !== e && area(o) <= area(e) && inside(o, e.box.x + e.box.width / 2, e.box.y + e.box.height / 2)))!;
+  assert.ok(onScreenshot, 'the last shop page has a link or button to pick on the screenshot');
+  const box = page.getByTestId('screenshot').locator(`rect[data-element-id="${onScreenshot.id}"]`);
+  assert.equal(await box.count(), 0, 'not editing: no box to pick');
+  await page.keyboard.press('c');
+  await box.click();
+  const draft = page.locator('#label-input');
+  assert.match(await draft.inputValue(), new RegExp(`^\\w+\\('${onScreenshot.id}'`), 'the draft names the picked element');
+  assert.equal(await box.getAttribute('class').then((c) => c?.includes('picked')), true, 'the picked box shows as picked');
+  await page.locator(`[data-testid=tab-elements] li.picked[data-element-id="${onScreenshot.id}"]`).waitFor();
+  const pickedOnScreenshot = await draft.inputValue();
+  await page.keyboard.press('Enter'); // the pick gave the input its focus back
+  await page.waitForFunction((a) => document.querySelector('[data-testid=correction]')?.textContent === a, pickedOnScreenshot);
+  await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
+  assert.equal(service.labels.read(shopEpisode).corrections[lastIndex], pickedOnScreenshot);
+  assert.equal(await page.locator('.shot.picking').count(), 0, 'done editing: the screenshot no longer picks');
+
+  // The same from the element list, by keyboard: its rows are buttons while a correction is edited.
+  const inList = lastStep.observation.elements.find((e) => (e.role === 'link' || e.role === 'button') && e.id !== onScreenshot.id)!;
+  await page.keyboard.press('c');
+  const row = page.locator(`[data-testid=tab-elements] li[data-element-id="${inList.id}"] button`);
+  await row.focus();
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid=tab-elements] li.picked[data-element-id="${inList.id}"]`).waitFor();
+  const pickedInList = await draft.inputValue();
+  assert.match(pickedInList, new RegExp(`^\\w+\\('${inList.id}'`));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((a) => document.querySelector('[data-testid=correction]')?.textContent === a, pickedInList);
+  await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
+  assert.equal(service.labels.read(shopEpisode).corrections[lastIndex], pickedInList);
+  assert.equal(await page.locator('[data-testid=tab-elements] li button').count(), 0, 'done editing: the rows are plain again');
+
+  // Corrected action and tag by keyboard, then undo the tag.
   await page.keyboard.press('c');
   // A correction must name an element that step's page had (the lab refuses any other).
-  const lastStep = store.readEpisode(shopEpisode).steps.at(-1)!;
   const target = lastStep.observation.elements.find((e) => e.role === 'link' || e.role === 'button')!;
   const corrected = `click('${target.id}')`;
   await page.locator('#label-input').fill(corrected);

@@ -91,30 +91,75 @@ test('the review view shows attempts with their reflections, the step where a re
   await page.screenshot({ path: docsScreenshot('review.png') });
 });
 
-test('accepting a trajectory in the review view freezes it into the dataset; rejecting takes it out again', async () => {
+test('accept and reject gather in a draft that survives a reload and Back; one freeze makes one version', async () => {
   await page.getByLabel('Review dataset').fill('reviewed-runs');
+  const draftCount = page.getByTestId('draft-count');
+  const freeze = page.getByTestId('review-freeze');
+  const versions = () => (existsSync(join(store.dir, 'datasets', 'reviewed-runs')) ? readdirSync(join(store.dir, 'datasets', 'reviewed-runs')).filter((d) => /^v\d+$/.test(d)) : []);
   const shortening = page.getByTestId('review-shortening').filter({ has: page.getByTestId('accept-shortened') }).first();
   await shortening.getByTestId('accept-shortened').click();
-  await page.getByTestId('review-message').filter({ hasText: 'reviewed-runs v1' }).waitFor();
-  const m1 = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'v1', 'manifest.json'), 'utf8'));
-  assert.equal(m1.episodes.length, 1);
-  const shortenedId = m1.episodes[0].id as string;
-  assert.equal(store.readEpisode(shortenedId).header.links.shortenedFrom !== undefined, true, 'the accepted episode is the shortened one');
+  await page.getByTestId('review-message').filter({ hasText: 'into the draft of reviewed-runs' }).waitFor();
+  await draftCount.filter({ hasText: 'draft: 1 accepted' }).waitFor();
+  await shortening.getByTestId('standing-shortened').filter({ hasText: 'accepted → draft of reviewed-runs' }).waitFor();
+  assert.deepEqual(versions(), [], 'accepting freezes nothing');
+  const flightsShortened = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'draft.json'), 'utf8')).accepted[0].episodeId as string;
+  assert.equal(store.readEpisode(flightsShortened).header.links.shortenedFrom !== undefined, true, 'the accepted episode is the shortened one');
   assert.equal(readRunInfo(store.dir, runId).tasks.find((t) => t.task === 'flights:10000')!.decision, 'accept');
 
-  // By keyboard to the next task instance; accept its shortened trajectory too: v2. Back, reject the first: v3.
+  // By keyboard to the next task instance; accept its shortened trajectory too: two in the draft.
   await page.keyboard.press('j');
   await page.getByTestId('review-task').filter({ hasText: 'shop:10000' }).waitFor();
   await page.getByTestId('accept-shortened').first().click();
-  await page.getByTestId('review-message').filter({ hasText: 'reviewed-runs v2 holds 2 episodes' }).waitFor();
+  await draftCount.filter({ hasText: 'draft: 2 accepted' }).waitFor();
+  await freeze.filter({ hasText: 'Freeze 2 accepted' }).waitFor();
+  assert.deepEqual(versions(), []);
+
+  // The draft is the lab's, not the page's: a reload shows it again, with the task and dataset from the URL.
+  await page.reload();
+  await page.getByTestId('review-task').filter({ hasText: 'shop:10000' }).waitFor();
+  assert.equal(await page.getByLabel('Review dataset').inputValue(), 'reviewed-runs');
+  await draftCount.filter({ hasText: 'draft: 2 accepted' }).waitFor();
+  // Back from an attempt opened in the trajectory viewer comes back to the same task and dataset.
+  await page.getByTestId('review-attempt').first().getByRole('link', { name: 'open' }).click();
+  await page.getByTestId('episode-title').waitFor();
+  await page.goBack();
+  await page.getByTestId('review-task').filter({ hasText: 'shop:10000' }).waitFor();
+  assert.equal(await page.locator('[data-task="shop:10000"]').getAttribute('aria-current'), 'true');
+  assert.equal(await page.getByLabel('Review dataset').inputValue(), 'reviewed-runs');
+  await draftCount.filter({ hasText: 'draft: 2 accepted' }).waitFor();
+
+  // Back to the first task; reject its shortened trajectory: out of the draft again. Freeze: one version.
   await page.keyboard.press('k');
   await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
   await shortening.getByTestId('reject-shortened').click();
-  await page.getByTestId('review-message').filter({ hasText: 'reviewed-runs v3 holds 1 episodes' }).waitFor();
-  const m3 = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'v3', 'manifest.json'), 'utf8'));
-  assert.deepEqual(m3.episodes.map((e: { family: string }) => e.family), ['shop']);
+  await draftCount.filter({ hasText: 'draft: 1 accepted' }).waitFor();
+  await freeze.filter({ hasText: 'Freeze 1 accepted' }).click();
+  await page.getByTestId('review-message').filter({ hasText: 'froze reviewed-runs v1: 1 episode (1 added)' }).waitFor();
+  await draftCount.filter({ hasText: 'draft: 0 accepted' }).waitFor();
+  assert.equal(await freeze.isDisabled(), true, 'nothing left to freeze');
+  assert.deepEqual(versions(), ['v1']);
+  const m1 = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'v1', 'manifest.json'), 'utf8'));
+  assert.deepEqual(m1.episodes.map((e: { family: string }) => e.family), ['shop']);
+  assert.equal(existsSync(join(store.dir, 'datasets', 'reviewed-runs', 'draft.json')), false, 'frozen: the draft is gone');
+
+  // Rejecting a frozen trajectory marks it to be left out of the next version; with one accepted, v2.
+  await page.keyboard.press('j');
+  await page.getByTestId('review-task').filter({ hasText: 'shop:10000' }).waitFor();
+  await page.getByTestId('standing-shortened').first().filter({ hasText: 'in reviewed-runs v1' }).waitFor();
+  await page.getByTestId('reject-shortened').first().click();
+  await draftCount.filter({ hasText: 'draft: 0 accepted, 1 to leave out' }).waitFor();
+  await page.keyboard.press('k');
+  await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
+  await shortening.getByTestId('accept-shortened').click();
+  await freeze.filter({ hasText: 'Freeze 1 accepted, leave out 1' }).click();
+  await page.getByTestId('review-message').filter({ hasText: 'froze reviewed-runs v2: 1 episode (1 added, 1 left out)' }).waitFor();
+  const m2 = JSON.parse(readFileSync(join(store.dir, 'datasets', 'reviewed-runs', 'v2', 'manifest.json'), 'utf8'));
+  assert.deepEqual(m2.episodes.map((e: { id: string }) => e.id), [flightsShortened]);
+  assert.deepEqual(versions().sort(), ['v1', 'v2']);
   const log = readFileSync(join(store.dir, 'runs', runId, 'review.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(log.map((d) => [d.task, d.decision, d.version]), [['flights:10000', 'accept', 1], ['shop:10000', 'accept', 2], ['flights:10000', 'reject', 3]]);
+  assert.deepEqual(log.map((d) => [d.task, d.decision, d.version]), [
+    ['flights:10000', 'accept', null], ['shop:10000', 'accept', null], ['flights:10000', 'reject', null], ['shop:10000', 'reject', null], ['flights:10000', 'accept', null],
+  ]);
 
   // A failed attempt cannot be accepted, and an episode of another task is refused: both say why.
   const task = await service.readReviewTask(runId, 'flights:10000');
@@ -124,7 +169,7 @@ test('accepting a trajectory in the review view freezes it into the dataset; rej
 
   // The datasets view lists the curated dataset.
   await page.goto(`${web.url}/#/datasets`);
-  await page.locator('[data-dataset="reviewed-runs@v3"]').waitFor();
+  await page.locator('[data-dataset="reviewed-runs@v2"]').waitFor();
 });
 
 test('the decoding dashboard charts the shipped benchmark and a run started from the app', async () => {
