@@ -19,7 +19,7 @@ import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { ChatEndpoint, EndpointError, type ChatRequest, type EndpointOptions, type RetryInfo } from '../llm/client.ts';
 import { buildEndpointMessages, type EndpointStep } from './endpoint-prompt.ts';
-import { AgentUnavailableError, type Agent, type AgentTurn } from '../tasks/agent.ts';
+import { AgentUnavailableError, type ActionSpace, type Agent, type AgentTurn } from '../tasks/agent.ts';
 import { ENDPOINT_DEFAULTS } from './endpoint-defaults.ts';
 import { chatPromptText, stepIo } from './step-io.ts';
 
@@ -95,6 +95,7 @@ export class EndpointAgent implements Agent {
   private instruction = '';
   private steps: EndpointStep[] = [];
   private malformedInARow = 0;
+  private actionSpace: ActionSpace | undefined;
 
   constructor(private readonly options: EndpointAgentOptions) {
     this.settings = endpointSettings(options);
@@ -111,8 +112,9 @@ export class EndpointAgent implements Agent {
     this.client = new ChatEndpoint(endpoint);
   }
 
-  reset(task: TaskSpec): void {
+  reset(task: TaskSpec, space?: ActionSpace): void {
     this.instruction = task.instruction;
+    this.actionSpace = space;
     this.steps = [];
     this.malformedInARow = 0;
   }
@@ -125,7 +127,7 @@ export class EndpointAgent implements Agent {
     // The previous action's error is known only now, from the observation it led to.
     if (this.steps.length) this.steps[this.steps.length - 1].error = observation.lastActionError;
     const request: ChatRequest = {
-      messages: buildEndpointMessages({ instruction: this.instruction, observation, steps: this.steps, reflections: this.options.reflections ?? [], vision: s.vision, imageDetail: s.imageDetail }),
+      messages: buildEndpointMessages({ instruction: this.instruction, observation, steps: this.steps, reflections: this.options.reflections ?? [], vision: s.vision, imageDetail: s.imageDetail, actionSpace: this.actionSpace }),
       temperature: s.temperature,
       ...(s.topP !== undefined ? { topP: s.topP } : {}),
       maxTokens: s.maxTokens,

@@ -1,12 +1,13 @@
 /**
  * The chat messages the endpoint agent sends for one step: the action space (the same system
- * prompt dataset exports use), then the task, reflections from earlier failed attempts, the page
- * as a numbered element list, the episode so far (thoughts, actions and the errors they got), and
- * for vision models the set-of-marks screenshot as an image part. Deterministic: same input, same
- * messages.
+ * prompt dataset exports use, plus the coordinate actions where the environment allows them),
+ * then the task, reflections from earlier failed attempts, the page as a numbered element list,
+ * the episode so far (thoughts, actions and the errors they got), and for vision models the
+ * set-of-marks screenshot as an image part. Deterministic: same input, same messages.
  */
 import type { Observation } from '../environment/types.ts';
 import type { ChatMessage, ContentPart } from '../llm/client.ts';
+import type { ActionSpace } from '../tasks/agent.ts';
 import { SYSTEM_PROMPT, renderObservationText } from './observation-text.ts';
 
 export interface EndpointStep {
@@ -28,6 +29,8 @@ export interface EndpointPromptInput {
   maxHistory?: number;
   /** Character budget of the element list. Default 6000. */
   maxPageChars?: number;
+  /** What the environment allows (the agent learns it at reset); with `coord`, the prompt lists the coordinate actions. */
+  actionSpace?: ActionSpace;
 }
 
 export const REFLECTIONS_HEADER = 'Lessons from your earlier failed attempts at this same task (do not repeat their mistakes):';
@@ -51,6 +54,22 @@ function renderSteps(steps: readonly EndpointStep[], max: number): string {
   return ['Previous steps:', ...lines].join('\n');
 }
 
+/**
+ * The action space as the model reads it: SYSTEM_PROMPT, and the coordinate actions before its
+ * last line when the environment allows them. Without `coord` it is SYSTEM_PROMPT byte for byte,
+ * the prompt dataset exports carry and the shipped compact policy was trained on.
+ */
+export function endpointSystemPrompt(space?: ActionSpace): string {
+  if (!space?.actionSets.includes('coord')) return SYSTEM_PROMPT;
+  const { width, height } = space.viewport;
+  const lines = SYSTEM_PROMPT.split('\n');
+  lines.splice(lines.length - 1, 0,
+    '  mouse_click(x, y)  mouse_dblclick(x, y)  mouse_move(x, y)  mouse_down(x, y)  mouse_up(x, y)  mouse_drag_and_drop(x1, y1, x2, y2)',
+    `  keyboard_type('text') types into the focused element; x, y: CSS pixels from the top-left corner of the ${width}x${height} page view the screenshot shows`,
+  );
+  return lines.join('\n');
+}
+
 export function buildEndpointMessages(input: EndpointPromptInput): ChatMessage[] {
   const { observation: obs } = input;
   const user: string[] = [`Task: ${input.instruction.trim()}`];
@@ -70,7 +89,7 @@ export function buildEndpointMessages(input: EndpointPromptInput): ChatMessage[]
       ]
     : text;
   return [
-    { role: 'system', content: image ? `${SYSTEM_PROMPT}\n${VISION_NOTE}` : SYSTEM_PROMPT },
+    { role: 'system', content: image ? `${endpointSystemPrompt(input.actionSpace)}\n${VISION_NOTE}` : endpointSystemPrompt(input.actionSpace) },
     { role: 'user', content },
   ];
 }

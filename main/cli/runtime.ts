@@ -16,6 +16,7 @@ import { taskSetFamilies, taskSetNames } from '../tasks/imported/taskset.ts';
 import { miniwobFamilies } from '../tasks/miniwob/loader.ts';
 import type { JobHandle } from '../models/worker-job.ts';
 import type { Sampling } from '../decode/types.ts';
+import { ACTION_SET_NAMES, DEFAULT_ACTION_SETS, parseActionSets, type ActionSetName } from '../environment/action-sets.ts';
 
 export interface BrowserFlags {
   /** Every --browser given (commander collects the repeated flag). */
@@ -60,6 +61,20 @@ export interface EndOnGoalFlags {
 /** Add --no-end-on-goal to a command that runs episodes. */
 export function withEndOnGoalOption(cmd: Command): Command {
   return cmd.option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes');
+}
+
+export interface ActionSetFlags {
+  /** --actions, checked: the action sets the agent may use; absent: the environment's default. */
+  actions?: ActionSetName[];
+}
+
+/** Add --actions to a command that runs episodes. */
+export function withActionSetsOption(cmd: Command): Command {
+  return cmd.option(
+    '--actions <sets>',
+    `action sets the agent may use, comma-separated: ${ACTION_SET_NAMES.join(', ')} (default ${DEFAULT_ACTION_SETS.join(',')}; coord adds mouse_click(x, y), mouse_drag_and_drop, keyboard_type, ... for vision agents)`,
+    (v: string) => parseActionSets(v, '--actions'),
+  );
 }
 
 export function openLab(cmd: Command): LabStore {

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { BrowserLoss } from '../environment/browser-pool.ts';
 import { rerunOnLostBrowser, type BrowserLostError } from '../environment/browser-lost.ts';
+import { ACTION_SET_NAMES } from '../environment/action-sets.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
@@ -74,6 +75,8 @@ export const collectConfigSchema = z.object({
   endOnGoal: z.boolean().optional(),
   /** A set-of-marks screenshot at every step, so the trajectories can be viewed (absent: none, unless a vision endpoint needs them). */
   screenshots: z.boolean().optional(),
+  /** The action sets the agent may use (--actions); absent: the environment's default, all but coord. */
+  actionSets: z.array(z.enum(ACTION_SET_NAMES)).min(1).optional(),
   /** The experiment this run is a stage of (lab experiment); recorded in its episodes' provenance. */
   experiment: z.string().optional(),
 }).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {

@@ -110,7 +110,15 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       ...(spec.source ? { source: spec.source } : {}),
     },
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
-    env: { viewport: env.options.viewport, screenshots: env.options.screenshots, browser: deps.browserKind, endOnGoal, ...(env.sandbox ? { sandbox: env.sandbox } : {}) },
+    env: {
+      viewport: env.options.viewport,
+      screenshots: env.options.screenshots,
+      browser: deps.browserKind,
+      endOnGoal,
+      ...(env.sandbox ? { sandbox: env.sandbox } : {}),
+      actionSets: [...env.options.actionSets],
+      textLayout: env.options.textLayout,
+    },
     links: req.links ?? {},
     ...provenanceField(deps.provenance, req.provenance),
   });
@@ -122,7 +130,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
   try {
     let observation = opened ?? (await start());
     checkBrowser();
-    await agent.reset(spec);
+    await agent.reset(spec, { actionSets: env.options.actionSets, viewport: env.options.viewport });
     const history: AgentTurn[] = [];
     let reason: EndRecord['reason'] = 'max_steps';
     // Kept apart from the agent's messages: the checker reads those as answers.

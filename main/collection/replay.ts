@@ -3,11 +3,12 @@
  * and seed, and compare, step by step, whether the page reached the same state.
  */
 import { createHash } from 'node:crypto';
-import type { BrowserEnv } from '../environment/environment.ts';
+import type { BrowserEnv, EnvOptions } from '../environment/environment.ts';
+import { checkActionSets } from '../environment/action-sets.ts';
 import type { Observation, PageElement } from '../environment/types.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
-import type { ObservationRecord } from '../store/schema.ts';
+import type { EpisodeHeader, ObservationRecord } from '../store/schema.ts';
 import { recordAnswer } from './episode.ts';
 
 export interface ReplayStep {
@@ -59,6 +60,19 @@ export function elementsHash(elements: readonly PageElement[]): string {
 /** URLs of two instances differ only in their instance prefix; compare them without it. */
 export function normaliseUrl(url: string): string {
   return url.replace(/^https?:\/\/[^/]+\/i\/[0-9a-f]+/, '{task}');
+}
+
+/**
+ * The environment options a recorded episode ran with that change what its steps do: the action
+ * sets it was allowed (a coordinate action replays as it ran, not refused) and its text layout.
+ * Absent in headers older than the fields, which ran with the defaults, so none are set then.
+ */
+export function recordedEnvOptions(header: Pick<EpisodeHeader, 'id' | 'env'>): Partial<EnvOptions> {
+  const { actionSets, textLayout } = header.env;
+  return {
+    ...(actionSets ? { actionSets: checkActionSets(actionSets, `episode ${header.id}'s header`) } : {}),
+    ...(textLayout === 'sentences' || textLayout === 'runs' ? { textLayout } : {}),
+  };
 }
 
 export async function replayEpisode(

@@ -1,10 +1,15 @@
 /**
  * BrowserGym-style action strings: parse and validate. `click('12')`, `fill('7', 'Boston')`, ...
  * A policy's output may carry a thought before the action; `extractAction` finds the action part.
+ * Coordinates (`mouse_click(120, 48)`) are CSS pixels from the viewport's top-left corner, the
+ * frame of the element boxes and of a screenshot taken at full size. Which actions an environment
+ * allows is a matter of action sets (./action-sets.ts).
  */
 
+export type MouseButton = 'left' | 'right' | 'middle';
+
 export type Action =
-  | { type: 'click'; id: string; button: 'left' | 'right' | 'middle' }
+  | { type: 'click'; id: string; button: MouseButton }
   | { type: 'dblclick'; id: string }
   | { type: 'hover'; id: string }
   | { type: 'focus'; id: string }
@@ -21,7 +26,30 @@ export type Action =
   | { type: 'goto'; url: string }
   | { type: 'noop'; ms: number }
   | { type: 'send_msg_to_user'; text: string }
-  | { type: 'report_infeasible'; reason: string };
+  | { type: 'report_infeasible'; reason: string }
+  | { type: 'mouse_move'; x: number; y: number }
+  | { type: 'mouse_click'; x: number; y: number; button: MouseButton }
+  | { type: 'mouse_dblclick'; x: number; y: number; button: MouseButton }
+  | { type: 'mouse_down'; x: number; y: number; button: MouseButton }
+  | { type: 'mouse_up'; x: number; y: number; button: MouseButton }
+  | { type: 'mouse_drag_and_drop'; fromX: number; fromY: number; toX: number; toY: number }
+  | { type: 'keyboard_type'; text: string };
+
+/** Actions at viewport coordinates: the points they act at, for the environment to check against the viewport. */
+export function actionPoints(a: Action): Array<{ x: number; y: number }> {
+  switch (a.type) {
+    case 'mouse_move':
+    case 'mouse_click':
+    case 'mouse_dblclick':
+    case 'mouse_down':
+    case 'mouse_up':
+      return [{ x: a.x, y: a.y }];
+    case 'mouse_drag_and_drop':
+      return [{ x: a.fromX, y: a.fromY }, { x: a.toX, y: a.toY }];
+    default:
+      return [];
+  }
+}
 
 export type ActionType = Action['type'];
 
@@ -33,15 +61,13 @@ interface Signature {
   build: (a: any[]) => Action;
 }
 
+function mouseButton(action: string, button: string): MouseButton {
+  if (!['left', 'right', 'middle'].includes(button)) throw new ActionParseError(`${action} button must be left, right or middle, got '${button}'`);
+  return button as MouseButton;
+}
+
 const SIGNATURES: Record<ActionType, Signature> = {
-  click: {
-    args: ['id', 'string'],
-    optional: 1,
-    build: ([id, button = 'left']) => {
-      if (!['left', 'right', 'middle'].includes(button)) throw new ActionParseError(`click button must be left, right or middle, got '${button}'`);
-      return { type: 'click', id, button };
-    },
-  },
+  click: { args: ['id', 'string'], optional: 1, build: ([id, button = 'left']) => ({ type: 'click', id, button: mouseButton('click', button) }) },
   dblclick: { args: ['id'], build: ([id]) => ({ type: 'dblclick', id }) },
   hover: { args: ['id'], build: ([id]) => ({ type: 'hover', id }) },
   focus: { args: ['id'], build: ([id]) => ({ type: 'focus', id }) },
@@ -59,6 +85,16 @@ const SIGNATURES: Record<ActionType, Signature> = {
   noop: { args: ['number'], optional: 1, build: ([ms = 1000]) => ({ type: 'noop', ms }) },
   send_msg_to_user: { args: ['string'], build: ([text]) => ({ type: 'send_msg_to_user', text }) },
   report_infeasible: { args: ['string'], build: ([reason]) => ({ type: 'report_infeasible', reason }) },
+  mouse_move: { args: ['number', 'number'], build: ([x, y]) => ({ type: 'mouse_move', x, y }) },
+  mouse_click: { args: ['number', 'number', 'string'], optional: 1, build: ([x, y, b = 'left']) => ({ type: 'mouse_click', x, y, button: mouseButton('mouse_click', b) }) },
+  mouse_dblclick: { args: ['number', 'number', 'string'], optional: 1, build: ([x, y, b = 'left']) => ({ type: 'mouse_dblclick', x, y, button: mouseButton('mouse_dblclick', b) }) },
+  mouse_down: { args: ['number', 'number', 'string'], optional: 1, build: ([x, y, b = 'left']) => ({ type: 'mouse_down', x, y, button: mouseButton('mouse_down', b) }) },
+  mouse_up: { args: ['number', 'number', 'string'], optional: 1, build: ([x, y, b = 'left']) => ({ type: 'mouse_up', x, y, button: mouseButton('mouse_up', b) }) },
+  mouse_drag_and_drop: {
+    args: ['number', 'number', 'number', 'number'],
+    build: ([fromX, fromY, toX, toY]) => ({ type: 'mouse_drag_and_drop', fromX, fromY, toX, toY }),
+  },
+  keyboard_type: { args: ['string'], build: ([text]) => ({ type: 'keyboard_type', text }) },
 };
 
 export const ACTION_TYPES = Object.keys(SIGNATURES) as ActionType[];
@@ -253,6 +289,17 @@ export function formatAction(a: Action): string {
     case 'go_back':
     case 'go_forward':
       return `${a.type}()`;
+    case 'mouse_move':
+      return `mouse_move(${a.x}, ${a.y})`;
+    case 'mouse_click':
+    case 'mouse_dblclick':
+    case 'mouse_down':
+    case 'mouse_up':
+      return a.button === 'left' ? `${a.type}(${a.x}, ${a.y})` : `${a.type}(${a.x}, ${a.y}, ${s(a.button)})`;
+    case 'mouse_drag_and_drop':
+      return `mouse_drag_and_drop(${a.fromX}, ${a.fromY}, ${a.toX}, ${a.toY})`;
+    case 'keyboard_type':
+      return `keyboard_type(${s(a.text)})`;
     default:
       return `${a.type}(${s(a.id)})`;
   }

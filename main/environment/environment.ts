@@ -5,7 +5,8 @@
  */
 import type { BrowserHost, CdpSession, PageHandle } from './cdp.ts';
 import { ActionParseError, parseAction } from './actions.ts';
-import { ActionError, executeAction } from './execute.ts';
+import { DEFAULT_ACTION_SETS, actionSetOf, checkActionSets, type ActionSetName } from './action-sets.ts';
+import { ActionError, executeAction, type MouseState } from './execute.ts';
 import { observeElements } from './observe.ts';
 import type { TextLayout } from './observe-text.ts';
 import { PageState, type DialogPolicy } from './page-state.ts';
@@ -40,6 +41,11 @@ export interface EnvOptions {
    * (`runs`), for evaluating a policy trained on that. LAB_TEXT_LAYOUT=runs sets the default.
    */
   textLayout: TextLayout;
+  /**
+   * The action sets an agent may use (action-sets.ts); an action of another set fails its step
+   * with `action_not_allowed` and the page is not touched. Default: all but `coord`.
+   */
+  actionSets: readonly ActionSetName[];
 }
 
 export const DEFAULT_ENV_OPTIONS: EnvOptions = {
@@ -53,6 +59,7 @@ export const DEFAULT_ENV_OPTIONS: EnvOptions = {
   dialogs: 'dismiss',
   prefetchPage: true,
   textLayout: process.env.LAB_TEXT_LAYOUT === 'runs' ? 'runs' : 'sentences',
+  actionSets: DEFAULT_ACTION_SETS,
 };
 
 export interface EpisodeStart {
@@ -79,12 +86,15 @@ export class BrowserEnv {
   private messages: string[] = [];
   private spare: Promise<PageHandle> | null = null;
   private lastElements: PageElement[] = [];
+  private mouse: MouseState = { buttons: 0 };
 
   constructor(
     private host: BrowserHost,
     options: Partial<EnvOptions> = {},
   ) {
     this.options = { ...DEFAULT_ENV_OPTIONS, ...options };
+    // Checked and put in one order, so the header records equal choices alike; undefined reads as the default.
+    this.options.actionSets = checkActionSets(this.options.actionSets ?? DEFAULT_ACTION_SETS);
   }
 
   /** The host's sandbox state, for the episode header. */
@@ -108,6 +118,7 @@ export class BrowserEnv {
     if (old) void old.dispose().catch(() => {});
     this.episode = start;
     this.messages = [];
+    this.mouse = { buttons: 0 }; // a fresh page has no button held
     this.page = (await this.takeSpare()) ?? (await this.preparePage().catch(() => this.preparePage()));
     this.spare = this.options.prefetchPage ? this.preparePage() : null;
     const session = this.page.session;
@@ -174,11 +185,15 @@ export class BrowserEnv {
     let tAction = t0;
     try {
       const action = parseAction(actionText);
+      const set = actionSetOf(action.type);
+      if (!this.options.actionSets.includes(set)) {
+        throw new ActionError('action_not_allowed', `${action.type} is in the action set '${set}', which is not allowed here (allowed: ${this.options.actionSets.join(', ')})`);
+      }
       const deadline = Date.now() + this.options.stepTimeoutMs;
       const actedAt = Date.now();
       const outcome = await this.withStepTimeout(async () => {
         const out = await executeAction(
-          { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [] },
+          { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [], mouse: this.mouse },
           action,
         );
         tAction = performance.now();

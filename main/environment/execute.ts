@@ -1,9 +1,11 @@
 /**
  * Executes parsed actions with real input events (CDP Input domain), the way a person would act:
  * scroll the target into view, check that it can receive the event, then move, press, type.
+ * Coordinate actions skip the target: they press where they are told, once the point is checked
+ * to lie in the viewport.
  */
 import type { CdpSession } from './cdp.ts';
-import type { Action } from './actions.ts';
+import { actionPoints, type Action, type MouseButton } from './actions.ts';
 import type { StepError } from './types.ts';
 import { callExpression, findLabElement, functionDeclaration, inspectTarget, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
 import { keyEvents, parseKeyChord } from './keys.ts';
@@ -24,6 +26,17 @@ export interface ExecuteContext {
   viewport: { width: number; height: number };
   /** Origins goto() may open; empty means any http(s) origin. */
   allowedOrigins: string[];
+  /** The mouse buttons held down, kept by the environment across the steps of an episode. */
+  mouse: MouseState;
+}
+
+/**
+ * Buttons held between steps: mouse_down in one step, mouse_move and mouse_up in later ones. Moves
+ * carry them (CDP's `buttons`), so a page sees a drag, as it would from a person's hand.
+ */
+export interface MouseState {
+  /** Bit mask of held buttons: left 1, right 2, middle 4. */
+  buttons: number;
 }
 
 export interface ExecuteOutcome {
@@ -36,8 +49,12 @@ const OBJECT_GROUP = 'lab-action';
 /** Inputs whose value Chromium does not take from typed text. */
 const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
+/** Intermediate moves of mouse_drag_and_drop, so a page that tracks the pointer sees it travel. */
+const DRAG_STEPS = 5;
+
 export async function executeAction(ctx: ExecuteContext, action: Action): Promise<ExecuteOutcome> {
   const { session } = ctx;
+  checkInViewport(action, ctx.viewport);
   try {
     switch (action.type) {
       case 'click':
@@ -129,9 +146,51 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
         return { message: action.text };
       case 'report_infeasible':
         return { infeasible: action.reason };
+      case 'mouse_move':
+        await mouseMove(session, action.x, action.y, ctx.mouse);
+        return {};
+      case 'mouse_click':
+      case 'mouse_dblclick':
+        await mouseMove(session, action.x, action.y, ctx.mouse);
+        await mouseClick(session, action.x, action.y, action.button, 1);
+        if (action.type === 'mouse_dblclick') await mouseClick(session, action.x, action.y, action.button, 2);
+        return {};
+      case 'mouse_down':
+        await mouseMove(session, action.x, action.y, ctx.mouse);
+        await mouseButton(session, 'mousePressed', action.x, action.y, action.button, ctx.mouse);
+        return {};
+      case 'mouse_up':
+        await mouseMove(session, action.x, action.y, ctx.mouse);
+        await mouseButton(session, 'mouseReleased', action.x, action.y, action.button, ctx.mouse);
+        return {};
+      case 'mouse_drag_and_drop': {
+        const { fromX, fromY, toX, toY } = action;
+        await mouseMove(session, fromX, fromY, ctx.mouse);
+        await mouseButton(session, 'mousePressed', fromX, fromY, 'left', ctx.mouse);
+        for (let i = 1; i <= DRAG_STEPS; i++) {
+          await mouseMove(session, fromX + ((toX - fromX) * i) / DRAG_STEPS, fromY + ((toY - fromY) * i) / DRAG_STEPS, ctx.mouse);
+        }
+        await mouseButton(session, 'mouseReleased', toX, toY, 'left', ctx.mouse);
+        return {};
+      }
+      case 'keyboard_type':
+        await typeText(session, action.text);
+        return {};
     }
   } finally {
     session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => {});
+  }
+}
+
+/** A coordinate action's points must lie in the viewport: a press outside it lands on nothing a person could reach. */
+function checkInViewport(action: Action, viewport: { width: number; height: number }): void {
+  for (const { x, y } of actionPoints(action)) {
+    if (!(Number.isFinite(x) && Number.isFinite(y) && x >= 0 && y >= 0 && x < viewport.width && y < viewport.height)) {
+      throw new ActionError(
+        'invalid_argument',
+        `${action.type}: (${x}, ${y}) is outside the viewport (${viewport.width}x${viewport.height}): x must be in [0, ${viewport.width}) and y in [0, ${viewport.height}), CSS pixels from its top-left corner`,
+      );
+    }
   }
 }
 
@@ -198,15 +257,37 @@ async function callOn<T>(session: CdpSession, objectId: string, fn: (...args: an
   return r.result.value;
 }
 
-async function mouseMove(session: CdpSession, x: number, y: number): Promise<void> {
-  await session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
-}
-
 const BUTTON_MASK = { left: 1, right: 2, middle: 4 } as const;
 
-async function mouseClick(session: CdpSession, x: number, y: number, button: 'left' | 'right' | 'middle', clickCount: number): Promise<void> {
+/** A move with the buttons still held (a drag), when a mouse_down left one down. */
+async function mouseMove(session: CdpSession, x: number, y: number, held?: MouseState): Promise<void> {
+  const buttons = held?.buttons ?? 0;
+  const button = (Object.keys(BUTTON_MASK) as MouseButton[]).find((b) => buttons & BUTTON_MASK[b]) ?? 'none';
+  await session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button, buttons });
+}
+
+async function mouseClick(session: CdpSession, x: number, y: number, button: MouseButton, clickCount: number): Promise<void> {
   await session.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: BUTTON_MASK[button], clickCount });
   await session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount });
+}
+
+/** Press or release one button, keeping the held set for later moves. */
+async function mouseButton(session: CdpSession, type: 'mousePressed' | 'mouseReleased', x: number, y: number, button: MouseButton, held: MouseState): Promise<void> {
+  held.buttons = type === 'mousePressed' ? held.buttons | BUTTON_MASK[button] : held.buttons & ~BUTTON_MASK[button];
+  await session.send('Input.dispatchMouseEvent', { type, x, y, button, buttons: held.buttons, clickCount: 1 });
+}
+
+/**
+ * Type text into whatever has focus, key by key as a person would (keydown, input, keyup for each
+ * character; a newline is Enter, a tab Tab). Characters beyond ASCII have no key on the keyboard
+ * the environment emulates: they are inserted as text, as an input method would.
+ */
+async function typeText(session: CdpSession, text: string): Promise<void> {
+  for (const ch of text.replace(/\r\n?/g, '\n')) {
+    if (ch === '\n' || ch === '\t') await pressChord(session, ch === '\n' ? 'Enter' : 'Tab');
+    else if (/^[\x20-\x7e]$/.test(ch)) await pressChord(session, ch);
+    else await session.send('Input.insertText', { text: ch });
+  }
 }
 
 async function pressChord(session: CdpSession, chord: string): Promise<void> {

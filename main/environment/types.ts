@@ -36,6 +36,8 @@ export type StepErrorCode =
   | 'unknown_element'
   | 'element_not_interactable'
   | 'invalid_argument'
+  /** The action is in an action set this environment does not allow (see action-sets.ts). */
+  | 'action_not_allowed'
   | 'action_failed'
   | 'step_timeout'
   | 'page_hang'

@@ -15,6 +15,7 @@
  * The check runs on bytes (token pieces as latin-1 strings): ids, names and quotes are ASCII.
  */
 import { ACTION_TYPES, formatAction, takesElement, type ActionType } from '../environment/actions.ts';
+import { inDefaultActionSets } from '../environment/action-sets.ts';
 import type { TokenConstraint } from '../decode/types.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
 import { MAX_THOUGHT_CHARS } from './prompt.ts';
@@ -94,7 +95,16 @@ const FORMS: Record<ActionType, { args: Arg[]; optional?: number }> = {
   fill: { args: ['id', 'text'] }, select_option: { args: ['id', 'text'] }, press: { args: ['id', 'text'] },
   keyboard_press: { args: ['text'] }, scroll: { args: ['number', 'number'] }, go_back: { args: [] }, go_forward: { args: [] },
   goto: { args: ['text'] }, noop: { args: ['number'] }, send_msg_to_user: { args: ['text'] }, report_infeasible: { args: ['text'] },
+  mouse_move: { args: ['number', 'number'] }, mouse_click: { args: ['number', 'number'] }, mouse_dblclick: { args: ['number', 'number'] },
+  mouse_down: { args: ['number', 'number'] }, mouse_up: { args: ['number', 'number'] },
+  mouse_drag_and_drop: { args: ['number', 'number', 'number', 'number'] }, keyboard_type: { args: ['text'] },
 };
+/**
+ * The actions a guided output may name: those of the default action sets, the ones the compact
+ * policy's prompt lists. The coordinate actions came later; a policy that never saw them in its
+ * prompt is not steered into one by a shared prefix (`keyboard_`), so its outputs stay as they were.
+ */
+const GUIDED_ACTIONS = ACTION_TYPES.filter(inDefaultActionSets);
 const ELEMENT_ACTIONS = new Set<string>(ACTION_TYPES.filter((t) => takesElement(t)));
 const latin1 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
 
@@ -144,7 +154,7 @@ export class ActionGuide implements TokenConstraint {
     for (const e of elements) if (e.head) this.heads.set(latin1(e.head), [...(this.heads.get(latin1(e.head)) ?? []), latin1(e.id)]);
     this.elementLines = elementThoughts ? elements.flatMap((e) => (e.head ? [latin1(`${e.head} [${e.id}]`)] : [])) : [];
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
-    this.names = ACTION_TYPES.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
+    this.names = GUIDED_ACTIONS.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
     // Quoted as the targets are (formatAction), after the name and its parenthesis.
     this.selections = new Map(elements.filter((e) => e.options.length).map((e) => [
       `'${e.id}'`, e.options.map((o) => latin1(formatAction({ type: 'select_option', id: e.id, options: [o] }).slice('select_option('.length))),

@@ -8,8 +8,10 @@
  * over the per-run rates; steps on solved tasks get a bootstrap interval.
  *
  * An invalid action is a step whose action could not be carried out as written: it did not parse
- * (malformed_action), named no element on the page (unknown_element) or had a bad argument
- * (invalid_argument). A sound action that fails on the page (say, a covered button) is not invalid.
+ * (malformed_action), named no element on the page (unknown_element), had a bad argument
+ * (invalid_argument) or is outside the environment's action sets (action_not_allowed: a coordinate
+ * action, which did not parse before they existed). A sound action that fails on the page (say, a
+ * covered button) is not invalid.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +30,7 @@ import { labPaths } from '../store/layout.ts';
 
 export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
 
-export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument']);
+export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument', 'action_not_allowed']);
 
 export interface EvalRequest {
   policy: Omit<CompactPolicyOptions, 'seed'>;

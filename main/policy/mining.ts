@@ -18,7 +18,7 @@
  * from it (./branching.ts) and records the outcome beside it in mining.json (./mining-file.ts).
  * The report names each example's episode and step so the trajectory viewer opens it.
  */
-import { parseAction, type Action } from '../environment/actions.ts';
+import { actionPoints, formatAction, parseAction, type Action } from '../environment/actions.ts';
 import type { PageElement } from '../environment/types.ts';
 import { normalizeText } from '../common/normalize.ts';
 import type { EpisodeData, LabStore } from '../store/lab.ts';
@@ -50,7 +50,8 @@ export function actionMeaning(action: string, elements: readonly PageElement[]):
     target = el ? elementKey(el, elements) : 'missing';
   }
   const text = a.type === 'fill' ? a.text : a.type === 'select_option' ? a.options.join('|') : a.type === 'send_msg_to_user' ? a.text
-    : a.type === 'report_infeasible' ? a.reason : a.type === 'press' || a.type === 'keyboard_press' ? a.key : a.type === 'goto' ? a.url : a.type === 'scroll' ? `${a.dx},${a.dy}` : null;
+    : a.type === 'report_infeasible' ? a.reason : a.type === 'press' || a.type === 'keyboard_press' ? a.key : a.type === 'goto' ? a.url : a.type === 'scroll' ? `${a.dx},${a.dy}`
+    : a.type === 'keyboard_type' ? a.text : actionPoints(a).length ? formatAction(a) : null;
   return { type: a.type, target, text: text === null ? null : normalizeText(text) };
 }
 
@@ -92,7 +93,7 @@ export function findCriticalState(rollout: Trajectory, reference: Trajectory): C
 
 function classify(rollout: Trajectory, i: number, mine: ActionMeaning, theirs: ActionMeaning): FailureMode {
   const step = rollout.steps[i];
-  if (mine.type === 'invalid' || mine.target === 'missing' || (step.error && ['malformed_action', 'unknown_element', 'invalid_argument'].includes(step.error.code))) return 'invalid_action';
+  if (mine.type === 'invalid' || mine.target === 'missing' || (step.error && ['malformed_action', 'unknown_element', 'invalid_argument', 'action_not_allowed'].includes(step.error.code))) return 'invalid_action';
   const counts = new Map<string, number>();
   for (const s of rollout.steps.slice(i)) counts.set(s.action, (counts.get(s.action) ?? 0) + 1);
   if (Math.max(...counts.values()) >= 3) return 'loop';

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { PageElement } from '../environment/types.ts';
 import { parseAction, formatAction } from '../environment/actions.ts';
+import { inDefaultActionSets } from '../environment/action-sets.ts';
 import { renderElementLine } from '../agents/observation-text.ts';
 
 export const ELEMENT_ORDERS = ['page', 'task'] as const;
@@ -224,7 +225,9 @@ export interface ParsedPolicyOutput {
 /**
  * Read a generated text: the first line is the thought, the action the last line that parses.
  * Nothing that parses: the last non-empty line (or the whole text) goes to the environment as is,
- * which records it as a malformed action; the episode goes on.
+ * which records it as a malformed action; the episode goes on. The policy's action space is the
+ * default action sets: a coordinate action, which no policy prompt lists, is not one of its
+ * actions, as it was not before they existed (and is not to the verl reward module).
  */
 export function parsePolicyOutput(text: string): ParsedPolicyOutput {
   const lines = text.split('\n').map((l) => l.trim());
@@ -232,7 +235,8 @@ export function parsePolicyOutput(text: string): ParsedPolicyOutput {
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!lines[i]) continue;
     try {
-      return { thought, action: formatAction(parseAction(lines[i])), valid: true };
+      const action = parseAction(lines[i]);
+      if (inDefaultActionSets(action.type)) return { thought, action: formatAction(action), valid: true };
     } catch {
       // Not an action: try the line before.
     }

@@ -16,7 +16,7 @@ import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
 import { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily } from '../tasks/types.ts';
-import { replayEpisode } from '../collection/replay.ts';
+import { recordedEnvOptions, replayEpisode } from '../collection/replay.ts';
 import { DemoSession, humanInputSchema, type HumanInput } from '../collection/demonstration.ts';
 import { join } from 'node:path';
 import {
@@ -161,12 +161,13 @@ export class LabService implements LabApi {
 
   async startReplay(id: string, mode: 'run' | 'step'): Promise<{ replayId: string }> {
     const episodeId = id;
-    this.deps.store.readEpisode(episodeId); // fail now, with the file named, if it is unreadable
+    const { header } = this.deps.store.readEpisode(episodeId); // fail now, with the file named, if it is unreadable
+    const envOptions = { screenshots: true, ...recordedEnvOptions(header) };
     const replayId = randomBytes(6).toString('hex');
     const run: ReplayRun = { controller: new AbortController(), gate: { release: null, credits: 0 } };
     this.replays.set(replayId, run);
     const [host, server] = await Promise.all([this.host(), this.tasks()]);
-    const env = new BrowserEnv(host, { screenshots: true });
+    const env = new BrowserEnv(host, envOptions);
     const beforeStep =
       mode === 'step'
         ? () =>

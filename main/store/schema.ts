@@ -99,6 +99,14 @@ export const episodeHeaderSchema = z.object({
     endOnGoal: z.boolean().optional(),
     /** Whether the page ran in Chromium's sandbox, and why not; absent in headers written before it was recorded, and for remote browsers. */
     sandbox: z.object({ enabled: z.boolean(), reason: z.string().optional() }).optional(),
+    /**
+     * The action sets the agent was allowed (main/environment/action-sets.ts). Absent in headers
+     * written before they existed, which ran with all but `coord`. Read as any names, so a set
+     * since renamed still opens.
+     */
+    actionSets: z.array(z.string()).optional(),
+    /** How the observations laid out page text (`sentences` or `runs`, see EnvOptions.textLayout); absent in older headers. */
+    textLayout: z.string().optional(),
   }),
   links: z
     .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })

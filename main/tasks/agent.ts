@@ -5,6 +5,7 @@
  * one way: agents -> tasks, never back (test/app/import-floors.test.ts).
  */
 import type { Observation } from '../environment/types.ts';
+import type { ActionSetName } from '../environment/action-sets.ts';
 import type { TaskSpec } from './types.ts';
 import type { StepIo } from '../store/schema.ts';
 
@@ -47,10 +48,20 @@ export class AgentUnavailableError extends Error {
   }
 }
 
+/**
+ * What the environment lets an agent do in an episode, handed over at reset: an agent that tells a
+ * model its actions (the endpoint agent) lists only those it may take. Others ignore it.
+ */
+export interface ActionSpace {
+  actionSets: readonly ActionSetName[];
+  /** CSS pixels: the frame of the coordinate actions, of element boxes and of a full-size screenshot. */
+  viewport: { width: number; height: number };
+}
+
 /** Anything that picks actions: an oracle, a random agent, a model, a person. */
 export interface Agent {
   readonly name: string;
   /** Called once per episode before the first step. */
-  reset(task: TaskSpec): Promise<void> | void;
+  reset(task: TaskSpec, space?: ActionSpace): Promise<void> | void;
   act(observation: Observation, history: readonly AgentTurn[]): Promise<AgentTurn>;
 }

@@ -7,6 +7,7 @@ import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
 import { formatColumns } from '../../main/cli/runtime.ts';
+import { DEFAULT_ENV_OPTIONS } from '../../main/environment/environment.ts';
 
 // Every family's oracle is tested in the browser by test/tasks/oracle-env.test.ts; here the command
 // runs it on one family with a page-state goal and one with an answer goal.
@@ -38,6 +39,19 @@ test('`lab episode --no-end-on-goal` runs a page-state goal to the agent\'s clos
   assert.deepEqual([on.success, on.reason, off.success, off.reason], [true, 'goal_reached', true, 'checker']);
   assert.equal(off.steps, on.steps + 1);
   assert.equal(new LabStore(dir).readEpisode(off.id).header.env.endOnGoal, false);
+});
+
+test('`lab episode --actions` records the allowed action sets in the header, with the text layout; a bad set name is refused, named', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-cli-'));
+  const plain = JSON.parse((await lab('--lab', dir, 'episode', '--task', 'shop', '--seed', '10001', '--tier', '1', '--max-steps', '1', '--json')).stdout);
+  const coord = JSON.parse((await lab('--lab', dir, 'episode', '--task', 'shop', '--seed', '10001', '--tier', '1', '--max-steps', '1', '--actions', 'coord,bid,nav,chat,misc', '--json')).stdout);
+  const store = new LabStore(dir);
+  assert.deepEqual(store.readEpisode(plain.id).header.env.actionSets, ['bid', 'nav', 'chat', 'misc'], 'the default: all but coord');
+  assert.deepEqual(store.readEpisode(coord.id).header.env.actionSets, ['bid', 'coord', 'nav', 'chat', 'misc']);
+  assert.equal(store.readEpisode(plain.id).header.env.textLayout, DEFAULT_ENV_OPTIONS.textLayout);
+  for (const args of [['episode', '--task', 'shop', '--seed', '1'], ['collect', '--tasks', 'shop:test', '--seeds', '1'], ['eval', '--tasks', 'shop', '--seeds', '1']]) {
+    await assert.rejects(lab('--lab', dir, ...args, '--actions', 'bid,mouse'), /--actions: unknown action set "mouse" \(known: bid, coord, nav, chat, misc\)/, args[0]);
+  }
 });
 
 test('`lab episode --screenshots` stores one PNG per step by content hash', async () => {

@@ -31,15 +31,16 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
 });
 
-test('`lab collect --tier 1 --screenshots` forces tier 1 on every instance and records it and the screenshots in the run config; other tiers are refused', async () => {
+test('`lab collect --tier 1 --screenshots --actions` forces tier 1 on every instance and records it, the screenshots and the action sets in the run config; other tiers are refused', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-collect-tier-'));
-  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:train', '--seeds', '2', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--tier', '1', '--screenshots', '--json');
+  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:train', '--seeds', '2', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--tier', '1', '--screenshots', '--actions', 'misc,chat,nav,bid,coord', '--json');
   const s = JSON.parse(stdout);
   assert.equal(s.tasksDone, 4);
   const config = JSON.parse(readFileSync(join(s.run, 'config.json'), 'utf8'));
   assert.equal(config.tier, 1);
   assert.equal(config.screenshots, true, 'a resumed run takes screenshots too');
   assert.equal(config.endOnGoal, true, 'the run records that page-state goals end when the checker passes, so a resume keeps it');
+  assert.deepEqual(config.actionSets, ['bid', 'coord', 'nav', 'chat', 'misc'], 'a resumed run allows the same actions');
   // Without --tier these seeds would not all be tier 1 (each seed has its own).
   assert.ok([0, 1].some((seed) => tierFromSeed(seed, 'shop') !== 1 || tierFromSeed(seed, 'webmail') !== 1));
   const eps = JSON.parse((await lab('--lab', dir, 'episodes', 'list', '--json')).stdout).episodes as { tier: number; seed: number; status: string }[];
@@ -49,6 +50,7 @@ test('`lab collect --tier 1 --screenshots` forces tier 1 on every instance and r
     assert.equal(e.status, 'success');
   }
   const store = new LabStore(dir);
+  assert.deepEqual(store.readEpisode((eps[0] as unknown as { id: string }).id).header.env.actionSets, config.actionSets, 'the episodes ran with them');
   for (const step of store.readEpisode((eps[0] as unknown as { id: string }).id).steps) assert.ok(step.observation.screenshot && store.blobs.has(step.observation.screenshot), `step ${step.index} has a stored screenshot`);
   await assert.rejects(lab('--lab', dir, 'collect', '--tier', '4'), /--tier must be 1, 2 or 3/);
 });

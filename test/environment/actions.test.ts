@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionParseError, extractAction, formatAction, parseAction } from '../../main/environment/actions.ts';
+import { ACTION_TYPES, ActionParseError, extractAction, formatAction, parseAction } from '../../main/environment/actions.ts';
+import { ACTION_SETS, ACTION_SET_NAMES, DEFAULT_ACTION_SETS, actionSetOf, parseActionSets } from '../../main/environment/action-sets.ts';
 
 test('parses every action type with its arguments', () => {
   assert.deepEqual(parseAction("click('12')"), { type: 'click', id: '12', button: 'left' });
@@ -24,6 +25,46 @@ test('parses every action type with its arguments', () => {
   assert.deepEqual(parseAction('noop()'), { type: 'noop', ms: 1000 });
   assert.deepEqual(parseAction("send_msg_to_user('It costs $12')"), { type: 'send_msg_to_user', text: 'It costs $12' });
   assert.deepEqual(parseAction("report_infeasible('no such flight')"), { type: 'report_infeasible', reason: 'no such flight' });
+});
+
+test('parses the coordinate actions: numbers for x and y, an optional button, text to type', () => {
+  assert.deepEqual(parseAction('mouse_move(10, 20.5)'), { type: 'mouse_move', x: 10, y: 20.5 });
+  assert.deepEqual(parseAction('mouse_click(100, 30)'), { type: 'mouse_click', x: 100, y: 30, button: 'left' });
+  assert.deepEqual(parseAction("mouse_click(100, 30, 'right')"), { type: 'mouse_click', x: 100, y: 30, button: 'right' });
+  assert.deepEqual(parseAction("mouse_click(x=100, y=30, button='middle')"), { type: 'mouse_click', x: 100, y: 30, button: 'middle' });
+  assert.deepEqual(parseAction('mouse_dblclick(1, 2)'), { type: 'mouse_dblclick', x: 1, y: 2, button: 'left' });
+  assert.deepEqual(parseAction('mouse_down(1, 2)'), { type: 'mouse_down', x: 1, y: 2, button: 'left' });
+  assert.deepEqual(parseAction("mouse_up(1, 2, 'left')"), { type: 'mouse_up', x: 1, y: 2, button: 'left' });
+  assert.deepEqual(parseAction('mouse_drag_and_drop(40, 40, 380, 180)'), { type: 'mouse_drag_and_drop', fromX: 40, fromY: 40, toX: 380, toY: 180 });
+  assert.deepEqual(parseAction("keyboard_type('Hello, world')"), { type: 'keyboard_type', text: 'Hello, world' });
+  for (const text of ["mouse_click(100, 30, 'right')", 'mouse_dblclick(1.5, 2)', 'mouse_drag_and_drop(1, 2, 3, 4)', "keyboard_type('it\\'s\\nfine')", 'mouse_move(0, 767)']) {
+    assert.equal(formatAction(parseAction(text)), text, 'the canonical form parses back to itself');
+  }
+  const refused: Array<[string, RegExp]> = [
+    ["mouse_click('12')", /mouse_click takes 2 to 3 argument\(s\), got 1/],
+    ["mouse_click('a', 3)", /mouse_click argument 1 must be a number/],
+    ["mouse_click(1, 2, 'sideways')", /mouse_click button must be left, right or middle/],
+    ['mouse_move(1e999, 2)', /mouse_move argument 1 must be a number, got null/],
+    ['mouse_drag_and_drop(1, 2, 3)', /takes 4 argument\(s\), got 3/],
+    ['keyboard_type()', /keyboard_type takes 1 argument\(s\), got 0/],
+    ["keyboard_type(['a'])", /must be a string, got a list/],
+  ];
+  for (const [input, pattern] of refused) {
+    assert.throws(() => parseAction(input), (err: unknown) => err instanceof ActionParseError && pattern.test(err.message), input);
+  }
+});
+
+test('every action is in exactly one action set; the default is all but coord; set names are checked', () => {
+  for (const type of ACTION_TYPES) {
+    const sets = ACTION_SET_NAMES.filter((name) => ACTION_SETS[name].includes(type));
+    assert.equal(sets.length, 1, `${type} is in ${sets.length} sets (${sets.join(', ')})`);
+    assert.equal(actionSetOf(type), sets[0]);
+  }
+  assert.deepEqual(ACTION_SET_NAMES.flatMap((name) => ACTION_SETS[name]).sort(), [...ACTION_TYPES].sort(), 'the sets name only actions that exist');
+  assert.deepEqual([...DEFAULT_ACTION_SETS], ACTION_SET_NAMES.filter((n) => n !== 'coord'));
+  assert.deepEqual(parseActionSets(' coord,bid ,bid'), ['bid', 'coord'], 'trimmed, deduplicated, in the canonical order');
+  assert.throws(() => parseActionSets('bid,mouse', '--actions'), /^Error: --actions: unknown action set "mouse" \(known: bid, coord, nav, chat, misc\)$/);
+  assert.throws(() => parseActionSets(' , ', '--actions'), /--actions: no action set given/);
 });
 
 test('string escapes and quotes survive a format/parse round trip', () => {

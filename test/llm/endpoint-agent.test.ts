@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { useScriptedEndpoint, type ScriptedEndpoint } from './helpers.ts';
 import { EndpointAgent } from '../../main/agents/endpoint-agent.ts';
 import { REFLECTIONS_HEADER } from '../../main/agents/endpoint-prompt.ts';
+import { SYSTEM_PROMPT } from '../../main/agents/observation-text.ts';
+import { ACTION_SET_NAMES, DEFAULT_ACTION_SETS } from '../../main/environment/action-sets.ts';
 import { AgentUnavailableError } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import type { TaskSpec } from '../../main/tasks/types.ts';
@@ -108,4 +110,26 @@ test('vision: the set-of-marks screenshot goes as an image part, and the system 
   blind.reset(task);
   await blind.act(obs({ screenshot: { png, width: 1, height: 1 } }));
   assert.equal(typeof body(1).messages[1].content, 'string');
+});
+
+test('the system prompt lists the coordinate actions where the environment allows coord, and is SYSTEM_PROMPT byte for byte where it does not', async () => {
+  scripted.bodies.length = 0;
+  for (let i = 0; i < 3; i++) scripted.replies.push({ status: 200, text: 'noop()' });
+  const a = agent();
+  a.reset(task); // a caller that says nothing of the action space
+  await a.act(obs());
+  a.reset(task, { actionSets: DEFAULT_ACTION_SETS, viewport: { width: 1024, height: 768 } });
+  await a.act(obs());
+  a.reset(task, { actionSets: [...ACTION_SET_NAMES], viewport: { width: 1280, height: 720 } });
+  await a.act(obs());
+  assert.equal(body(0).messages[0].content, SYSTEM_PROMPT);
+  assert.equal(body(1).messages[0].content, SYSTEM_PROMPT);
+  const lines = SYSTEM_PROMPT.split('\n');
+  const coord: string = body(2).messages[0].content;
+  assert.equal(coord, [
+    ...lines.slice(0, -1),
+    '  mouse_click(x, y)  mouse_dblclick(x, y)  mouse_move(x, y)  mouse_down(x, y)  mouse_up(x, y)  mouse_drag_and_drop(x1, y1, x2, y2)',
+    "  keyboard_type('text') types into the focused element; x, y: CSS pixels from the top-left corner of the 1280x720 page view the screenshot shows",
+    lines.at(-1),
+  ].join('\n'), 'two lines before the closing instruction, with the viewport they are measured in');
 });

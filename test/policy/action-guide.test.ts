@@ -94,6 +94,12 @@ test('the guide: no end before an action, known names, element actions on shown 
   assert.equal(m[tok.encode('c')[0]], 1);
   assert.equal(m[tok.encode('A')[0]], 0);
   assert.equal(m[eot], 0);
+
+  // The coordinate actions are not the compact policy's: no prompt of it lists them, so none is begun.
+  assert.equal(guide.scan('keyboard_'), 'open', 'keyboard_press is');
+  assert.equal(guide.scan('keyboard_t'), 'dead');
+  assert.equal(guide.scan('mouse_'), 'dead');
+  assert.equal(guide.scan('mouse_click(10, 20)'), 'dead');
 });
 
 test('a thought that ends on an element\'s id binds the action to that element when the element takes the action', () => {

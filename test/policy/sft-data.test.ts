@@ -92,6 +92,9 @@ test('policy outputs: the last line that parses is the action; anything else is 
   assert.equal(bad.valid, false);
   assert.equal(bad.action, 'click(79');
   assert.equal(parsePolicyOutput('').valid, false);
+  // A coordinate action is outside the policy's action space (the default sets), as before it existed.
+  assert.deepEqual(parsePolicyOutput("Click it.\nmouse_click(10, 20)"), { thought: 'Click it.', action: 'mouse_click(10, 20)', valid: false });
+  assert.deepEqual(parsePolicyOutput("click('3')\nkeyboard_type('x')"), { thought: "click('3')", action: "click('3')", valid: true });
 });
 
 test('task element order: elements sharing words with the task, controls and overlays fill the budget first, printed in page order', () => {

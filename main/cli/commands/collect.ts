@@ -8,10 +8,10 @@ import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
 import { progressBar } from '../progress.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 
-interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags {
+interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
   tasks: string;
   agent: string;
   agentSeed: number;
@@ -44,7 +44,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, Ima
  * attempt budget) and trajectory shortening. A run is a folder under lab/runs/ and can be resumed.
  */
 export function registerCollectCommand(program: Command): void {
-  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(withImageOptions(
+  withBrowserOptions(withActionSetsOption(withEndOnGoalOption(withMiniwobOption(withImageOptions(
     program
       .command('collect')
       .description('collect episodes with retries (reflection vs blind at the same budget) and shorten successful trajectories')
@@ -73,7 +73,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--endpoint-timeout <s>', `longest one request may take, in seconds; a request that runs out is retried within --endpoint-wait (default ${DEFAULT_TIMEOUT_MS / 1000})`, intOption('--endpoint-timeout', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print the summary as JSON'),
-  )))).action(async (opts: CollectFlags, cmd: Command) => {
+  ))))).action(async (opts: CollectFlags, cmd: Command) => {
     // Loaded here, not at start-up: collection, its agents (TF.js for the policy) and the browser environment.
     const [{ BrowserEnv }, { RunFolder, runCollection }, { endpointFromEnv }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
@@ -89,7 +89,11 @@ export function registerCollectCommand(program: Command): void {
     const host = await startBrowser(opts);
     const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
     const maxSide = run.config.endpoint?.imageMaxSide;
-    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, screenshots ? { screenshots: true, ...(maxSide ? { screenshotMaxSide: maxSide } : {}) } : {}));
+    const envOptions = {
+      ...(screenshots ? { screenshots: true, ...(maxSide ? { screenshotMaxSide: maxSide } : {}) } : {}),
+      ...(run.config.actionSets ? { actionSets: run.config.actionSets } : {}),
+    };
+    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, envOptions));
     const bar = await progressBar('collect [{bar}] {value}/{total} tasks {task}', { quiet: opts.json });
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       const summary = await runCollection({ envs, server, store, browserKind: host.kind, browsers: host }, run, {
@@ -146,6 +150,7 @@ async function configFrom(opts: CollectFlags) {
     ...(opts.policy || opts.agent === 'policy' ? { policy: { dir: resolve(opts.policy ?? SHIPPED_POLICY) } } : {}),
     endOnGoal: opts.endOnGoal,
     ...(opts.screenshots ? { screenshots: true } : {}),
+    ...(opts.actions ? { actionSets: opts.actions } : {}),
   };
 }
 

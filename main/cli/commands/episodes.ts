@@ -8,9 +8,9 @@ import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
 import { describeProvenance, provenanceOf } from '../../store/provenance.ts';
 import { forTerminal } from '../terminal.ts';
-import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
+import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 
-interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags {
+interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
   maxTokens?: number;
   task: string;
   seed: number;
@@ -27,7 +27,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, Ima
 }
 
 export function registerEpisodeCommands(program: Command): void {
-  withBrowserOptions(withEndOnGoalOption(withMiniwobOption(withImageOptions(
+  withBrowserOptions(withActionSetsOption(withEndOnGoalOption(withMiniwobOption(withImageOptions(
     program
       .command('episode')
       .description('run one episode of a task (built-in family, imported task set, MiniWoB++ task) with an agent and record it in the lab')
@@ -44,7 +44,7 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--max-tokens <n>', `agent endpoint: longest answer per step (default ${ENDPOINT_DEFAULTS.maxTokens})`, intOption('--max-tokens', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
-  )))).action(async (opts: EpisodeFlags, cmd: Command) => {
+  ))))).action(async (opts: EpisodeFlags, cmd: Command) => {
     if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
     // Loaded here, not at start-up: the agents (TF.js for the policy) and the browser environment.
     const [{ BrowserEnv }, { runEpisode }, { makeAgent }, { endpointSettings }, { endpointFromEnv }] = await Promise.all([
@@ -63,7 +63,11 @@ export function registerEpisodeCommands(program: Command): void {
       await server.stop();
       throw err;
     });
-    const env = new BrowserEnv(host, { screenshots: !!opts.screenshots || !!endpoint?.vision, ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}) });
+    const env = new BrowserEnv(host, {
+      screenshots: !!opts.screenshots || !!endpoint?.vision,
+      ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}),
+      ...(opts.actions ? { actionSets: opts.actions } : {}),
+    });
     await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
       const outcome = await runEpisode(
         {

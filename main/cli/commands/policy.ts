@@ -26,7 +26,7 @@ import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../policy/branching.ts';
-import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, tierOption, type BrowserFlags, int, labDir } from '../runtime.ts';
+import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, tierOption, type ActionSetFlags, type BrowserFlags, int, labDir } from '../runtime.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
 
@@ -163,7 +163,7 @@ export function registerPolicyCommands(program: Command): void {
     });
 
   registerMineCommand(program);
-  withBrowserOptions(
+  withBrowserOptions(withActionSetsOption(
     addSamplingOptions(program
       .command('eval')
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
@@ -184,8 +184,8 @@ export function registerPolicyCommands(program: Command): void {
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
       .option('--stall-ban', 'guided: the policy may not write again an action that left the page unchanged')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
-      .option('--json', 'print the report as JSON')),
-  ).action(async (o: BrowserFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+      .option('--json', 'print the report as JSON'))),
+  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -198,7 +198,7 @@ export function registerPolicyCommands(program: Command): void {
     const store = openLab(cmd);
     const server = await startTaskServer();
     const host = await startBrowser(o);
-    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots }));
+    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots, ...(o.actions ? { actionSets: o.actions } : {}) }));
     const bar = await progressBar('eval [{bar}] {value}/{total} episodes, {ok} solved', { quiet: o.json });
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       let solved = 0;
