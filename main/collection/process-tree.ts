@@ -58,12 +58,16 @@ export function processTreeUsage(root: number): ProcessTreeUsage | null {
       count++;
       rssKb += m ? Number(m[1]) : 0;
       cpuTicks += ticks.get(pid) ?? 0;
-      if (pssKb !== null) {
+      // No VmRSS: a zombie (a renderer that exited and is not yet reaped) maps no memory, and its
+      // smaps_rollup reads empty.
+      if (pssKb !== null && m) {
         try {
           const pss = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+) kB/m);
           pssKb = pss ? pssKb + Number(pss[1]) : null;
-        } catch {
-          pssKb = null;
+        } catch (err) {
+          // A process that ended between the two reads (a renderer closing) holds no memory any
+          // more; anything else (no permission, no smaps_rollup) leaves the tree's PSS unknown.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ESRCH') pssKb = null;
         }
       }
     } catch {
