@@ -64,6 +64,9 @@ const together = tests.filter((t) => !alone.includes(t)).sort((a, b) => rank(a) 
 // built once per run, in this folder, by the first file that asks (test/helpers/tiny-experiment.ts).
 const shared = mkdtempSync(join(tmpdir(), 'lab-test-shared-'));
 const env = { ...process.env, LAB_TEST_SHARED: shared };
+// Files run side by side, one per core: the native kernels' thread pool would otherwise start a
+// thread per core in each, and the two files' threads would take turns on the same two cores.
+if (width > 1 && env.LAB_NATIVE_THREADS === undefined) env.LAB_NATIVE_THREADS = '1';
 
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const failedFiles = [];
