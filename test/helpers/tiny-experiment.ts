@@ -30,18 +30,21 @@ function alive(pid: number): boolean {
 
 /**
  * `dir` made by `make` once across processes: the first caller takes `dir.lock` (mkdir is atomic),
- * builds and then writes `dir.done`; the rest wait for that, or fail if the builder died. Built in
- * place, not renamed: a lab's files record absolute paths (a stage's outputs name its files).
+ * builds, then writes `dir.done` (or `dir.failed`); the rest wait for that, or fail if the builder
+ * died. Built in place, not renamed: a lab's files record absolute paths (a stage's outputs name
+ * its files).
  */
 async function buildOnce(dir: string, make: (into: string) => Promise<void>): Promise<void> {
   const lock = `${dir}.lock`;
   const done = `${dir}.done`;
+  const failed = `${dir}.failed`;
   try {
     mkdirSync(lock);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     const deadline = Date.now() + 10 * 60_000;
     while (!existsSync(done)) {
+      if (existsSync(failed)) throw new Error(`building ${dir} failed in another test file: ${readFileSync(failed, 'utf8')}`);
       const owner = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
       if ((owner && !alive(owner)) || Date.now() > deadline) throw new Error(`the process building ${dir} (pid ${owner || 'unknown'}) ended without it`);
       await new Promise((r) => setTimeout(r, 250));
@@ -49,7 +52,13 @@ async function buildOnce(dir: string, make: (into: string) => Promise<void>): Pr
     return;
   }
   writeFileSync(join(lock, 'pid'), String(process.pid));
-  await make(dir);
+  try {
+    await make(dir);
+  } catch (err) {
+    // The builder's process goes on with its other tests: tell the waiting files now, not in 10 minutes.
+    writeFileSync(failed, (err as Error).message);
+    throw err;
+  }
   writeFileSync(done, '');
 }
 
