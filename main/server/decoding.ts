@@ -210,7 +210,7 @@ export class DecodingLab {
   }
 
   cancel(id: string): void {
-    if (this.running?.id === String(id)) this.running.controller.abort();
+    if (this.running?.id === id) this.running.controller.abort();
   }
 
   private claim(kind: 'bench' | 'decode') {

@@ -87,7 +87,7 @@ export class ExperimentsLab {
 
   /** One experiment's configuration summary, stage status and headline figures. */
   read(id: string): ExperimentInfo {
-    const config = readRecordedConfig(this.deps.store.dir, String(id));
+    const config = readRecordedConfig(this.deps.store.dir, id);
     const log = join(this.dir, config.id, 'stages.jsonl');
     const events = readStageEvents(log);
     const runBy = this.running?.id === config.id ? null : liveRunLock(join(this.dir, config.id));
@@ -130,7 +130,7 @@ export class ExperimentsLab {
   /** Create a replay of a finished experiment and run it in the background. */
   async startReplay(id: string): Promise<{ experimentId: string }> {
     this.refuseWhileRunning();
-    const folder = createReplay(this.deps.store.dir, String(id));
+    const folder = createReplay(this.deps.store.dir, id);
     this.run(folder);
     return { experimentId: folder.config.id };
   }
@@ -138,16 +138,16 @@ export class ExperimentsLab {
   /** Continue a stopped (or failed) experiment: finished stages are skipped, the stopped one continues. */
   async resume(id: string): Promise<{ experimentId: string }> {
     this.refuseWhileRunning();
-    readRecordedConfig(this.deps.store.dir, String(id)); // errors name the file and field
-    if (existsSync(join(this.dir, String(id), 'report.json'))) throw new Error(`experiment ${id} has finished; there is nothing to resume`);
-    const folder = ExperimentFolder.open(this.deps.store.dir, String(id));
+    readRecordedConfig(this.deps.store.dir, id); // errors name the file and field
+    if (existsSync(join(this.dir, id, 'report.json'))) throw new Error(`experiment ${id} has finished; there is nothing to resume`);
+    const folder = ExperimentFolder.open(this.deps.store.dir, id);
     this.run(folder);
     return { experimentId: folder.config.id };
   }
 
   /** Stop the running experiment (its stage keeps what it needs to continue). */
   cancel(id: string): void {
-    if (this.running?.id === String(id)) this.running.controller.abort();
+    if (this.running?.id === id) this.running.controller.abort();
   }
 
   get runningId(): string | null {

@@ -71,13 +71,13 @@ function decisionMessage(name: string, episodeId: string, decision: 'accept' | '
 
 /** A dataset's draft beside its latest version, as the review view shows it. */
 export function readReviewDraft(store: LabStore, dataset: string): ReviewDraft {
-  const name = validateDatasetName(String(dataset));
+  const name = validateDatasetName(dataset);
   return draftView(name, readDraft(store.dir, name), latestEpisodes(store.dir, name));
 }
 
 /** Freeze the draft as one new version of the dataset. */
 export function freezeReview(store: LabStore, dataset: string): FreezeReviewResult {
-  const name = validateDatasetName(String(dataset));
+  const name = validateDatasetName(dataset);
   const r = freezeDraft(store, name);
   const version = r.manifest.version;
   const episodes = r.manifest.episodes.length;
