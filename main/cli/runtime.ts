@@ -197,6 +197,14 @@ export function cancelOnSigint(handle: JobHandle<unknown>, unit: string): () => 
   return () => process.off('SIGINT', onSigint);
 }
 
+/**
+ * A figure for a summary, or `n/a (why)` where there is none: a reader of a summary should learn
+ * why a number is missing (nothing solved, not run), never meet a bare dash.
+ */
+export function figure(x: string | number | null | undefined, why: string): string {
+  return x === null || x === undefined ? `n/a (${why})` : String(x);
+}
+
 /** Rows of cells as aligned text columns (each as wide as its widest cell), one line per row. */
 export function formatColumns(rows: readonly (readonly (string | number)[])[], gap = 2): string {
   const widths: number[] = [];

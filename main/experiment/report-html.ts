@@ -8,10 +8,10 @@ import type { Difference, ExperimentReport, Verdict } from './report.ts';
 type Charts = typeof import('echarts');
 
 const esc = (s: unknown) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '-' : x.toFixed(d));
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));
 const ci = (c: Interval | null | undefined, f: (x: number) => string) => (c ? ` [${f(c.low)}, ${f(c.high)}]` : '');
-const pts = (d: Difference) => (d.value === null ? '-' : `${(100 * d.value).toFixed(1)} pts${ci(d.ci95, (x) => (100 * x).toFixed(1))}`);
+const pts = (d: Difference) => (d.value === null ? 'n/a' : `${(100 * d.value).toFixed(1)} pts${ci(d.ci95, (x) => (100 * x).toFixed(1))}`);
 
 function svg(ec: Charts, option: Record<string, unknown>, width = 640, height = 300): string {
   const chart = ec.init(null, null, { renderer: 'svg', ssr: true, width, height });
@@ -90,7 +90,7 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
   parts.push(table(['method', 'seeds', 'test success', 'test by seed (t)', 'held-out success', 'steps on solved (test)', 'invalid actions (test)'], r.methods.map((m) => [
     m.method, m.seeds.join(','), `${m.test.success.k}/${m.test.success.n} ${pct(m.test.success.value)}${ci(m.test.success.ci95, pct)}`,
     `${pct(m.test.successBySeed.value)}${ci(m.test.successBySeed.ci95, pct)}`,
-    m.heldout ? `${m.heldout.success.k}/${m.heldout.success.n} ${pct(m.heldout.success.value)}${ci(m.heldout.success.ci95, pct)}` : '-',
+    m.heldout ? `${m.heldout.success.k}/${m.heldout.success.n} ${pct(m.heldout.success.value)}${ci(m.heldout.success.ci95, pct)}` : 'not evaluated',
     `${num(m.test.stepsOnSolved.value)}${ci(m.test.stepsOnSolved.ci95, (x) => num(x))}`, `${pct(m.test.invalidActions.value)}${ci(m.test.invalidActions.ci95, pct)}`,
   ])));
 

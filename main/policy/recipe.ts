@@ -32,6 +32,18 @@ export const POLICY_RECIPES = {
       model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
     },
   },
+  /**
+   * Longer training with element thoughts (the thought line is the acted-on element's printed
+   * line, which the pointer copies): more seeds and about 2.5 epochs instead of 0.8.
+   */
+  long: {
+    families: TRAINING_FAMILIES, seeds: 250, tier: 1, parallel: 2, validationShare: 0.03,
+    prompt: { ...defaultPromptSettings, thought: 'element' },
+    sft: {
+      steps: 2000, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 250, checkpointEvery: 50,
+      model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
+    },
+  },
   /** Seconds, not minutes: checks that the recipe runs end to end (tests, a first look). */
   quick: {
     families: ['shop', 'jobs'], seeds: 3, tier: 1, parallel: 1, validationShare: 0,

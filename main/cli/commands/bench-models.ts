@@ -168,6 +168,6 @@ function printDecodeReport(report: { backend: string; sampling: { kind: string }
   process.stdout.write('k  mode             AR tok/s  tok/s  speedup  95% interval   accept.len  tok/loop  identical  ceiling\n');
   for (const r of report.results) {
     process.stdout.write(`${String(r.k).padEnd(3)}${r.mode.padEnd(15)}${r.arTokensPerSec.toFixed(1).padStart(10)}${r.tokensPerSec.toFixed(1).padStart(8)}`
-      + `${r.speedup.toFixed(2).padStart(9)}  ${(r.speedupCi95 ? `${r.speedupCi95.low.toFixed(2)}-${r.speedupCi95.high.toFixed(2)}` : '-').padEnd(12)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${String(r.identicalOutputs ?? '-').padEnd(9)}${r.ceilingSpeedup?.toFixed(2) ?? '-'}\n`);
+      + `${r.speedup.toFixed(2).padStart(9)}  ${(r.speedupCi95 ? `${r.speedupCi95.low.toFixed(2)}-${r.speedupCi95.high.toFixed(2)}` : 'one run').padEnd(12)}${(r.meanAcceptanceLength ?? 0).toFixed(2).padStart(12)}${r.tokensPerLoop.toFixed(2).padStart(10)}  ${String(r.identicalOutputs ?? 'n/a').padEnd(9)}${r.ceilingSpeedup?.toFixed(2) ?? 'n/a'}\n`);
   }
 }

@@ -71,7 +71,7 @@ export function registerBenchCommands(program: Command): Command {
         signal,
         onSample: opts.json
           ? undefined
-          : (s) => process.stderr.write(`soak ${s.elapsedS.toFixed(0)} s: ${s.episodes} episodes, ${s.steps} steps, ${s.errors} errors, rss ${s.rssMb} MB, fds ${s.fds ?? '-'}, browser ${s.browserProcesses ?? '-'} processes ${s.browserRssMb ?? '-'} MB, step p50 ${s.stepP50Ms ?? '-'} ms\n`),
+          : (s) => process.stderr.write(`soak ${s.elapsedS.toFixed(0)} s: ${s.episodes} episodes, ${s.steps} steps, ${s.errors} errors, rss ${s.rssMb} MB, fds ${s.fds ?? 'n/a'}, browser ${s.browserProcesses ?? 'n/a'} processes ${s.browserRssMb ?? 'n/a'} MB, step p50 ${s.stepP50Ms ?? 'n/a'} ms\n`),
       });
       printJson(result);
       // A soak is a check: a leak must fail the command (a target with nothing to measure does not).

@@ -8,7 +8,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
 import { progressBar } from '../progress.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
+import { extraFamilies, figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 
 interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
@@ -119,7 +119,7 @@ export function registerCollectCommand(program: Command): void {
       });
       bar.stop();
       if (opts.json) return printJson({ lab: store.dir, run: run.dir, ...summary });
-      printSummary(summary, run.dir, signal.aborted);
+      process.stdout.write(formatCollectSummary(summary, run.dir, signal.aborted));
     });
   });
 }
@@ -180,21 +180,26 @@ async function endpointConfigFrom(opts: CollectFlags): Promise<EndpointConfig> {
   };
 }
 
-function printSummary(s: CollectSummary, dir: string, cancelled: boolean): void {
-  const out = (line: string) => process.stdout.write(line + '\n');
+/** The run's summary as the terminal shows it. */
+export function formatCollectSummary(s: CollectSummary, dir: string, cancelled: boolean): string {
+  const lines: string[] = [];
+  const out = (line: string) => lines.push(line);
   out(`\nrun ${s.runId}: ${s.tasksDone}/${s.tasks} tasks, budget ${s.attemptBudget} attempts per task and arm`);
-  out(`${'arm'.padEnd(9)}${'yield'.padEnd(12)}${'1st try'.padEnd(9)}${'attempts/success'.padEnd(18)}${'steps/success'.padEnd(15)}after shortening`);
-  for (const a of s.arms) {
-    out(
-      `${a.arm.padEnd(9)}${`${a.successes}/${a.tasks}`.padEnd(12)}${String(a.firstAttemptSuccesses).padEnd(9)}${String(a.attemptsPerSuccess ?? '-').padEnd(18)}${String(a.stepsPerSuccess ?? '-').padEnd(15)}${a.stepsPerSuccessShortened ?? '-'}`,
-    );
-  }
-  if (s.arms.length > 1) out(`steps/success on tasks every arm solved: ${s.arms.map((a) => `${a.arm} ${a.stepsPerSuccessCommon ?? '-'}`).join(', ')}`);
-  if (s.llm) out(`model calls: ${s.llm.calls}, malformed outputs: ${s.llm.malformed} (${(s.llm.malformedRate * 100).toFixed(1)}%), tokens ${s.llm.promptTokens} prompt + ${s.llm.completionTokens} completion, mean latency ${s.llm.meanLatencyMs ?? '-'} ms`);
+  const table = [
+    ['arm', 'yield', '1st try', 'attempts/success', 'steps/success', 'after shortening'],
+    ...s.arms.map((a) => [
+      a.arm, `${a.successes}/${a.tasks}`, a.firstAttemptSuccesses, figure(a.attemptsPerSuccess, 'no success'),
+      figure(a.stepsPerSuccess, 'no success'), figure(a.stepsPerSuccessShortened, a.successes ? 'not shortened' : 'no success'),
+    ]),
+  ];
+  out(formatColumns(table).trimEnd());
+  if (s.arms.length > 1) out(`steps/success on tasks every arm solved: ${s.arms.map((a) => `${a.arm} ${figure(a.stepsPerSuccessCommon, 'no task solved by every arm')}`).join(', ')}`);
+  if (s.llm) out(`model calls: ${s.llm.calls}, malformed outputs: ${s.llm.malformed} (${(s.llm.malformedRate * 100).toFixed(1)}%), tokens ${s.llm.promptTokens} prompt + ${s.llm.completionTokens} completion${s.llm.meanLatencyMs === null ? '' : `, mean latency ${s.llm.meanLatencyMs} ms`}`);
   if (s.browsers.lost.length || s.browsers.reruns) {
-    out(`browsers lost: ${s.browsers.lost.map((l) => `${l.endpoint} (${l.reason})`).join(', ') || 'none'}; work rerun on another browser: ${s.browsers.reruns} time(s), tasks ${s.browsers.rerunTasks.join(', ') || '-'}`);
+    out(`browsers lost: ${s.browsers.lost.map((l) => `${l.endpoint} (${l.reason})`).join(', ') || 'none'}; work rerun on another browser: ${s.browsers.reruns} time(s)${s.browsers.rerunTasks.length ? `, tasks ${s.browsers.rerunTasks.join(', ')}` : ''}`);
   }
   if (s.shortening) out(`shortening: ${s.shortening.shortened} of ${s.shortening.trajectories} successful trajectories, mean steps ${s.shortening.stepsBefore} -> ${s.shortening.stepsAfter}`);
   if (cancelled || s.tasksDone < s.tasks) out(`\nStopped early; continue with: npm run lab -- collect --resume ${s.runId}`);
   out(`Run folder: ${dir}`);
+  return lines.join('\n') + '\n';
 }

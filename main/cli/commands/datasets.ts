@@ -53,7 +53,7 @@ function filterFromFlags(o: CreateFlags): DatasetFilter {
 const fmtCounts = (c: Record<string, number>) =>
   Object.entries(c)
     .map(([k, v]) => `${k} ${v}`)
-    .join(', ') || '-';
+    .join(', ') || 'none';
 
 function describe(m: DatasetManifest): string {
   const s = m.stats;

@@ -9,7 +9,7 @@ import { ExperimentFolder } from '../../experiment/folder.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
 import { createReplay } from '../../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
 interface ExperimentFlags extends BrowserFlags {
@@ -118,8 +118,8 @@ export function registerExperimentCommand(program: Command): void {
 
 function printComparison(c: Comparison): void {
   const out = (l: string) => process.stdout.write(l + '\n');
-  const num = (x: number | null) => (x === null ? '-' : Number.isInteger(x) ? String(x) : x.toFixed(4));
-  const signed = (x: number | null) => (x === null ? '-' : x === 0 ? '0' : `${x > 0 ? '+' : ''}${num(x)}`);
+  const num = (x: number | null) => (x === null ? 'n/a' : Number.isInteger(x) ? String(x) : x.toFixed(4));
+  const signed = (x: number | null) => (x === null ? 'n/a' : x === 0 ? '0' : `${x > 0 ? '+' : ''}${num(x)}`);
   out(`${c.original} (original) vs ${c.replay} (replay)`);
   out(c.configsIdentical ? 'configurations: identical (apart from id, createdAt, replayOf)' : `configurations differ in ${c.configDifferences.length} field(s):`);
   for (const d of c.configDifferences) out(`  ${d.field}: ${JSON.stringify(d.original)} vs ${JSON.stringify(d.replay)}`);
@@ -134,7 +134,7 @@ function printComparison(c: Comparison): void {
     out(`${r.label.padEnd(width)}${num(r.original).padStart(12)}${num(r.replay).padStart(12)}${signed(r.difference).padStart(12)}  ${inside}`);
   }
   out('\nverdicts');
-  for (const v of c.verdicts) out(`${v.claim.padEnd(width)}${v.original ?? '-'} -> ${v.replay ?? '-'}${v.original === v.replay ? '' : '  (changed)'}`);
+  for (const v of c.verdicts) out(`${v.claim.padEnd(width)}${figure(v.original, 'no verdict')} -> ${figure(v.replay, 'no verdict')}${v.original === v.replay ? '' : '  (changed)'}`);
   const differing = c.rows.filter((r) => r.difference !== null && r.difference !== 0 && r.group !== 'time').length;
   const outside = c.rows.filter((r) => r.inside === false).length;
   out(`\n${differing} figure(s) differ (time aside), ${outside} outside the original's interval`);
@@ -142,13 +142,14 @@ function printComparison(c: Comparison): void {
 
 function printSummary(r: ExperimentReport, json: string, html: string): void {
   const out = (l: string) => process.stdout.write(l + '\n');
-  const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
+  const pct = (x: number | null, why: string) => figure(x === null ? null : `${(100 * x).toFixed(1)}%`, why);
+  const pts = (x: number | null) => figure(x === null ? null : `${(100 * x).toFixed(1)} pts`, 'no episodes');
   const c1 = r.claims.fewerSteps;
   const c2 = r.claims.salvageBeatsSft;
   out(`\nexperiment ${r.experimentId}: ${r.totalS.toFixed(0)} s of stages`);
-  out(`claim 1 (fewer steps on solved test tasks): ${c1.verdict}: reflection-trained ${c1.reflect.value?.toFixed(2) ?? '-'} vs plain-trained ${c1.plain.value?.toFixed(2) ?? '-'} steps (${pct(c1.relativeReduction)} fewer)`);
-  out(`claim 2 (Salvage-DS beats SFT): ${c2.verdict}: test ${c2.test.difference.value === null ? '-' : (100 * c2.test.difference.value).toFixed(1)} pts (${c2.test.verdict}), held-out ${c2.heldout.difference.value === null ? '-' : (100 * c2.heldout.difference.value).toFixed(1)} pts (${c2.heldout.verdict})`);
-  out(`${'method'.padEnd(16)}${'test success'.padEnd(16)}held-out success`);
-  for (const m of r.methods) out(`${m.method.padEnd(16)}${pct(m.test.success.value).padEnd(16)}${m.heldout ? pct(m.heldout.success.value) : '-'}`);
+  out(`claim 1 (fewer steps on solved test tasks): ${c1.verdict}: reflection-trained ${figure(c1.reflect.value?.toFixed(2), 'none solved')} vs plain-trained ${figure(c1.plain.value?.toFixed(2), 'none solved')} steps (${pct(c1.relativeReduction, 'needs both')} fewer)`);
+  out(`claim 2 (Salvage-DS beats SFT): ${c2.verdict}: test ${pts(c2.test.difference.value)} (${c2.test.verdict}), held-out ${pts(c2.heldout.difference.value)} (${c2.heldout.verdict})`);
+  const table = [['method', 'test success', 'held-out success'], ...r.methods.map((m) => [m.method, pct(m.test.success.value, 'no episodes'), m.heldout ? pct(m.heldout.success.value, 'no episodes') : 'not evaluated'])];
+  process.stdout.write(formatColumns(table));
   out(`report: ${json}\n        ${html}`);
 }

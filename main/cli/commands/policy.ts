@@ -306,7 +306,7 @@ export async function runSftJob(job: SftJob, json: boolean, print = true): Promi
   const bar = await progressBar('sft [{bar}] {value}/{total} loss {loss} val {val} | {tps} tok/s', { quiet: json });
   let printed = 0;
   const onProgress = (p: TrainProgress) => {
-    const fields = { loss: p.loss.toFixed(3), val: p.valLoss?.toFixed(3) ?? '-', tps: p.tokensPerSec.toFixed(0) };
+    const fields = { loss: p.loss.toFixed(3), val: p.valLoss?.toFixed(3) ?? 'not yet', tps: p.tokensPerSec.toFixed(0) };
     bar.update(p.step, p.steps, fields);
     if (!bar.drawn && !json && (p.step - printed >= 25 || p.step === p.steps)) {
       process.stderr.write(`sft step ${p.step}/${p.steps} loss ${fields.loss} val ${fields.val} ${fields.tps} tok/s ${p.elapsedS.toFixed(0)} s\n`);
@@ -331,13 +331,13 @@ export async function runSftJob(job: SftJob, json: boolean, print = true): Promi
   }
 }
 
-const pct = (x: number | null) => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
+const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 const ci = (c: { low: number; high: number } | null, f: (x: number) => string) => (c ? `[${f(c.low)}, ${f(c.high)}]` : '');
 
 function row(name: string, g: GroupMetrics): string {
   const s = g.success;
   const st = g.stepsOnSolved;
-  return `${name.padEnd(12)}${`${s.k}/${s.n}`.padEnd(8)}${`${pct(s.value)} ${ci(s.ci95, (x) => pct(x))}`.padEnd(24)}${`${st.value?.toFixed(2) ?? '-'} ${ci(st.ci95, (x) => x.toFixed(2))}`.padEnd(22)}${pct(g.invalidActions.value)} ${ci(g.invalidActions.ci95, (x) => pct(x))}`;
+  return `${name.padEnd(12)}${`${s.k}/${s.n}`.padEnd(8)}${`${pct(s.value)} ${ci(s.ci95, (x) => pct(x))}`.padEnd(24)}${`${st.value?.toFixed(2) ?? 'none solved'} ${ci(st.ci95, (x) => x.toFixed(2))}`.padEnd(22)}${pct(g.invalidActions.value)} ${ci(g.invalidActions.ci95, (x) => pct(x))}`;
 }
 
 function printReport(r: EvalReport & { path: string }): void {

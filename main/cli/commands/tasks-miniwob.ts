@@ -89,7 +89,7 @@ export async function runMiniwobReport(
 /** The report as a table: task, solved/episodes (rate), mean steps of the solved ones. */
 export function formatMiniwobReport(reports: MiniwobTaskReport[], agent: string): string {
   const width = Math.max(4, ...reports.map((r) => r.task.length)) + 2;
-  const rows = reports.map((r) => `${r.task.padEnd(width)}${`${r.successes}/${r.episodes} (${Math.round(r.successRate * 100)}%)`.padEnd(14)}${r.meanSteps === null ? '-' : r.meanSteps.toFixed(1)}`);
+  const rows = reports.map((r) => `${r.task.padEnd(width)}${`${r.successes}/${r.episodes} (${Math.round(r.successRate * 100)}%)`.padEnd(14)}${r.meanSteps === null ? 'none solved' : r.meanSteps.toFixed(1)}`);
   const solved = reports.filter((r) => r.successes > 0).length;
   return [`\nMiniWoB++ with agent ${agent}`, `${'task'.padEnd(width)}${'solved'.padEnd(14)}steps`, ...rows, `${solved} of ${reports.length} tasks solved at least once.`, ''].join('\n');
 }

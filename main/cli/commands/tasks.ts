@@ -206,13 +206,13 @@ export function registerTasksCommands(program: Command): void {
     if (!ok) process.exitCode = 1;
     if (opts.json) return printJson({ ok, seedsPerFamily: opts.seeds, endOnGoal: opts.endOnGoal, families: reports });
     const pct = (x: number) => `${Math.round(x * 100)}%`;
-    const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(1));
+    const fmt = (x: number | null) => (x === null ? 'n/a' : x.toFixed(1));
     process.stdout.write(`\n${'family'.padEnd(13)}${'oracle'.padEnd(12)}${'steps t1 / t2 / t3'.padEnd(22)}random\n`);
     for (const r of reports) {
       const o = r.oracle;
       const name = r.family + (r.heldOut ? '*' : '');
       const st = `${fmt(o.meanStepsByTier['1'])} / ${fmt(o.meanStepsByTier['2'])} / ${fmt(o.meanStepsByTier['3'])}`;
-      const rnd = r.random ? `${r.random.successes}/${r.random.episodes} (${pct(r.random.successRate)})` : '-';
+      const rnd = r.random ? `${r.random.successes}/${r.random.episodes} (${pct(r.random.successRate)})` : 'not run';
       process.stdout.write(`${name.padEnd(13)}${`${o.successes}/${o.episodes} (${pct(o.successRate)})`.padEnd(12)}${st.padEnd(22)}${rnd}\n`);
       for (const x of o.failures) process.stdout.write(`  oracle failed on seed ${x.seed} tier ${x.tier} (${x.reason}): ${x.unmet.join('; ')}\n`);
     }

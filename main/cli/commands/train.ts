@@ -110,7 +110,7 @@ export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult>
   const bar = await progressBar('{kind} [{bar}] {value}/{total} loss {loss} sat {sat} val {val} | {tps} tok/s', { quiet: json });
   let printed = 0;
   const onProgress = (p: TrainProgress) => {
-    const fields = { kind: job.kind, loss: p.loss.toFixed(3), sat: p.satLoss?.toFixed(3) ?? '-', val: p.valLoss?.toFixed(3) ?? '-', tps: p.tokensPerSec.toFixed(0) };
+    const fields = { kind: job.kind, loss: p.loss.toFixed(3), sat: p.satLoss?.toFixed(3) ?? 'n/a', val: p.valLoss?.toFixed(3) ?? 'not yet', tps: p.tokensPerSec.toFixed(0) };
     bar.update(p.step, p.steps, fields);
     if (!bar.drawn && !json && (p.step - printed >= 50 || p.step === p.steps)) {
       process.stderr.write(`${job.kind} step ${p.step}/${p.steps} loss ${fields.loss} sat ${fields.sat} val ${fields.val} ${fields.tps} tok/s\n`);
