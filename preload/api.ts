@@ -17,7 +17,7 @@ import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
 import type { Comparison } from '../main/experiment/compare.ts';
 import type {
   BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
-  EpisodeComparison, EpisodeRow, ExperimentInfo, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
+  EpisodeComparison, EpisodeRow, ExperimentInfo, ExperimentPresetInfo, StartExperimentRequest, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
   ReviewDraft, ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
 } from './views.ts';
 
@@ -96,10 +96,12 @@ export interface LabApi {
   watchTrainingRun(dir: string, offset: number): Promise<{ watchId: string }>;
   unwatchTraining(watchId: string): Promise<void>;
   /** Experiments in lab/experiments/, newest first, and the one this service runs now (if any). */
-  listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null }>;
+  listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null; presets: ExperimentPresetInfo[] }>;
   readExperiment(id: string): Promise<ExperimentInfo>;
   /** Every figure of two reports side by side (original, replay), and their configurations. */
   compareExperiments(originalId: string, replayId: string): Promise<Comparison>;
+  /** Create an experiment from a preset (as `lab experiment --preset P [--seeds N] [--out ID]`) and run it in the background, with the same events as a replay. */
+  startExperiment(request: StartExperimentRequest): Promise<{ experimentId: string }>;
   /** Replay a finished experiment from its recorded config.json, in the background; events experimentStage, experimentProgress, experimentDone. */
   replayExperiment(id: string): Promise<{ experimentId: string }>;
   /** Continue a stopped experiment (a cancelled replay, say) in the background, with the same events. */
@@ -140,7 +142,7 @@ export const METHODS: readonly LabMethod[] = [
   'listCollectionRuns', 'readReviewTask', 'reviewDecide', 'readReviewDraft', 'freezeReviewDraft',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
-  'listExperiments', 'readExperiment', 'compareExperiments', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',
+  'listExperiments', 'readExperiment', 'compareExperiments', 'startExperiment', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',
   'readDatasetVersion',
 ];
 export const EVENTS: readonly LabEventName[] = [

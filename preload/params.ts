@@ -23,6 +23,12 @@ import { fieldIssue } from '../main/store/schema-error.ts';
 const id = z.string().min(1).max(400);
 const count = (max: number) => z.number().int().min(1).max(max);
 
+const startExperimentRequest = z.object({
+  preset: z.string().min(1).max(100),
+  seeds: count(20).optional(),
+  id: z.string().min(1).max(200).optional(),
+}).strict();
+
 const labelEdit = z.discriminatedUnion('type', [
   z.object({ type: z.literal('step'), step: z.number().int().min(0), label: z.enum(STEP_LABELS).nullable() }).strict(),
   z.object({ type: z.literal('correction'), step: z.number().int().min(0), action: z.string().max(10_000).nullable() }).strict(),
@@ -113,6 +119,7 @@ export const PARAMS = {
   listExperiments: none,
   readExperiment: z.tuple([id]),
   compareExperiments: z.tuple([id, id]),
+  startExperiment: z.tuple([startExperimentRequest]),
   replayExperiment: z.tuple([id]),
   resumeExperiment: z.tuple([id]),
   cancelExperiment: z.tuple([id]),

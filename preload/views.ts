@@ -179,8 +179,34 @@ export interface ReviewTask {
  */
 export type StageStatus = 'pending' | 'running' | 'started' | 'done' | 'stopped' | 'failed';
 
+/** What the app asks for to start an experiment: `lab experiment --preset P [--seeds N] [--out ID]`. */
+export interface StartExperimentRequest {
+  preset: string;
+  /** Salvage-DS training seeds (the preset's own number when left out). */
+  seeds?: number;
+  /** The experiment's id (folder name); a timestamp when left out. */
+  id?: string;
+}
+
+/** A preset the app offers, with what it costs. */
+export interface ExperimentPresetInfo {
+  name: string;
+  description: string;
+  /** Salvage-DS training seeds it runs by default. */
+  seeds: number;
+}
+
+/** Something a finished stage produced that another view shows (its link). */
+export interface StageOutputRef {
+  kind: 'run' | 'dataset' | 'policy' | 'eval' | 'mining';
+  /** Run id, `name@vN`, policy folder, evaluation id (for a mining report, the evaluation mined). */
+  id: string;
+}
+
 export interface ExperimentStageInfo {
   name: string;
+  /** What the stage produced, once it finished (empty before). */
+  outputs: StageOutputRef[];
   status: StageStatus;
   /** Seconds over every attempt at the stage (null: never ran to an end). */
   elapsedS: number | null;

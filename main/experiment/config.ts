@@ -152,9 +152,23 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
   },
 };
 
+/** What each preset is for and costs, as the app's start form and `--help` say it. */
+const PRESET_DESCRIPTIONS: Record<ExperimentPreset, string> = {
+  tiny: 'a test of the whole pipeline: about a minute, numbers mean nothing',
+  demo: 'under 20 minutes on two cores: every stage at small scale',
+  full: 'the real run: hours on two cores, 3 Salvage-DS seeds at least',
+};
+
+export function experimentPresets(): Array<{ name: ExperimentPreset; description: string; seeds: number }> {
+  return EXPERIMENT_PRESETS.map((name) => ({ name, description: PRESET_DESCRIPTIONS[name], seeds: PRESET_CONFIGS[name].salvage.seeds.length }));
+}
+
 /** The preset's configuration with the command's overrides (--seeds). */
 export function experimentConfig(preset: string, id: string, over: { seeds?: number; backend?: string } = {}): ExperimentConfig {
   if (!(EXPERIMENT_PRESETS as readonly string[]).includes(preset)) throw new Error(`--preset must be one of ${EXPERIMENT_PRESETS.join(', ')}, got "${preset}"`);
+  if (over.seeds !== undefined && (!Number.isInteger(over.seeds) || over.seeds < 1)) throw new Error(`--seeds must be a whole number of at least 1, got ${over.seeds}`);
+  if (preset === 'full' && over.seeds !== undefined && over.seeds < 3) throw new Error('--seeds: the full preset runs at least 3 training seeds');
+  if (!EXPERIMENT_ID.test(id)) throw new Error(`--out: "${id}" is not a folder name (letters, digits, '_' and '-')`);
   const base = structuredClone(PRESET_CONFIGS[preset as ExperimentPreset]);
   if (over.seeds !== undefined) base.salvage.seeds = Array.from({ length: over.seeds }, (_, i) => i + 1);
   const d = defaultSftJob;

@@ -23,7 +23,8 @@ import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
 import { ExperimentFolder, readRecordedConfig, readStageEvents } from '../experiment/folder.ts';
 import { experimentStages } from '../experiment/stages.ts';
-import { EXPERIMENT_ID } from '../experiment/config.ts';
+import { EXPERIMENT_ID, experimentConfig } from '../experiment/config.ts';
+import { stageOutputRefs } from '../experiment/stage-refs.ts';
 import { runExperiment } from '../experiment/pipeline.ts';
 import { liveRunLock, type RunLock } from '../experiment/run-lock.ts';
 import { createReplay } from '../experiment/replay.ts';
@@ -97,8 +98,10 @@ export class ExperimentsLab {
       const last = mine.at(-1);
       const ended = mine.filter((e) => e.elapsedS !== undefined);
       const status: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
+      const outputsPath = join(this.dir, config.id, 'outputs', `${s.name}.json`);
       return {
         name: s.name, status,
+        outputs: status === 'done' && existsSync(outputsPath) ? stageOutputRefs(s.name, readJsonFile(outputsPath, z.unknown(), 'JSON')) : [],
         elapsedS: ended.length ? Math.round(ended.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100 : null,
         attempts: mine.filter((e) => e.status === 'started').length,
         error: last?.status === 'failed' ? (last.error ?? null) : null,
@@ -125,6 +128,15 @@ export class ExperimentsLab {
 
   compare(originalId: string, replayId: string): Comparison {
     return compareExperiments(this.deps.store.dir, String(originalId), String(replayId));
+  }
+
+  /** Create an experiment from a preset (the app's `lab experiment --preset P [--seeds N] [--out ID]`) and run it in the background. */
+  async start(request: { preset: string; seeds?: number; id?: string }): Promise<{ experimentId: string }> {
+    this.refuseWhileRunning();
+    const config = experimentConfig(request.preset, request.id ?? ExperimentFolder.newId(), request.seeds === undefined ? {} : { seeds: request.seeds });
+    const folder = ExperimentFolder.create(this.deps.store.dir, config);
+    this.run(folder);
+    return { experimentId: config.id };
   }
 
   /** Create a replay of a finished experiment and run it in the background. */

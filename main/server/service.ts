@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { LabApi, LabEventName, LabEvents } from '../../preload/api.ts';
 import type {
   BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
-  EpisodeRow, ExperimentInfo, GridColumns, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
+  EpisodeRow, ExperimentInfo, ExperimentPresetInfo, GridColumns, StartExperimentRequest, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
 } from '../../preload/views.ts';
 import type { LabStore } from '../store/lab.ts';
 import { LabelStore, type LabelEdit } from '../store/labels.ts';
@@ -19,6 +19,7 @@ import type { TaskFamily } from '../tasks/types.ts';
 import { recordedEnvOptions, replayEpisode } from '../collection/replay.ts';
 import { DemoSession, humanInputSchema, type HumanInput } from '../collection/demonstration.ts';
 import { join } from 'node:path';
+import { experimentPresets } from '../experiment/config.ts';
 import {
   createDataset,
   exportDataset,
@@ -399,8 +400,8 @@ export class LabService implements LabApi {
     this.training.unwatch(watchId);
   }
 
-  async listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null }> {
-    return { ...this.experiments.list(), running: this.experiments.runningId };
+  async listExperiments(): Promise<{ experiments: ExperimentInfo[]; errors: string[]; running: string | null; presets: ExperimentPresetInfo[] }> {
+    return { ...this.experiments.list(), running: this.experiments.runningId, presets: experimentPresets() };
   }
 
   async readExperiment(id: string): Promise<ExperimentInfo> {
@@ -409,6 +410,10 @@ export class LabService implements LabApi {
 
   async compareExperiments(originalId: string, replayId: string): Promise<Comparison> {
     return this.experiments.compare(originalId, replayId);
+  }
+
+  async startExperiment(request: StartExperimentRequest): Promise<{ experimentId: string }> {
+    return this.experiments.start(request);
   }
 
   async replayExperiment(id: string): Promise<{ experimentId: string }> {

@@ -51,7 +51,7 @@ test('the experiments view lists the experiment with its stages and report, and 
   const stages = page.getByTestId('experiment-stages').locator('tbody tr');
   assert.equal(await stages.count(), report.timings.length);
   const sft = page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"] td');
-  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1']);
+  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1', 'policy sft-reflect']);
   // The report link: the report itself, served with the token.
   const href = await page.getByTestId('report-link').getAttribute('href');
   assert.match(href!, /^\/experiments\/orig\/report\.html\?token=/);
@@ -111,5 +111,81 @@ test('the experiments view lists the experiment with its stages and report, and 
   assert.deepEqual(await page.locator('[data-testid="comparison-table"] tr.differs:not(.time)').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-field'))), [`sft.reflect.valLoss`, `methods.${salvage}.test.success`]);
   assert.equal(await page.locator(`[data-testid="comparison-table"] tr.outside[data-field="methods.${salvage}.test.success"] td.inside`).textContent(), 'no');
   assert.equal((await cellsOf('sft.reflect.valLoss'))[3], '+0.2500');
+  assert.deepEqual(app!.consoleErrors, []);
+});
+
+test('a stage links to what it produced: its collection run in Review, its dataset versions, its policy\'s training curves, its evaluation\'s results grid', async () => {
+  await page.goto(`${web.openUrl}#/experiments/orig`);
+  const produced = (stage: string) => page.locator(`[data-testid="experiment-stages"] tr[data-stage="${stage}"] td.outputs a`);
+  await produced('sft-reflect').first().waitFor();
+  const outputs = (stage: string) => JSON.parse(readFileSync(join(labDir, 'experiments', 'orig', 'outputs', `${stage}.json`), 'utf8'));
+  assert.equal(await produced('collect-reflect').getAttribute('href'), `#/review/${outputs('collect-reflect').runId}`);
+  const ds = outputs('datasets');
+  assert.deepEqual(await produced('datasets').allTextContents(), [`${ds.reflect.name}@v${ds.reflect.version}`, `${ds.plain.name}@v${ds.plain.version}`]);
+  assert.match((await produced('eval-sft-reflect-test').getAttribute('href'))!, new RegExp(`^#/results\\?scope=eval%3A${outputs('eval-sft-reflect-test').evalId}$`));
+
+  // The policy opens in the training dashboard, selected (from the URL), with its curve.
+  await produced('sft-reflect').click();
+  await page.waitForURL(/#\/training\?run=/);
+  await page.locator(`[data-testid="training-run"][aria-pressed="true"][title="${outputs('sft-reflect').dir}"]`).waitFor();
+  // The evaluation opens as the results grid of that evaluation.
+  await page.goto(`${web.openUrl}#/experiments/orig`);
+  await produced('eval-sft-reflect-test').click();
+  await page.getByTestId('results-grid').waitFor();
+  assert.equal(await page.getByLabel('Scope').inputValue(), `eval:${outputs('eval-sft-reflect-test').evalId}`);
+  // A dataset version opens in the datasets view.
+  await page.goto(`${web.openUrl}#/experiments/orig`);
+  await produced('datasets').first().click();
+  await page.waitForURL(/#\/datasets\?version=/);
+  await page.getByText(`${ds.reflect.name}`, { exact: false }).first().waitFor();
+  assert.deepEqual(app!.consoleErrors, []);
+});
+
+test('New experiment starts one from a preset in the app: a bad id is refused with the reason, a good one runs live and can be cancelled, then resumed from the list', async () => {
+  await page.goto(`${web.openUrl}#/experiments`);
+  await page.getByTestId('new-preset').waitFor();
+  assert.deepEqual(await page.getByTestId('new-preset').locator('option').allTextContents(), ['tiny', 'demo', 'full']);
+  // full runs at least 3 Salvage-DS seeds: refused before anything is created.
+  await page.getByTestId('new-preset').selectOption('full');
+  await page.getByTestId('new-seeds').fill('2');
+  await page.getByTestId('start-experiment').click();
+  await page.getByRole('alert').filter({ hasText: 'the full preset runs at least 3 training seeds' }).waitFor();
+  // The id is the experiment's folder: an existing one is refused.
+  await page.getByTestId('new-preset').selectOption('tiny');
+  await page.getByTestId('new-seeds').fill('');
+  await page.getByTestId('new-id').fill('orig');
+  await page.getByTestId('start-experiment').click();
+  await page.getByRole('alert').filter({ hasText: 'experiment orig exists' }).waitFor();
+
+  await page.getByTestId('new-id').fill('fromapp');
+  await page.getByTestId('start-experiment').click();
+  await page.waitForURL('**#/experiments/fromapp');
+  await page.locator('[data-testid="experiment-row"][data-id="fromapp"] td.state.running').waitFor();
+  assert.deepEqual((await page.locator('[data-testid="experiment-row"][data-id="fromapp"] td').allTextContents()).slice(1, 2), ['tiny']);
+  await page.locator('[data-testid="experiment-stages"] tr[data-stage="collect-reflect"][data-status="running"]').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('start-experiment').isDisabled(), true, 'one experiment at a time');
+  await page.getByTestId('cancel-experiment').click();
+  await page.getByTestId('experiment-end').filter({ hasText: /^Stopped in stage collect-/ }).waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('[data-testid="experiment-row"][data-id="fromapp"] td.state').textContent(), 'stopped');
+  const config = JSON.parse(readFileSync(join(labDir, 'experiments', 'fromapp', 'config.json'), 'utf8'));
+  assert.equal(config.preset, 'tiny');
+  assert.equal(await page.getByTestId('resume-experiment').isEnabled(), true);
+  assert.deepEqual(app!.consoleErrors, []);
+});
+
+test('every view fits a 1024 px wide window on a lab that holds a whole experiment (tables scroll inside their panes)', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  try {
+    for (const view of ['Episodes', 'Results', 'Datasets', 'Review', 'Decoding', 'Training', 'Experiments']) {
+      await page.goto(`${web.openUrl}#/episodes`);
+      await page.getByRole('link', { name: view, exact: true }).click();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300); // charts and lists lay out after their data arrives
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 1024, `${view}: the page is ${width} px wide at a 1024 px window`);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+  }
   assert.deepEqual(app!.consoleErrors, []);
 });

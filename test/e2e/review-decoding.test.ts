@@ -80,6 +80,13 @@ test('the review view shows attempts with their reflections, the step where a re
   assert.match((await page.getByTestId('divergence').first().textContent())!, /Parts from attempt 0 at step \d+/);
   const marked = attempts.nth(1).getByTestId('divergence-step');
   assert.equal(await marked.count(), 1);
+  // One lane per arm: the shared first attempt above them, each arm's retries in its own lane.
+  const lane = (arm: string) => page.locator(`[data-testid="review-lane"][data-arm="${arm}"]`);
+  assert.equal(await lane('reflect').getByTestId('review-attempt').count(), 1);
+  assert.equal(await lane('blind').getByTestId('review-attempt').count(), 2);
+  assert.equal(await page.locator('.shared-first [data-testid="review-attempt"]').count(), 1);
+  const laneBoxes = [await lane('reflect').boundingBox(), await lane('blind').boundingBox()];
+  assert.ok(laneBoxes[0]!.x + laneBoxes[0]!.width <= laneBoxes[1]!.x, 'the lanes stand side by side');
 
   // Shortened beside the original: cut steps are struck through, the shortened list is shorter.
   const sh = page.getByTestId('review-shortening').filter({ has: page.locator('li[data-cut]') }).first();
@@ -89,6 +96,24 @@ test('the review view shows attempts with their reflections, the step where a re
   const [origSteps, shortSteps] = [await sh.locator('article').nth(0).locator('li').count(), await sh.locator('article').nth(1).locator('li').count()];
   assert.equal(shortSteps, origSteps - cut);
   await page.screenshot({ path: docsScreenshot('review.png') });
+
+  // At 1024 px the view fits the window; a chart folds away, stays folded over a reload, and unfolds.
+  await page.setViewportSize({ width: 1024, height: 800 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1024), 'no horizontal scroll of the page at 1024 px');
+  await page.locator('[data-pane="chart:review-yield-chart"] > summary').click();
+  assert.equal(await page.getByTestId('review-yield-chart').count(), 0, 'a folded chart is not drawn');
+  await page.reload();
+  await page.getByTestId('review-steps-chart').locator('canvas').waitFor();
+  assert.equal(await page.getByTestId('review-yield-chart').count(), 0, 'still folded after a reload');
+  await page.locator('[data-pane="chart:review-yield-chart"] > summary').click();
+  await page.getByTestId('review-yield-chart').locator('canvas').waitFor();
+  await page.setViewportSize({ width: 1400, height: 1000 });
+
+  // The shortened trajectory opens in the trajectory viewer like any other.
+  await page.getByTestId('open-shortened').first().click();
+  await page.getByTestId('episode-title').waitFor();
+  await page.goBack();
+  await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
 });
 
 test('accept and reject gather in a draft that survives a reload and Back; one freeze makes one version', async () => {

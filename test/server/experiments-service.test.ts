@@ -96,6 +96,26 @@ test('the experiment list: stages with elapsed times and headline figures from r
   assert.equal(e.headline.salvageTestSuccess, report.methods.find((m: { method: string }) => m.method === 'salvage').test.success.value);
   assert.equal(e.headline.fewerStepsVerdict, report.claims.fewerSteps.verdict);
   await assert.rejects(call('readExperiment', 'nope'), /no experiment nope/);
+  // Each finished stage names what it produced, for the view's links.
+  const outputs = (stage: string) => JSON.parse(readFileSync(join(labDir, 'experiments', 'orig', 'outputs', `${stage}.json`), 'utf8'));
+  const refs = (stage: string) => e.stages.find((s: { name: string }) => s.name === stage).outputs;
+  assert.deepEqual(refs('collect-plain'), [{ kind: 'run', id: outputs('collect-plain').runId }]);
+  assert.deepEqual(refs('datasets'), ['reflect', 'plain'].map((arm) => ({ kind: 'dataset', id: `${outputs('datasets')[arm].name}@v${outputs('datasets')[arm].version}` })));
+  assert.deepEqual(refs('sft-plain'), [{ kind: 'policy', id: outputs('sft-plain').dir }]);
+  assert.deepEqual(refs('eval-sft-plain-test'), [{ kind: 'eval', id: outputs('eval-sft-plain-test').evalId }]);
+  assert.deepEqual(refs('mine'), [{ kind: 'mining', id: outputs('mine').evalId }]);
+  // The presets the app offers to start, with their default seeds.
+  const { presets } = await call('listExperiments');
+  assert.deepEqual(presets.map((p: { name: string; seeds: number }) => [p.name, p.seeds]), [['tiny', 1], ['demo', 1], ['full', 3]]);
+});
+
+test('startExperiment refuses what `lab experiment` refuses, before creating anything, and while another runs', async () => {
+  await assert.rejects(call('startExperiment', { preset: 'huge' }), /--preset must be one of tiny, demo, full, got "huge"/);
+  await assert.rejects(call('startExperiment', { preset: 'full', seeds: 2 }), /the full preset runs at least 3 training seeds/);
+  await assert.rejects(call('startExperiment', { preset: 'tiny', id: '../x' }), /"\.\.\/x" is not a folder name/);
+  await assert.rejects(call('startExperiment', { preset: 'tiny', id: 'orig' }), /experiment orig exists/);
+  await assert.rejects(call('startExperiment', { preset: 'tiny', backend: 'cpu' }), /backend/);
+  assert.deepEqual((await call('listExperiments')).experiments.map((e: { id: string }) => e.id), ['orig']);
 });
 
 // Provenance (issue 20): before the replay below adds its own episodes.

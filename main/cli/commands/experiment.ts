@@ -52,8 +52,6 @@ export function registerExperimentCommand(program: Command): void {
       folder = ExperimentFolder.open(store.dir, o.resume);
     } else {
       if (!o.preset) throw new Error(`--preset is required (${EXPERIMENT_PRESETS.join(', ')}), or --resume ID`);
-      if (o.preset === 'full' && o.seeds !== undefined && o.seeds < 3) throw new Error('--seeds: the full preset runs at least 3 training seeds');
-      if (o.out !== undefined && !EXPERIMENT_ID.test(o.out)) throw new Error(`--out: "${o.out}" is not a folder name (letters, digits, '_' and '-')`);
       const config = experimentConfig(o.preset, o.out ?? ExperimentFolder.newId(), { seeds: o.seeds, backend: o.backend });
       folder = ExperimentFolder.create(store.dir, config);
     }
