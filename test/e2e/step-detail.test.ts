@@ -6,6 +6,7 @@
  * without an open workbench tab does not.
  */
 import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
+import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -103,7 +104,7 @@ test("a step's tabs show its elements (searchable), console, network, timings, a
   assert.equal(await page.getByTestId('prompt').textContent(), io.prompt);
   assert.equal(await page.getByTestId('output').textContent(), io.output);
   assert.match((await page.getByTestId('prompt-tokens').textContent())!, new RegExp(`^${io.promptTokens} tokens`));
-  assert.match((await page.getByTestId('output-tokens').textContent())!, new RegExp(`^${io.outputTokens} tokens`));
+  assert.match((await page.getByTestId('output-tokens').textContent())!, new RegExp(`^${io.outputTokens} tokens`));  await page.screenshot({ path: docsScreenshot('step-detail.png') });
 });
 
 test('the step and tab, the filters and the sort are in the URL: they survive reload and Back', async () => {
