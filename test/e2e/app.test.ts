@@ -242,7 +242,7 @@ test('a dataset is curated in the app, frozen, charted and exported in every for
   for (const [i, format] of formats.entries()) {
     await page.getByLabel('Export format').selectOption(format);
     await page.getByTestId('export-start').click();
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=exports] li').length === n, i + 1, { timeout: 60_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=exports] > li').length === n, i + 1, { timeout: 60_000 });
   }
   const exportsDir = join(store.dir, 'exports');
   const dirs = readdirSync(exportsDir);

@@ -121,6 +121,15 @@ test('a finished export downloads from the browser as a tar of exactly its files
   const href = (await link.getAttribute('href'))!;
   assert.equal((await fetch(`${web.url}${href.replace(/token=[^&]+/, 'token=wrong')}`)).status, 403);
   assert.equal((await fetch(`${web.url}${href.replace(/\/exports\/[0-9a-f]+\.tar/, '/exports/000000000000.tar')}`)).status, 404);
+  // The preview names each target's element as a person reads it, the trainer's form in its title.
+  const preview = page.getByTestId('export-preview');
+  await preview.locator('summary').click();
+  const first = preview.locator('li').first();
+  const targets = await preview.locator('li code').evaluateAll((cs) => cs.map((c) => ({ trainer: c.getAttribute('title')!.replace(/^as the trainer sees it: /, ''), readable: c.textContent! })));
+  const onElements = targets.filter((t) => /^(click|fill|select_option|hover|check|uncheck|dblclick)\('/.test(t.trainer));
+  assert.ok(onElements.length > 0, `some of the first targets act on an element: ${JSON.stringify(targets)}`);
+  for (const t of onElements) assert.match(t.readable, /^\w+ \[[^\]]+\] \w+/, `${t.trainer} reads as ${t.readable}`);
+  assert.match((await first.locator('a').getAttribute('href'))!, /^#\/episode\/[\w-]+\/\d+$/);
 });
 
 test('no console errors', () => {

@@ -4,7 +4,7 @@ import { DatasetError, ExportCancelledError } from '../../datasets/errors.ts';
 import { EXPORT_FORMATS, isExportFormat, LLAMAFACTORY_CONFIG, REWARD_MODULE, type ExportFormat } from '../../datasets/export/formats.ts';
 import { OUTCOMES, type DatasetFilter, type Outcome } from '../../datasets/filter.ts';
 import { listDatasetNames, listVersions, readManifest, versionDir, type DatasetManifest } from '../../datasets/manifest.ts';
-import { intOption, openLab, printJson, withCleanup } from '../runtime.ts';
+import { formatColumns, intOption, openLab, printJson, withCleanup } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
 interface CreateFlags {
@@ -201,6 +201,8 @@ async function exportVersion(opts: ExportFlags, format: ExportFormat, dataset: s
   if (!result) return;
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
   if (opts.json) return printJson(result);
+  const preview = result.preview.map((p) => [`  ${p.split}`, `${p.episodeId.slice(0, 16)} step ${p.step}`, p.readable + (p.corrected ? '  (corrected)' : '')]);
+  process.stdout.write(`first samples' targets:\n${formatColumns(preview)}`);
   process.stdout.write(
     `exported ${result.dataset} v${result.version} as ${format}: ${result.samples} samples (${fmtCounts(result.samplesBySplit as Record<string, number>)}), ${result.images} images, ${result.skippedSteps} steps skipped by labels${result.missingScreenshots ? `, ${result.missingScreenshots} left out for a missing screenshot (--strict fails instead)` : ''}\n  ${result.outDir}${trainerHint(format, result.outDir)}\n`,
   );

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { LabStore } from '../../store/lab.ts';
 import { DatasetError } from '../errors.ts';
 import { readManifest, type DatasetManifest } from '../manifest.ts';
-import { buildSamples } from '../samples.ts';
+import { buildSamples, type TrainingSample } from '../samples.ts';
+import { describeAction } from '../../environment/action-target.ts';
 import type { SplitName } from '../split.ts';
 import { groupBySplit, withStagingDir, type ExportContext, type ExportProgress } from './common.ts';
 import { exportHfFolder, exportHfParquet } from './hf.ts';
@@ -53,6 +54,29 @@ export interface ExportResult {
   images: number;
   /** What was exported differently from the manifest's promise, each naming its file (labels not applied, steps left out). */
   warnings: string[];
+  /** The first samples' targets, as written for the trainer and as a person reads them. */
+  preview: SamplePreview[];
+}
+
+export interface SamplePreview {
+  episodeId: string;
+  step: number;
+  split: SplitName;
+  /** The target action as the trainer sees it: `click('23')`. */
+  action: string;
+  /** The same, its element named from the step's own observation: `click [23] link "Previous day"`. */
+  readable: string;
+  corrected: boolean;
+}
+
+/** How many samples an export's preview shows. */
+export const PREVIEW_SAMPLES = 5;
+
+export function previewSamples(samples: readonly TrainingSample[], n = PREVIEW_SAMPLES): SamplePreview[] {
+  return samples.slice(0, n).map((s) => ({
+    episodeId: s.episodeId, step: s.step, split: s.split, action: s.target.action,
+    readable: describeAction(s.target.action, s.elements), corrected: s.corrected,
+  }));
 }
 
 export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<ExportResult> {
@@ -80,5 +104,6 @@ export async function exportDataset(lab: LabStore, req: ExportRequest): Promise<
     missingScreenshots,
     images: new Set(samples.flatMap((s) => s.images.map((i) => i.sha256))).size,
     warnings,
+    preview: previewSamples(samples),
   };
 }
