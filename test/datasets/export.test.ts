@@ -98,6 +98,11 @@ test('sharegpt: conversations/system/images, one <image> marker per image, datas
   const { lab } = screenshotLab();
   const { out, result } = await exportTo(lab, 'sharegpt');
   assert.deepEqual(result.samplesBySplit, { train: 2, validation: 3, test: 3 });
+  // The preview: the first targets, as the trainer sees them and with their element named.
+  assert.equal(result.preview.length, 5);
+  const corrected = result.preview.find((p) => p.corrected)!;
+  assert.deepEqual([corrected.action, corrected.readable], ["click('5')", 'click [5] checkbox "Gift wrap"']);
+  assert.ok(result.preview.every((p) => p.action && p.readable && typeof p.step === 'number'));
   assert.equal(result.images, 3);
   const info = readJson(join(out, 'dataset_info.json'));
   assert.deepEqual(Object.keys(info), ['shots_v1_train', 'shots_v1_validation', 'shots_v1_test']);
