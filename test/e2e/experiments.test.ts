@@ -82,7 +82,7 @@ test('the experiments view lists the experiment with its stages and report, and 
 
   // Resume it from the view; it finishes and the comparison appears.
   await page.getByTestId('resume-experiment').click();
-  await page.getByTestId('comparison-table').waitFor({ timeout: 120_000 });
+  await page.getByTestId('comparison-table').waitFor({ timeout: 300_000 });
   process.stderr.write(`tiny replay from the app, with a cancel and a resume: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   assert.equal(await page.getByTestId('experiment-end').textContent(), 'Finished.');
   assert.match((await page.getByTestId('config-identical').textContent())!, /Configurations identical/);
