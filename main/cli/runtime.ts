@@ -112,13 +112,15 @@ export async function startTaskServer(extra: TaskFamily[] = []): Promise<TaskSer
 export interface ExtraTaskFlags {
   miniwob?: string;
   miniwobTime?: number;
+  miniwobDisplay?: boolean;
 }
 
 /** Add --miniwob to a command that runs tasks. */
 export function withMiniwobOption(cmd: Command): Command {
   return cmd
     .option('--miniwob <dir>', 'also serve the MiniWoB++ tasks of this local checkout (families miniwob.<task>)')
-    .option('--miniwob-time <ms>', 'MiniWoB++ episode time limit, core.EPISODE_MAX_TIME (default 10000)', intOption('--miniwob-time', 1));
+    .option('--miniwob-time <ms>', "MiniWoB++ episode time limit, core.EPISODE_MAX_TIME (default 1000000 as BrowserGym; MiniWoB++'s own is 10000)", intOption('--miniwob-time', 1))
+    .option('--miniwob-display', 'keep MiniWoB++\'s human display in the page (instruction, reward, time left, start cover); BrowserGym removes it');
 }
 
 /**
@@ -128,7 +130,7 @@ export function withMiniwobOption(cmd: Command): Command {
 export function extraFamilies(labDir: string, flags: ExtraTaskFlags, names?: string[]): TaskFamily[] {
   const sets = taskSetNames(labDir);
   const wanted = names ? sets.filter((n) => names.includes(n)) : sets;
-  return [...taskSetFamilies(labDir, wanted), ...(flags.miniwob ? miniwobFamilies(flags.miniwob, { episodeMaxTimeMs: flags.miniwobTime }) : [])];
+  return [...taskSetFamilies(labDir, wanted), ...(flags.miniwob ? miniwobFamilies(flags.miniwob, { episodeMaxTimeMs: flags.miniwobTime, keepHumanDisplay: flags.miniwobDisplay }) : [])];
 }
 
 export function printJson(value: unknown): void {

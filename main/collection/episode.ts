@@ -108,6 +108,7 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
       ...(spec.checker ? { checker: spec.checker } : {}),
       goalKind: spec.goalKind,
       ...(spec.source ? { source: spec.source } : {}),
+      ...(spec.harness ? { harness: spec.harness } : {}),
     },
     agent: { name: agent.name, ...(req.agentConfig ? { config: req.agentConfig } : {}) },
     env: {
@@ -156,6 +157,12 @@ export async function runEpisode(deps: EpisodeDeps, req: EpisodeRequest): Promis
         break;
       }
       const agentMs = Math.round(performance.now() - tAgent);
+      // The page may have ended its own episode while the agent thought (MiniWoB++'s time limit):
+      // that is how the episode ended, not a step taken on a page that was over.
+      if (family.isDone?.(ctx)) {
+        reason = 'checker';
+        break;
+      }
       const result = await env.step(turn.action);
       checkBrowser();
       recordAnswer(ctx, turn.action, result.error === null);

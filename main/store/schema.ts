@@ -67,6 +67,8 @@ export const taskRecordSchema = z.object({
   goalKind: z.enum(['state', 'answer']).optional(),
   /** An imported benchmark task: its format, its own id, and the file and row it came from. */
   source: z.object({ format: z.string(), id: z.string(), file: z.string(), row: z.number().int() }).optional(),
+  /** A benchmark page's run settings (MiniWoB++: timeLimitMs, pageSeed, humanDisplay). Absent for the built-in sites and in older episodes. */
+  harness: z.object({ name: z.string(), settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) }).optional(),
 });
 
 /**

@@ -101,6 +101,7 @@ export class TaskServer {
       goalKind: generated.goalKind,
       ...(family.checker && family.checker !== 'site' ? { checker: family.checker } : {}),
       ...(generated.source ? { source: generated.source } : {}),
+      ...(generated.harness ? { harness: generated.harness } : {}),
     };
     const instance = { spec, ctx, family };
     this.instances.set(id, instance);

@@ -25,6 +25,14 @@ export interface TaskSpec {
   goalKind: GoalKind;
   /** Where an imported task came from (benchmark, its task id, file and row). */
   source?: TaskSource;
+  /** How an outside benchmark's page was run (MiniWoB++: time limit, page seed, human display). */
+  harness?: TaskHarness;
+}
+
+/** The settings under which a benchmark's own page ran, recorded so a run says what it compares with. */
+export interface TaskHarness {
+  name: string;
+  settings: Record<string, string | number | boolean>;
 }
 
 /**
@@ -122,6 +130,7 @@ export interface GeneratedTask<State> {
   /** The task's own step budget, where its benchmark defines one (default: by tier). */
   maxSteps?: number;
   source?: TaskSource;
+  harness?: TaskHarness;
 }
 
 export interface TaskFamily<State = any> {

@@ -12,12 +12,19 @@ import { runEpisode } from '../../main/collection/episode.ts';
 import type { Agent } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import { findMiniwobRoot, miniwobFamilies } from '../../main/tasks/miniwob/loader.ts';
+import { browsergymPageSeed } from '../../main/tasks/miniwob/browsergym-seed.ts';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
 
 const CHECKOUT = join(import.meta.dirname, '..', 'fixtures', 'miniwob');
 
 let fx: TaskEnvironmentFixture;
-useTaskEnvironment('lab-miniwob-', (f) => (fx = f), () => new Map(miniwobFamilies(CHECKOUT).map((f) => [f.name, f])));
+/** click-button under other harness settings, as a family of another name. */
+const variant = (name: string, options: Parameters<typeof miniwobFamilies>[1]) => ({ ...miniwobFamilies(CHECKOUT, options).find((f) => f.name === 'miniwob.click-button')!, name });
+useTaskEnvironment('lab-miniwob-', (f) => (fx = f), () => new Map([
+  ...miniwobFamilies(CHECKOUT).map((f) => [f.name, f] as const),
+  ['display.click-button', variant('display.click-button', { keepHumanDisplay: true })],
+  ['300ms.click-button', variant('300ms.click-button', { episodeMaxTimeMs: 300 })],
+]));
 
 /** Clicks the button the instruction names (or, when `wrong`, another one). */
 function buttonAgent(wrong = false): Agent {
@@ -117,4 +124,44 @@ test('the checkout is served read-only below its html/ folder: nothing outside i
   } finally {
     fx.server.releaseInstance(instance.ctx.id);
   }
+});
+
+test('as BrowserGym runs MiniWoB++: its page seed for the episode seed, the human display out of the observation, the settings in the header', async () => {
+  const seed = 10007;
+  const out = await runEpisode({ env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind }, { family: 'miniwob.click-button', seed, agent: buttonAgent() });
+  assert.equal(out.success, true, 'the reward still reaches the record with the display taken out');
+  const e = fx.store.readEpisode(out.id);
+  assert.deepEqual(e.header.task.harness, { name: 'miniwob', settings: { timeLimitMs: 1_000_000, pageSeed: browsergymPageSeed(seed), humanDisplay: 'removed' } });
+  const first = e.steps[0].observation;
+  const text = first.elements.map((el) => el.name).join(' | ');
+  assert.doesNotMatch(text, /Last reward|Time left|START/, 'no reward panel, countdown or start cover');
+  assert.doesNotMatch(text, /Click on the "/, 'the instruction is the prompt\'s, not a line of the page');
+  assert.match(e.header.task.instruction, /^Click on the "\w+" button\.$/, 'the page still states the task');
+});
+
+test('with --miniwob-display the human display stays, as MiniWoB++ shows it', async () => {
+  const seen: string[] = [];
+  const agent: Agent = { name: 'looker', reset() {}, async act(obs) { seen.push(obs.elements.map((el) => el.name).join(' | ')); return buttonAgent().act(obs, []); } };
+  const out = await runEpisode({ env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind }, { family: 'display.click-button', seed: 10007, agent });
+  assert.equal(out.success, true);
+  assert.match(seen[0], /Last reward/);
+  assert.equal(fx.store.readEpisode(out.id).header.task.harness!.settings.humanDisplay, 'kept');
+});
+
+test('the page\'s time limit running out while the agent thinks ends the episode there (reward -1), not as a step on a page that is over', async () => {
+  const slow: Agent = { name: 'slow', reset() {}, async act(obs) { await new Promise((r) => setTimeout(r, 900)); return buttonAgent().act(obs, []); } };
+  const out = await runEpisode({ env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind }, { family: '300ms.click-button', seed: 10007, agent: slow });
+  assert.equal(out.success, false);
+  assert.equal(out.reason, 'checker', 'the page ended it');
+  assert.equal(out.steps, 0, 'the late click was not taken');
+  assert.deepEqual([out.reward!.raw, out.reward!.reason], [-1, 'timed out']);
+  assert.equal(fx.store.readEpisode(out.id).header.task.harness!.settings.timeLimitMs, 300);
+});
+
+test('the page seed is BrowserGym\'s: numpy RandomState(seed).randint(0, 1000000), computed here without numpy', () => {
+  // Values printed by numpy 2.4 for these seeds.
+  const expected: Array<[number, number]> = [[0, 985772], [1, 128037], [42, 121958], [10000, 257676], [10003, 918245], [123456, 71745], [4294967295, 944547]];
+  assert.deepEqual(expected.map(([s]) => [s, browsergymPageSeed(s)]), expected);
+  assert.throws(() => browsergymPageSeed(-1), /whole number from 0 to 2\^32-1/);
+  assert.throws(() => browsergymPageSeed(1.5), /whole number/);
 });

@@ -55,7 +55,7 @@ type MiniwobFlags = Omit<MiniwobValidateFlags, 'seeds' | 'endOnGoal'>;
 /** `validate --miniwob`: the named agent on every task of the checkout, one row per task. */
 async function validateMiniwob(opts: BrowserFlags & EndOnGoalFlags & ExtraTaskFlags & MiniwobFlags & { seeds: number; record?: boolean; json?: boolean }, cmd: Command): Promise<void> {
   const { miniwobFamilies } = await import('../../tasks/miniwob/loader.ts');
-  const families = pickMiniwobTasks(miniwobFamilies(opts.miniwob!, { episodeMaxTimeMs: opts.miniwobTime }), opts.task);
+  const families = pickMiniwobTasks(miniwobFamilies(opts.miniwob!, { episodeMaxTimeMs: opts.miniwobTime, keepHumanDisplay: opts.miniwobDisplay }), opts.task);
   const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
   const store = tmp ? new LabStore(tmp) : openLab(cmd);
   const server = await startTaskServer(families);

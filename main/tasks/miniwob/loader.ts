@@ -13,6 +13,12 @@
  * task server the instruction and, when the page ends the episode, the globals it set. It reports
  * with a synchronous request, so the reward is on the server before the step that earned it
  * returns; the checker then reads it like any site's state. Success is raw reward > 0.
+ *
+ * As BrowserGym runs MiniWoB++ (so that numbers compare): the page seed for episode seed N is
+ * BrowserGym's (browsergym-seed.ts); the human display (the instruction in #query, the reward
+ * and time-left panel, the click canvas, the start cover) is taken out of the page while the
+ * agent acts, and put back only while core.js itself reads or writes it; the episode's time limit
+ * is BrowserGym's 1,000,000 ms unless asked for (MiniWoB++'s own is 10,000 ms).
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
@@ -20,17 +26,26 @@ import type { Agent } from '../agent.ts';
 import type { InstanceContext, PageReward, SiteRequest, SiteResponse, TaskFamily, Tier } from '../types.ts';
 import { SEEDS } from '../families/common/seeds.ts';
 import { callExpression } from '../../environment/page-scripts.ts';
+import { browsergymPageSeed } from './browsergym-seed.ts';
 
 export interface MiniwobOptions {
-  /** core.EPISODE_MAX_TIME for every episode (MiniWoB++'s default is 10,000 ms). */
+  /** core.EPISODE_MAX_TIME for every episode (default BrowserGym's 1,000,000 ms; MiniWoB++'s own is 10,000 ms). */
   episodeMaxTimeMs?: number;
+  /** Leave the human display (instruction, reward, time left, start cover) in the page (BrowserGym removes it). */
+  keepHumanDisplay?: boolean;
 }
+
+/** BrowserGym's default MiniWoB++ episode time limit. */
+export const BROWSERGYM_EPISODE_MAX_TIME_MS = 1_000_000;
 
 export interface MiniwobState {
   task: string;
   /** The checkout's html/ folder. */
   root: string;
   maxTimeMs: number;
+  /** Math.seedrandom's argument: BrowserGym's page seed for the episode seed. */
+  pageSeed: number;
+  humanDisplay: 'removed' | 'kept';
   utterance?: string;
   reward?: PageReward;
   /** The page could not be started (no core.js protocol on it). */
@@ -64,12 +79,13 @@ export function miniwobFamilies(dir: string, options: MiniwobOptions = {}): Task
   const root = findMiniwobRoot(dir);
   const names = miniwobTaskNames(root);
   if (!names.length) throw new Error(`--miniwob ${dir}: ${join(root, 'miniwob')} holds no task pages (*.html)`);
-  const maxTimeMs = options.episodeMaxTimeMs ?? 10_000;
+  const maxTimeMs = options.episodeMaxTimeMs ?? BROWSERGYM_EPISODE_MAX_TIME_MS;
   if (!Number.isInteger(maxTimeMs) || maxTimeMs < 1) throw new Error(`MiniWoB++ episode time must be a whole number of ms >= 1, got ${maxTimeMs}`);
-  return names.map((task) => miniwobFamily(root, task, maxTimeMs));
+  const humanDisplay = options.keepHumanDisplay ? 'kept' : 'removed';
+  return names.map((task) => miniwobFamily(root, task, maxTimeMs, humanDisplay));
 }
 
-function miniwobFamily(root: string, task: string, maxTimeMs: number): TaskFamily<MiniwobState> {
+function miniwobFamily(root: string, task: string, maxTimeMs: number, humanDisplay: MiniwobState['humanDisplay']): TaskFamily<MiniwobState> {
   const pagePath = `/miniwob/${task}.html`;
   return {
     name: MINIWOB_PREFIX + task,
@@ -80,7 +96,9 @@ function miniwobFamily(root: string, task: string, maxTimeMs: number): TaskFamil
       return {
         // Replaced by the page's own #query once it has started (pageInstruction).
         instruction: `MiniWoB++ task ${task}: follow the instruction on the page.`,
-        state: { task, root, maxTimeMs },
+        state: { task, root, maxTimeMs, pageSeed: browsergymPageSeed(seed), humanDisplay },
+        // Stated in the episode header: what makes this run comparable (or not) with BrowserGym's.
+        harness: { name: 'miniwob', settings: { timeLimitMs: maxTimeMs, pageSeed: browsergymPageSeed(seed), humanDisplay } },
         // The page's reward is the goal state; the page ends its own episode (isDone, reason
         // 'checker') before the episode runner would ask the checker.
         goalKind: 'state',
@@ -152,7 +170,8 @@ function report(req: SiteRequest, state: MiniwobState): SiteResponse {
 /** The task page with the harness script appended: seed, start, and report to the task server. */
 function withHarness(page: string, ctx: InstanceContext<MiniwobState>): string {
   const reportUrl = new URL(ctx.baseUrl).pathname + REPORT_PATH;
-  const script = `<script>${callExpression(harness, ctx.seed, ctx.state.maxTimeMs, reportUrl).replace(/<\//g, '<\\/')};</script>`;
+  const { pageSeed, maxTimeMs, humanDisplay } = ctx.state;
+  const script = `<script>${callExpression(harness, pageSeed, maxTimeMs, reportUrl, humanDisplay === 'removed').replace(/<\//g, '<\\/')};</script>`;
   const at = page.toLowerCase().lastIndexOf('</body>');
   return at >= 0 ? page.slice(0, at) + script + page.slice(at) : page + script;
 }
@@ -161,7 +180,7 @@ function withHarness(page: string, ctx: InstanceContext<MiniwobState>): string {
  * Runs in the page. Registered after the task's own window.onload (which shows MiniWoB++'s start
  * cover), so starting here replaces the click on the cover, as MiniWoB++'s own harness does.
  */
-function harness(seed: number, maxTimeMs: number, reportUrl: string): void {
+function harness(pageSeed: number, maxTimeMs: number, reportUrl: string, removeDisplay: boolean): void {
   const w = window as unknown as Record<string, any>;
   const post = (body: unknown) => {
     const x = new XMLHttpRequest();
@@ -173,6 +192,42 @@ function harness(seed: number, maxTimeMs: number, reportUrl: string): void {
       // The task server is gone; the episode is ending anyway.
     }
   };
+  // The human display: out of the page while the agent acts, back while core.js touches it.
+  const DISPLAY_IDS = ['reward-display', 'click-canvas', 'sync-task-cover'];
+  const taken = new Map<string, Element>();
+  let queryHtml: string | null = null;
+  const hideDisplay = () => {
+    const core = w.core;
+    // The time-left countdown writes into the panel every second: stop it while the panel is out.
+    if (typeof core.clearTimer === 'function' && document.getElementById('timer-countdown')) core.clearTimer();
+    if (typeof core.canvasDrawClick === 'function') document.body.removeEventListener('click', core.canvasDrawClick);
+    const query = document.getElementById('query');
+    if (query) {
+      queryHtml = query.innerHTML;
+      query.innerHTML = '';
+    }
+    for (const id of DISPLAY_IDS) {
+      const el = document.getElementById(id);
+      if (el) {
+        taken.set(id, el);
+        el.remove();
+      }
+    }
+  };
+  const showDisplay = () => {
+    const query = document.getElementById('query');
+    if (query && queryHtml !== null) query.innerHTML = queryHtml;
+    for (const [id, el] of taken) if (!document.getElementById(id)) document.body.appendChild(el);
+  };
+  const aroundDisplay = <T,>(fn: () => T): T => {
+    if (!removeDisplay) return fn();
+    showDisplay();
+    try {
+      return fn();
+    } finally {
+      hideDisplay();
+    }
+  };
   const begin = () => {
     const core = w.core;
     if (!core || typeof core.startEpisodeReal !== 'function' || typeof core.endEpisode !== 'function' || typeof (Math as any).seedrandom !== 'function') {
@@ -182,16 +237,17 @@ function harness(seed: number, maxTimeMs: number, reportUrl: string): void {
     if (w.WOB_TASK_READY === false) return void setTimeout(begin, 20);
     const end = core.endEpisode;
     core.endEpisode = function (this: unknown, ...args: unknown[]) {
-      const out = end.apply(this, args);
+      const out = aroundDisplay(() => end.apply(this, args));
       if (w.WOB_DONE_GLOBAL) post({ event: 'end', reward: w.WOB_REWARD_GLOBAL, raw: w.WOB_RAW_REWARD_GLOBAL, reason: w.WOB_REWARD_REASON ?? null });
       return out;
     };
+    const utteranceOf = typeof core.getUtterance === 'function' ? core.getUtterance.bind(core) : () => document.getElementById('query')?.textContent ?? '';
+    core.getUtterance = () => aroundDisplay(utteranceOf);
     core.EPISODE_MAX_TIME = maxTimeMs;
-    (Math as any).seedrandom(String(seed));
-    core.startEpisodeReal();
-    const query = document.getElementById('query');
-    const utterance = typeof core.getUtterance === 'function' ? core.getUtterance() : (query?.textContent ?? '');
-    post({ event: 'ready', utterance: String(utterance).replace(/\s+/g, ' ').trim() });
+    // A number, as BrowserGym writes it: seedrandom reads 123 and '123' as different seeds.
+    (Math as any).seedrandom(pageSeed);
+    aroundDisplay(() => core.startEpisodeReal());
+    post({ event: 'ready', utterance: String(core.getUtterance()).replace(/\s+/g, ' ').trim() });
   };
   window.addEventListener('load', begin);
 }
