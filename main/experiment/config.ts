@@ -152,7 +152,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
   },
 };
 
-/** What each preset is for and costs, as the app's start form and `--help` say it. */
+/** What each preset is for and costs, as the app's start form and `lab experiment --help` say it. */
 const PRESET_DESCRIPTIONS: Record<ExperimentPreset, string> = {
   tiny: 'a test of the whole pipeline: about a minute, numbers mean nothing',
   demo: 'under 20 minutes on two cores: every stage at small scale',

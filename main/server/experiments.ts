@@ -133,7 +133,7 @@ export class ExperimentsLab {
   /** Create an experiment from a preset (the app's `lab experiment --preset P [--seeds N] [--out ID]`) and run it in the background. */
   async start(request: { preset: string; seeds?: number; id?: string }): Promise<{ experimentId: string }> {
     this.refuseWhileRunning();
-    const config = experimentConfig(request.preset, request.id ?? ExperimentFolder.newId(), request.seeds === undefined ? {} : { seeds: request.seeds });
+    const config = experimentConfig(request.preset, request.id ?? ExperimentFolder.newId(), { seeds: request.seeds });
     const folder = ExperimentFolder.create(this.deps.store.dir, config);
     this.run(folder);
     return { experimentId: config.id };

@@ -89,16 +89,10 @@ export class TrainingLab {
   /** Every known folder that holds a training run, registry first, each once. */
   private runDirs(evaluations: EvaluationInfo[]): Array<{ dir: string; kind: TrainingKind }> {
     const dirs: string[] = registeredRuns(this.labDir).map((r) => r.dir);
-    const policies = labPaths.policies(this.labDir);
-    if (existsSync(policies)) for (const d of readdirSync(policies).sort()) dirs.push(join(policies, d));
+    const children = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort().map((d) => join(dir, d)) : []);
+    dirs.push(...children(labPaths.policies(this.labDir)));
     // An experiment's policies train before any evaluation names them (its stages link here).
-    const experiments = labPaths.experiments(this.labDir);
-    if (existsSync(experiments)) {
-      for (const x of readdirSync(experiments).sort()) {
-        const own = join(experiments, x, 'policies');
-        if (existsSync(own)) for (const d of readdirSync(own).sort()) dirs.push(join(own, d));
-      }
-    }
+    for (const x of children(labPaths.experiments(this.labDir))) dirs.push(...children(join(x, 'policies')));
     for (const e of evaluations) dirs.push(e.policyDir);
     const seen = new Set<string>();
     const out: Array<{ dir: string; kind: TrainingKind }> = [];

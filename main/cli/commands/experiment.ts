@@ -4,7 +4,7 @@
  * ablation over training seeds, evaluate, report), recorded in lab/experiments/<id>/ and resumable.
  */
 import type { Command } from 'commander';
-import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig } from '../../experiment/config.ts';
+import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig, experimentPresets } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
 import { createReplay } from '../../experiment/replay.ts';
@@ -27,7 +27,7 @@ export function registerExperimentCommand(program: Command): void {
     program
       .command('experiment')
       .description('the RMSWeb experiment in one command: collect (reflection and plain), shorten, SFT, evaluate, mine, Salvage-DS and ablations, report (resumable)')
-      .option('--preset <p>', `${EXPERIMENT_PRESETS.join(' | ')} (tiny: a test; demo: under 20 minutes on two cores; full: the real run)`)
+      .option('--preset <p>', experimentPresets().map((p) => `${p.name}: ${p.description}`).join('; '))
       .option('--out <name>', 'experiment id, the folder name in lab/experiments/ (default: a timestamp)')
       .option('--resume <id>', 'continue the experiment in lab/experiments/<id> with its recorded configuration')
       .option('--replay <id>', 'run experiment <id> again from its recorded config.json (a new experiment, id <id>-replayN or --out; compare with `experiment compare`)')

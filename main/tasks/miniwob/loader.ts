@@ -93,12 +93,13 @@ function miniwobFamily(root: string, task: string, maxTimeMs: number, humanDispl
     seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
     checker: 'page',
     generate(seed: number, tier?: Tier) {
+      const pageSeed = browsergymPageSeed(seed);
       return {
         // Replaced by the page's own #query once it has started (pageInstruction).
         instruction: `MiniWoB++ task ${task}: follow the instruction on the page.`,
-        state: { task, root, maxTimeMs, pageSeed: browsergymPageSeed(seed), humanDisplay },
+        state: { task, root, maxTimeMs, pageSeed, humanDisplay },
         // Stated in the episode header: what makes this run comparable (or not) with BrowserGym's.
-        harness: { name: 'miniwob', settings: { timeLimitMs: maxTimeMs, pageSeed: browsergymPageSeed(seed), humanDisplay } },
+        harness: { name: 'miniwob', settings: { timeLimitMs: maxTimeMs, pageSeed, humanDisplay } },
         // The page's reward is the goal state; the page ends its own episode (isDone, reason
         // 'checker') before the episode runner would ask the checker.
         goalKind: 'state',
