@@ -32,10 +32,12 @@ export class ElectronHost implements BrowserHost {
     const wc = view.webContents;
     const dbg = wc.debugger;
     dbg.attach('1.3');
-    const listeners = new Set<CdpEventListener>();
-    dbg.on('message', (_event, method, params) => listeners.forEach((l) => l(method, params)));
+    // Listeners per flat session: '' is the page's, others are its cross-origin frames'.
+    const listeners = new Map<string, Set<CdpEventListener>>();
+    const emit = (sessionId: string, method: string, params: unknown) => listeners.get(sessionId)?.forEach((l) => l(method, params));
+    dbg.on('message', (_event, method, params, sessionId) => emit(sessionId ?? '', method, params));
     wc.setWindowOpenHandler(({ url }) => {
-      listeners.forEach((l) => l(POPUP_EVENT, { url }));
+      emit('', POPUP_EVENT, { url });
       return environmentWindowOpen();
     });
     wc.on('will-navigate', (event, url) => {
@@ -45,11 +47,18 @@ export class ElectronHost implements BrowserHost {
     const closed = new Promise<void>((r) => (markClosed = r));
     wc.once('destroyed', () => markClosed());
     dbg.once('detach', () => markClosed());
-    const session: CdpSession = {
-      send: (method, params) => dbg.sendCommand(method, params ?? {}),
-      onEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
+    const sessionOf = (sessionId: string): CdpSession => ({
+      send: (method, params) => (sessionId ? dbg.sendCommand(method, params ?? {}, sessionId) : dbg.sendCommand(method, params ?? {})),
+      onEvent: (l) => {
+        let set = listeners.get(sessionId);
+        if (!set) listeners.set(sessionId, (set = new Set()));
+        set.add(l);
+        return () => set!.delete(l);
+      },
       closed,
-    };
+      attached: sessionOf,
+    });
+    const session = sessionOf('');
     return {
       session,
       dispose: async () => {

@@ -229,8 +229,9 @@ function coerce(action: string, index: number, kind: ArgKind, v: string | number
     case 'id':
       // Element ids are strings; accept a bare number too (click(12)).
       if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return String(v);
-      if (typeof v === 'string' && /^\d+$/.test(v)) return v;
-      throw new ActionParseError(`${where} must be an element id like '12', got ${JSON.stringify(v)}`);
+      // A cross-origin frame's ids carry its letters (`a12`, ./remote-frames.ts).
+      if (typeof v === 'string' && /^[a-z]*\d+$/.test(v)) return v;
+      throw new ActionParseError(`${where} must be an element id like '12' (or 'a12' inside a frame of another site), got ${JSON.stringify(v)}`);
     case 'string':
       if (typeof v === 'string') return v;
       if (typeof v === 'number') return String(v);

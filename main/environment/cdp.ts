@@ -13,6 +13,11 @@ export interface CdpSession {
   onEvent(listener: CdpEventListener): () => void;
   /** Resolves when the target goes away (closed or crashed). */
   readonly closed: Promise<void>;
+  /**
+   * The session of a target auto-attached through this one in flat mode (a cross-origin frame,
+   * ./remote-frames.ts). Hosts without flat sessions leave it out; such frames then stay unread.
+   */
+  attached?(sessionId: string): CdpSession;
 }
 
 /** A fresh, isolated page (own cookies, storage and cache) for one episode. */

@@ -249,6 +249,10 @@ class FlatSession implements CdpSession {
     return this.conn.on(this.sessionId, listener);
   }
 
+  attached(sessionId: string): CdpSession {
+    return new FlatSession(this.conn, sessionId);
+  }
+
   detached(): void {
     this.markClosed();
   }

@@ -14,6 +14,7 @@ import { callExpression, drawMarks, installSettleTracker, removeMarks } from './
 import type { Observation, PageElement, Screenshot, StepError, StepResult } from './types.ts';
 import { allowedLoopbackOrigins, guardLoopback } from './loopback-guard.ts';
 import { PageActivity, type StepActivity } from './page-activity.ts';
+import { RemoteFrames } from './remote-frames.ts';
 
 export interface EnvOptions {
   viewport: { width: number; height: number };
@@ -82,6 +83,7 @@ export class BrowserEnv {
   private page: PageHandle | null = null;
   private state: PageState | null = null;
   private activity: PageActivity | null = null;
+  private frames: RemoteFrames | null = null;
   private episode: EpisodeStart | null = null;
   private messages: string[] = [];
   private spare: Promise<PageHandle> | null = null;
@@ -128,7 +130,13 @@ export class BrowserEnv {
     const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
     this.state.mainFrameId = tree.frameTree.frame.id;
     // Before the first request: the page may reach its own and the task's origins on loopback, no other port there.
-    await guardLoopback(session, allowedLoopbackOrigins(start.startUrl, start.allowedOrigins ?? []));
+    const allowed = allowedLoopbackOrigins(start.startUrl, start.allowedOrigins ?? []);
+    await guardLoopback(session, allowed);
+    // Frames of other sites run in processes of their own: each is held until it carries the same guard.
+    if (RemoteFrames.supported(session)) {
+      this.frames = new RemoteFrames(session, (frame) => guardLoopback(frame, allowed));
+      await this.frames.start();
+    }
     const deadline = Date.now() + this.options.stepTimeoutMs;
     let error: StepError | null = null;
     const navigatedAt = Date.now();
@@ -193,7 +201,7 @@ export class BrowserEnv {
       const actedAt = Date.now();
       const outcome = await this.withStepTimeout(async () => {
         const out = await executeAction(
-          { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [], mouse: this.mouse },
+          { session: this.session, viewport: this.options.viewport, allowedOrigins: this.episode!.allowedOrigins ?? [], mouse: this.mouse, frames: this.frames ?? undefined },
           action,
         );
         tAction = performance.now();
@@ -238,7 +246,7 @@ export class BrowserEnv {
       return await this.withStepTimeout(async () => {
         const session = this.session;
         const [{ elements }, info] = await Promise.all([
-          observeElements(session, this.options.viewport, this.options.textLayout),
+          observeElements(session, this.options.viewport, this.options.textLayout, this.frames?.list()),
           session.send<{ result: { value: { url: string; title: string } } }>('Runtime.evaluate', {
             expression: '({ url: location.href, title: document.title })',
             returnByValue: true,
@@ -376,6 +384,8 @@ export class BrowserEnv {
     this.state = null;
     this.activity?.dispose();
     this.activity = null;
+    this.frames?.dispose();
+    this.frames = null;
     const page = this.page;
     this.page = null;
     return page;

@@ -9,6 +9,7 @@ import { actionPoints, type Action, type MouseButton } from './actions.ts';
 import type { StepError } from './types.ts';
 import { callExpression, findLabElement, functionDeclaration, inspectTarget, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
 import { keyEvents, parseKeyChord } from './keys.ts';
+import type { RemoteFrames } from './remote-frames.ts';
 
 /** An action that could not be carried out; becomes the step's named error. */
 export class ActionError extends Error {
@@ -28,6 +29,8 @@ export interface ExecuteContext {
   allowedOrigins: string[];
   /** The mouse buttons held down, kept by the environment across the steps of an episode. */
   mouse: MouseState;
+  /** The page's cross-origin frames: an id with a frame prefix (`a12`) is looked for in its frame. */
+  frames?: RemoteFrames;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
       }
       case 'focus': {
         const target = await resolveTarget(ctx, action.id, false);
-        await session.send('DOM.focus', { objectId: target.objectId });
+        await target.session.send('DOM.focus', { objectId: target.objectId });
         return {};
       }
       case 'fill':
@@ -89,26 +92,26 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
         if (!info.editable && !SET_VALUE_TYPES.has(info.type)) {
           throw new ActionError('element_not_interactable', `element '${action.id}' (<${info.tag}${info.type ? ` type=${info.type}` : ''}>) does not take text`);
         }
-        await session.send('DOM.focus', { objectId: target.objectId });
+        await target.session.send('DOM.focus', { objectId: target.objectId });
         if (SET_VALUE_TYPES.has(info.type)) {
-          await callOn(session, target.objectId, setValueWithEvents, [text]);
+          await callOn(target.session, target.objectId, setValueWithEvents, [text]);
           return {};
         }
-        await callOn(session, target.objectId, selectAllText, []);
+        await callOn(target.session, target.objectId, selectAllText, []);
         if (text === '') await pressChord(session, 'Backspace');
         else await session.send('Input.insertText', { text });
         return {};
       }
       case 'select_option': {
         const target = await resolveTarget(ctx, action.id, true);
-        await session.send('DOM.focus', { objectId: target.objectId });
-        const result = await callOn<{ ok: boolean; message?: string }>(session, target.objectId, selectOptions, [action.options]);
+        await target.session.send('DOM.focus', { objectId: target.objectId });
+        const result = await callOn<{ ok: boolean; message?: string }>(target.session, target.objectId, selectOptions, [action.options]);
         if (!result.ok) throw new ActionError('invalid_argument', `select_option on '${action.id}': ${result.message}`);
         return {};
       }
       case 'press': {
         const target = await resolveTarget(ctx, action.id, false);
-        await session.send('DOM.focus', { objectId: target.objectId });
+        await target.session.send('DOM.focus', { objectId: target.objectId });
         await pressChord(session, action.key);
         return {};
       }
@@ -178,7 +181,14 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
         return {};
     }
   } finally {
-    session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => {});
+    releaseObjects(ctx);
+  }
+}
+
+/** Let go of the remote objects an action held, in the page and in its cross-origin frames. */
+function releaseObjects(ctx: ExecuteContext): void {
+  for (const s of [ctx.session, ...(ctx.frames?.list().map((f) => f.session) ?? [])]) {
+    s.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => {});
   }
 }
 
@@ -211,6 +221,8 @@ export function checkGotoUrl(raw: string, allowedOrigins: string[]): string {
 }
 
 interface ResolvedTarget {
+  /** The session of the document the element lives in: the page's, or a cross-origin frame's. */
+  session: CdpSession;
   objectId: string;
   x: number;
   y: number;
@@ -218,7 +230,9 @@ interface ResolvedTarget {
 }
 
 async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: boolean): Promise<ResolvedTarget> {
-  const { session } = ctx;
+  // Input events go to the page (the browser routes them into frames); the element is read in its own document.
+  const frame = ctx.frames?.frameOfId(id);
+  const session = frame?.session ?? ctx.session;
   const found = await session.send<{ result: { objectId?: string; subtype?: string } }>('Runtime.evaluate', {
     expression: callExpression(findLabElement, id),
     objectGroup: OBJECT_GROUP,
@@ -229,6 +243,12 @@ async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: bool
     // Elements without a layout box cannot be scrolled to; inspectTarget reports why below.
   });
   const info = await callOn<ReturnType<typeof inspectTarget>>(session, objectId, inspectTarget, []);
+  if (frame) {
+    // The point is in the frame's viewport: move it into the page's.
+    const at = await ctx.frames!.offset(frame);
+    info.x += at.x;
+    info.y += at.y;
+  }
   if (info.disabled && needsPointer) throw new ActionError('element_not_interactable', `element '${id}' is disabled`);
   if (needsPointer) {
     if (info.width <= 0 || info.height <= 0) throw new ActionError('element_not_interactable', `element '${id}' is not visible (it has no size)`);
@@ -237,7 +257,7 @@ async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: bool
     }
     if (info.coveredBy) throw new ActionError('element_not_interactable', `element '${id}' is covered by ${info.coveredBy}`);
   }
-  return { objectId, x: info.x, y: info.y, info };
+  return { session, objectId, x: info.x, y: info.y, info };
 }
 
 async function callOn<T>(session: CdpSession, objectId: string, fn: (...args: any[]) => unknown, args: unknown[]): Promise<T> {

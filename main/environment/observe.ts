@@ -9,6 +9,7 @@ import type { PageElement } from './types.ts';
 import { callExpression, markElements } from './page-scripts.ts';
 import { mergeDocuments, readSnapshot, SNAPSHOT_STYLES, type AXNode, type DomInfo, type SnapshotDoc } from './observe-sources.ts';
 import { findClickables } from './observe-clickables.ts';
+import type { RemoteFrame } from './remote-frames.ts';
 import { buildTextLines, collectRuns, joinRuns, nameControlsFromLabels, unboundLabels, type TextLayout, type TextRun } from './observe-text.ts';
 
 /** Roles an agent can act on. */
@@ -33,18 +34,137 @@ export interface ElementListResult {
   backendIds: Map<string, number>;
 }
 
-export async function observeElements(session: CdpSession, viewport: { width: number; height: number }, textLayout: TextLayout = 'sentences'): Promise<ElementListResult> {
-  await session.send('Runtime.evaluate', { expression: callExpression(markElements), returnByValue: true });
-  // Both requests go out at once: their round trips overlap.
-  const [snapshot, ax] = await Promise.all([
-    session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES }),
-    session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
+export async function observeElements(
+  session: CdpSession,
+  viewport: { width: number; height: number },
+  textLayout: TextLayout = 'sentences',
+  /** Cross-origin frames of the page (./remote-frames.ts), each read through its own session. */
+  remote: readonly RemoteFrame[] = [],
+): Promise<ElementListResult> {
+  await Promise.all([
+    session.send('Runtime.evaluate', { expression: callExpression(markElements), returnByValue: true }),
+    ...remote.map((f) => f.session.send('Runtime.evaluate', { expression: callExpression(markElements, f.prefix), returnByValue: true }).catch(() => {})),
   ]);
-  const dom = readSnapshot(mergeDocuments(snapshot.documents), snapshot.strings);
+  // All requests go out at once: their round trips overlap.
+  const [snapshot, ax, frames] = await Promise.all([
+    captureSnapshot(session),
+    session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
+    Promise.all(remote.map(readRemoteFrame)),
+  ]);
   // Same-origin frames: their accessibility trees come one frame at a time (only asked for when
   // the snapshot holds frame documents, so pages without frames pay nothing).
   const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(session))] : ax.nodes;
-  return buildList(nodes, dom, viewport, textLayout);
+  const page: PageSources = { documents: [...snapshot.documents], strings: [...snapshot.strings], nodes: [...nodes] };
+  const hosts = joinRemoteFrames(page, session, frames);
+  const dom = readSnapshot(mergeDocuments(page.documents), page.strings);
+  // A frame's ids sort right after its <iframe> element's: reading order, frame content in its place.
+  const hostIds = new Map<string, string>();
+  for (const [prefix, backendId] of hosts) {
+    const at = dom.indexOf.get(backendId);
+    const id = at !== undefined ? dom.labId[at] : undefined;
+    if (id !== undefined) hostIds.set(prefix, id);
+  }
+  return buildList(page.nodes, dom, viewport, textLayout, hostIds);
+}
+
+function captureSnapshot(session: CdpSession) {
+  return session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES });
+}
+
+interface PageSources {
+  documents: SnapshotDoc[];
+  strings: string[];
+  nodes: AXNode[];
+}
+
+interface RemoteSources extends PageSources {
+  frame: RemoteFrame;
+  /** Backend node id of the frame's <iframe> element in its parent's document. */
+  owner: number;
+}
+
+/** A cross-origin frame's snapshot and accessibility nodes; null when it went away meanwhile. */
+async function readRemoteFrame(frame: RemoteFrame): Promise<RemoteSources | null> {
+  try {
+    const [snapshot, ax, owner] = await Promise.all([
+      captureSnapshot(frame.session),
+      frame.session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
+      frame.parent.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId }),
+    ]);
+    const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(frame.session))] : ax.nodes;
+    return { frame, owner: owner.backendNodeId, documents: snapshot.documents, strings: snapshot.strings, nodes };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Backend node ids count per renderer process, so a frame's ids are moved past every other
+ * process's: frame k's by (k + 1) * this, in snapshot and accessibility tree alike.
+ */
+const BACKEND_ID_STRIDE = 1_000_000_000;
+
+/**
+ * Append each cross-origin frame's documents to the page's, hung below its <iframe> element as a
+ * same-origin frame's document is (mergeDocuments then places it), with its strings, backend ids
+ * and accessibility node ids moved out of the way. Returns each joined frame's prefix -> the
+ * (moved) backend id of its <iframe> element.
+ */
+function joinRemoteFrames(page: PageSources, pageSession: CdpSession, frames: (RemoteSources | null)[]): Map<string, number> {
+  const hosts = new Map<string, number>();
+  if (!frames.length) return hosts;
+  // The documents each session contributed, and how far its backend ids were moved.
+  const read = new Map<CdpSession, { start: number; end: number; shift: number }>([[pageSession, { start: 0, end: page.documents.length, shift: 0 }]]);
+  frames.forEach((f, k) => {
+    const parent = f && read.get(f.frame.parent);
+    if (!f || !parent) return; // gone, or inside a frame that could not be read
+    const owner = f.owner + parent.shift;
+    let hostDoc = -1;
+    let hostNode = -1;
+    for (let d = parent.start; d < parent.end && hostDoc < 0; d++) {
+      hostNode = page.documents[d].nodes.backendNodeId.indexOf(owner);
+      if (hostNode >= 0) hostDoc = d;
+    }
+    if (hostDoc < 0) return; // its <iframe> is not in the snapshot
+    const shift = (k + 1) * BACKEND_ID_STRIDE;
+    const start = page.documents.length;
+    const strOffset = page.strings.length;
+    page.strings.push(...f.strings);
+    for (const doc of f.documents) page.documents.push(moveDocument(doc, strOffset, shift, start));
+    const links = (page.documents[hostDoc].nodes.contentDocumentIndex ??= { index: [], value: [] });
+    links.index.push(hostNode);
+    links.value.push(start);
+    const tag = (id: string) => `${f.frame.prefix}:${id}`;
+    for (const n of f.nodes) {
+      page.nodes.push({
+        ...n,
+        nodeId: tag(n.nodeId),
+        parentId: n.parentId && tag(n.parentId),
+        childIds: n.childIds?.map(tag),
+        backendDOMNodeId: n.backendDOMNodeId === undefined ? undefined : n.backendDOMNodeId + shift,
+      });
+    }
+    read.set(f.frame.session, { start, end: page.documents.length, shift });
+    hosts.set(f.frame.prefix, owner);
+  });
+  return hosts;
+}
+
+/** A snapshot document with its string indices, backend ids and frame document indices moved. */
+function moveDocument(doc: SnapshotDoc, strOffset: number, shift: number, docOffset: number): SnapshotDoc {
+  const s = (i: number) => (i < 0 ? i : i + strOffset);
+  const frames = doc.nodes.contentDocumentIndex;
+  return {
+    ...doc,
+    nodes: {
+      ...doc.nodes,
+      nodeName: doc.nodes.nodeName.map(s),
+      backendNodeId: doc.nodes.backendNodeId.map((b) => b + shift),
+      attributes: doc.nodes.attributes.map((a) => a.map(s)),
+      contentDocumentIndex: frames && { index: frames.index, value: frames.value.map((v) => v + docOffset) },
+    },
+    layout: { ...doc.layout, styles: doc.layout.styles.map((st) => st.map(s)) },
+  };
 }
 
 interface FrameTree {
@@ -72,7 +192,14 @@ async function frameAXNodes(session: CdpSession): Promise<AXNode[]> {
   });
 }
 
-function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; height: number }, textLayout: TextLayout): ElementListResult {
+function buildList(
+  nodes: AXNode[],
+  dom: DomInfo,
+  viewport: { width: number; height: number },
+  textLayout: TextLayout,
+  /** Frame prefix -> lab id of the frame's <iframe> element. */
+  frameHosts: ReadonlyMap<string, string>,
+): ElementListResult {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const elements: PageElement[] = [];
   const backendIds = new Map<string, number>();
@@ -176,9 +303,32 @@ function buildList(nodes: AXNode[], dom: DomInfo, viewport: { width: number; hei
   const { lines, labelLines } = buildTextLines(dom, runs, labels, seen, place, textLayout);
   elements.push(...lines);
   // Ids were given in document order, so this is reading order for everything but late additions.
-  elements.sort((a, b) => Number(a.id) - Number(b.id));
+  sortByLabId(elements, frameHosts);
   nameControlsFromLabels(elements, labelLines);
   return { elements, backendIds };
+}
+
+/**
+ * Page ids by number; a cross-origin frame's (`a3`) right after its <iframe> element's id, in
+ * their own order.
+ */
+export function sortByLabId(elements: PageElement[], frameHosts: ReadonlyMap<string, string>): void {
+  const keys = new Map<string, number[]>();
+  const key = (id: string, depth = 0): number[] => {
+    let k = keys.get(id);
+    if (k) return k;
+    const m = /^([a-z]*)(\d+)$/.exec(id);
+    const host = m?.[1] ? frameHosts.get(m[1]) : undefined;
+    k = !m ? [Number.MAX_SAFE_INTEGER] : host !== undefined && depth < 16 ? [...key(host, depth + 1), Number(m[2])] : [Number(m[2])];
+    keys.set(id, k);
+    return k;
+  };
+  elements.sort((a, b) => {
+    const ka = key(a.id);
+    const kb = key(b.id);
+    for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return ka.length - kb.length;
+  });
 }
 
 /** Custom widgets (a div with tabindex and a label) are actionable even without an ARIA role. */

@@ -102,14 +102,15 @@ export function installSettleTracker(): void {
 /**
  * Give every element that has none a `data-lab-id`, in document order; ids already given stay.
  * Elements inside open shadow roots get ids too, in the order they are shown (inside their host).
- * The counter lives on the document so ids never repeat within one page load.
+ * The counter lives on the document so ids never repeat within one page load. A cross-origin
+ * frame's ids carry its prefix (`a12`), so they never meet the page's (./remote-frames.ts).
  */
-export function markElements(): number {
+export function markElements(prefix = ''): number {
   const d = document as any;
   let next: number = d.__labNextId ?? 0;
   const all = document.getElementsByTagName('*');
   const mark = (el: Element) => {
-    if (!el.hasAttribute('data-lab-id')) el.setAttribute('data-lab-id', String(next++));
+    if (!el.hasAttribute('data-lab-id')) el.setAttribute('data-lab-id', prefix + next++);
   };
   // A same-origin frame's document (null for other origins: their content is not ours to read).
   const frameDoc = (el: Element): Document | null => {

@@ -21,7 +21,7 @@ export class PageState {
   crashed = false;
   /** Increments on every main-frame navigation start; tells a settle loop that the document changed. */
   navigations = 0;
-  private inflight = new Map<string, string>(); // requestId -> resource type
+  private inflight = new Map<string, string>(); // requestId -> frame id
   private documentUrls = new Map<string, string>();
   private faults: StepError[] = [];
   private lastWindowOpen = 0;
@@ -75,8 +75,13 @@ export class PageState {
       case 'Page.frameNavigated':
         if (!p.frame.parentId) this.mainFrameId = p.frame.id;
         break;
+      case 'Page.frameDetached':
+        // A frame that moved to a process of its own (another site): its document's load ends
+        // there, out of this session's sight, so it must not hold this page's settle wait.
+        if (p.reason === 'swap') for (const [id, frameId] of this.inflight) if (frameId === p.frameId) this.inflight.delete(id);
+        break;
       case 'Network.requestWillBeSent':
-        if (TRACKED_TYPES.has(p.type)) this.inflight.set(p.requestId, p.type);
+        if (TRACKED_TYPES.has(p.type)) this.inflight.set(p.requestId, p.frameId);
         if (p.type === 'Document' && p.frameId === this.mainFrameId) this.documentUrls.set(p.requestId, p.request.url);
         break;
       case 'Network.loadingFinished':

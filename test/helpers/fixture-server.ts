@@ -11,7 +11,8 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-export async function startFixtureServer(): Promise<FixtureServer> {
+/** `hostAddress`: another loopback address (127.0.0.2) gives a server of another site. */
+export async function startFixtureServer(hostAddress = '127.0.0.1'): Promise<FixtureServer> {
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/slow') {
@@ -28,10 +29,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       res.writeHead(404).end('not found');
     }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(0, hostAddress, () => r()));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${hostAddress}:${port}`,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
