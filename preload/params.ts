@@ -52,8 +52,8 @@ const sampling = z.discriminatedUnion('kind', [
   }).strict(),
 ]);
 
-/** The SDSAT modes a benchmark or live decode may ask for (AR always runs beside them). */
-const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass']);
+/** The drafting modes a benchmark or live decode may ask for (AR always runs beside them). */
+const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass', 'lookup']);
 
 const decodeBenchRequest = z.object({
   ks: z.array(z.number().int().min(1)).min(1),

@@ -12,9 +12,9 @@ import { emptyStats, summarize, type DecodeStats, type GenerateOptions, type Gen
 
 export { benchRowSchema, benchReportSchema, readBenchReport, type BenchRow, type BenchReport } from './bench-report.ts';
 
-/** Most tokens one loop can emit: two-pass SDSAT the exact token, k drafts and a bonus; one-pass k drafts and a bonus. */
+/** Most tokens one loop can emit: two-pass SDSAT the exact token, k drafts and a bonus; one-pass and lookup k drafts and a bonus. */
 export function maxTokensPerLoop(mode: string, k: number): number {
-  return mode === 'sdsat-one-pass' ? k + 1 : k + 2;
+  return mode === 'sdsat-one-pass' || mode === 'lookup' ? k + 1 : k + 2;
 }
 
 export { DEFAULT_PROMPTS, readPrompts } from './prompts.ts';

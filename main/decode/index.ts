@@ -3,15 +3,20 @@ import type { LoadedModel } from '../models/checkpoint.ts';
 import { AutoregressiveDecoder } from './autoregressive.ts';
 import { SdsatDecoder } from './sdsat.ts';
 import { SdsatOnePassDecoder } from './sdsat-one-pass.ts';
+import { LookupDecoder } from './lookup.ts';
 import type { Decoder, DecodeMode } from './types.ts';
+
+/** Drafted tokens per loop for lookup decoding when neither k nor the model's SAT block says. */
+const DEFAULT_LOOKUP_K = 4;
 
 export function createDecoder(loaded: Pick<LoadedModel, 'model' | 'sat'>, mode: DecodeMode, k?: number): Decoder {
   if (mode === 'ar') return new AutoregressiveDecoder(loaded.model);
+  if (mode === 'lookup') return new LookupDecoder(loaded.model, k ?? loaded.sat?.k ?? DEFAULT_LOOKUP_K);
   if (!loaded.sat) throw new Error('this model has no SAT tokens: train it with `lab train sdsat` or use --mode ar');
   if (mode === 'sdsat-one-pass') return new SdsatOnePassDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k);
   return new SdsatDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k);
 }
 
-export { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder };
+export { AutoregressiveDecoder, LookupDecoder, SdsatDecoder, SdsatOnePassDecoder };
 export type { Decoder };
 export * from './types.ts';

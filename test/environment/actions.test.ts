@@ -7,6 +7,11 @@ test('parses every action type with its arguments', () => {
   assert.deepEqual(parseAction("click('12')"), { type: 'click', id: '12', button: 'left' });
   assert.deepEqual(parseAction('click("3", "right")'), { type: 'click', id: '3', button: 'right' });
   assert.deepEqual(parseAction("click(12, button='middle')"), { type: 'click', id: '12', button: 'middle' });
+  // An element of a frame of another site: its id carries the frame's letters.
+  assert.deepEqual(parseAction("fill('ab7', 'x')"), { type: 'fill', id: 'ab7', text: 'x' });
+  for (const bad of ["click('12a')", "click('A12')", "click('a')", "click('')"]) {
+    assert.throws(() => parseAction(bad), /must be an element id like '12' \(or 'a12' inside a frame of another site\)/, bad);
+  }
   assert.deepEqual(parseAction("dblclick('4')"), { type: 'dblclick', id: '4' });
   assert.deepEqual(parseAction("hover('4')"), { type: 'hover', id: '4' });
   assert.deepEqual(parseAction("focus('4')"), { type: 'focus', id: '4' });

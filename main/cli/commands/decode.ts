@@ -14,8 +14,8 @@ export const TINY_MODEL = resourcePath('models', 'sdsat-ts');
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
     .option('--model <dir>', 'model folder', SHIPPED_MODEL)
-    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop) or sdsat-one-pass', 'sdsat')
-    .option('--k <n>', 'SDSAT drafts per loop (default: the trained block length)')
+    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, or lookup (drafts copied from the context, verified in one pass; any model)', 'sdsat')
+    .option('--k <n>', 'drafts per loop (default: the trained block length; lookup without SATs: 4)')
     .option('--max-new <n>', 'tokens to generate', '64')
     .option('--seed <n>', 'sampling seed', '0')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')

@@ -174,7 +174,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', tierOption())
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else ar)`)
-      .option('--k <n>', 'SDSAT drafts per loop', intOption('--k', 1))
+      .option('--k <n>', 'drafts per loop (SDSAT, lookup)', intOption('--k', 1))
       .option('--compare-decode <mode>', 'also decode every step with this mode (e.g. ar beside sdsat) on the same prompt; the report compares speed, acceptance and identical outputs')
       .option('--no-guided', 'decode freely instead of guiding the output to an action on an element id the prompt shows')
       .option('--ngram-ban <n>', `guided: no token may repeat an n-gram of n tokens on the same output line (0: off; default ${NO_REPEAT_NGRAM})`, intOption('--ngram-ban', 0))

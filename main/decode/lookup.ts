@@ -1,0 +1,105 @@
+/**
+ * Prompt-lookup decoding: drafts copied from the context instead of predicted by SAT tokens, then
+ * verified exactly as SDSAT's are. Text that repeats what is already in the context (a web
+ * policy's thought line is an element line of its prompt; code repeats its identifiers) drafts
+ * itself for free: find the latest earlier place where the last n tokens occurred, and draft the
+ * k tokens that followed them there (Saxena's "prompt lookup decoding", 2023).
+ *
+ * Invariant between loops, as in ./sdsat.ts: the cache holds every token but the last ("pending",
+ * at position P). One pass runs [pending, d_1..d_k] at P..P+k: row 0 is the model's own next token
+ * (it verifies d_1), row j verifies d_(j+1), row k gives the bonus. Each loop emits the accepted
+ * drafts and one more token for one pass; with no match it is a plain AR step (one position).
+ * Greedy output equals AR greedy token for token; nucleus sampling verifies a copied draft as a
+ * draft whose distribution is all on it (speculative sampling with a point-mass q), so the target
+ * distribution is kept.
+ */
+import { KVCache, type TransformerLM } from '../models/model.ts';
+import { Rng } from '../common/rng.ts';
+import { Emitter, prefill } from './generation.ts';
+import { BONUS, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { Chooser } from './verify.ts';
+
+/** The longest and shortest suffix looked up: one token alone matches too often to pay for its pass. */
+export const LOOKUP_MAX_NGRAM = 3;
+export const LOOKUP_MIN_NGRAM = 2;
+
+/**
+ * Up to k tokens that followed the latest earlier occurrence of the sequence's last n tokens
+ * (n from maxNgram down to minNgram, the first n that matches wins); [] when none does.
+ */
+export function lookupDrafts(seq: readonly number[], k: number, maxNgram = LOOKUP_MAX_NGRAM, minNgram = LOOKUP_MIN_NGRAM): number[] {
+  const L = seq.length;
+  for (let n = Math.min(maxNgram, L - 1); n >= minNgram; n--) {
+    // Candidate starts from the latest backwards; the suffix itself (start L - n) is not a match.
+    for (let s = L - n - 1; s >= 0; s--) {
+      let j = 0;
+      while (j < n && seq[s + j] === seq[L - n + j]) j++;
+      if (j === n && s + n < L) return seq.slice(s + n, Math.min(s + n + k, L)) as number[];
+    }
+  }
+  return [];
+}
+
+export class LookupDecoder implements Decoder {
+  readonly mode = 'lookup';
+
+  constructor(private readonly model: TransformerLM, readonly k: number) {
+    if (!(k >= 1)) throw new Error('k must be at least 1 (drafted tokens per loop)');
+  }
+
+  async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
+    const { model } = this;
+    const ctx = model.config.ctx;
+    const vocab = model.config.vocabSize;
+    const stats = emptyStats(this.mode, promptIds.length, this.k);
+    const sampling = options.sampling ?? { kind: 'greedy' };
+    const pick = new Chooser(sampling, vocab, new Rng(options.seed ?? 0), options.constraint);
+    const cache = new KVCache(1);
+    // The whole sequence so far (prompt, then output), where drafts are looked up.
+    const seq = [...promptIds];
+    try {
+      let pending = prefill(model, cache, promptIds, stats);
+      const out = new Emitter(options);
+      const start = performance.now();
+      while (!out.done) {
+        const P = cache.length;
+        if (P + 1 > ctx) break;
+        const drafts = lookupDrafts(seq, Math.min(this.k, ctx - P - 1));
+        stats.loops++;
+        const { logits } = model.forward([[pending, ...drafts]], cache, drafts.length === 0);
+        stats.forwardPasses++;
+        if (drafts.length === 0) {
+          pending = pick.choose(logits, 0, out.tokens);
+          seq.push(pending);
+          if (!out.push(pending)) break;
+        } else {
+          // A copied draft is certain (q all on it); greedy needs no q.
+          const q = drafts.map((d) => (sampling.kind === 'nucleus' ? pointMass(d, vocab) : null));
+          const rows = Array.from({ length: drafts.length + 1 }, (_, i) => i);
+          const { accepted, next } = pick.verify(logits, rows, drafts, q, stats, out.tokens);
+          cache.rollback(P + 1 + accepted);
+          let go = true;
+          for (let j = 0; j < accepted && go; j++) {
+            seq.push(drafts[j]);
+            go = out.push(drafts[j], draftSource(j));
+          }
+          if (!go) break;
+          seq.push(next);
+          if (!out.push(next, accepted === drafts.length ? BONUS : RESAMPLED)) break;
+          pending = next;
+        }
+        const wait = out.loopEnded();
+        if (wait) await wait;
+      }
+      return out.result(stats, start);
+    } finally {
+      cache.dispose();
+    }
+  }
+}
+
+function pointMass(token: number, vocab: number): Float64Array {
+  const q = new Float64Array(vocab);
+  q[token] = 1;
+  return q;
+}
