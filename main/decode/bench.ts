@@ -14,7 +14,7 @@ export { benchRowSchema, benchReportSchema, readBenchReport, type BenchRow, type
 
 /** Most tokens one loop can emit: two-pass SDSAT the exact token, k drafts and a bonus; one-pass and lookup k drafts and a bonus. */
 export function maxTokensPerLoop(mode: string, k: number): number {
-  return mode === 'sdsat-one-pass' || mode === 'lookup' ? k + 1 : k + 2;
+  return mode === 'sdsat' ? k + 2 : k + 1;
 }
 
 export { DEFAULT_PROMPTS, readPrompts } from './prompts.ts';

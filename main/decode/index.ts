@@ -13,7 +13,7 @@ export function createDecoder(loaded: Pick<LoadedModel, 'model' | 'sat'>, mode: 
   if (mode === 'ar') return new AutoregressiveDecoder(loaded.model);
   if (mode === 'lookup') return new LookupDecoder(loaded.model, k ?? loaded.sat?.k ?? DEFAULT_LOOKUP_K);
   if (!loaded.sat) throw new Error('this model has no SAT tokens: train it with `lab train sdsat` or use --mode ar');
-  if (mode === 'sdsat-one-pass') return new SdsatOnePassDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k);
+  if (mode === 'sdsat-one-pass' || mode === 'sdsat-lookup') return new SdsatOnePassDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k, mode === 'sdsat-lookup');
   return new SdsatDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k);
 }
 

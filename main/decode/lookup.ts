@@ -98,7 +98,8 @@ export class LookupDecoder implements Decoder {
   }
 }
 
-function pointMass(token: number, vocab: number): Float64Array {
+/** A draft distribution all on one token: how a copied draft is verified under sampling. */
+export function pointMass(token: number, vocab: number): Float64Array {
   const q = new Float64Array(vocab);
   q[token] = 1;
   return q;

@@ -10,6 +10,10 @@
  * sequence) supplies the next loop's drafts. So every loop costs one pass and emits a + 1 tokens,
  * instead of two passes for a + 2 tokens. The first loop has no drafts (m = 0) and is pass 1.
  * Greedy output still equals AR greedy; sampling keeps the target distribution (same rules).
+ *
+ * `sdsat-lookup` is the same loop with drafts copied from the context (./lookup.ts) in place of
+ * the SAT block's wherever the last tokens occurred before: copied text drafts itself, the SATs
+ * draft the rest.
  */
 import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, MASKED, type TransformerLM } from '../models/model.ts';
@@ -17,21 +21,32 @@ import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
 import { BONUS, EXACT, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
+import { lookupDrafts, pointMass } from './lookup.ts';
 
 export class SdsatOnePassDecoder implements Decoder {
-  readonly mode = 'sdsat-one-pass';
+  readonly mode: 'sdsat-one-pass' | 'sdsat-lookup';
   private readonly satIds: number[];
 
-  constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number) {
+  constructor(
+    private readonly model: TransformerLM,
+    sat: SatSettings,
+    readonly k: number,
+    /** Prefer drafts copied from the context over the SATs' (mode sdsat-lookup). */
+    private readonly copy = false,
+  ) {
     this.satIds = satIdsFor(model, sat, k);
+    this.mode = copy ? 'sdsat-lookup' : 'sdsat-one-pass';
   }
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
     const { model } = this;
     const ctx = model.config.ctx;
     const stats = emptyStats(this.mode, promptIds.length, this.k);
-    const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
+    const sampling = options.sampling ?? { kind: 'greedy' };
+    const pick = new Chooser(sampling, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
     const cache = new KVCache(1);
+    // The sequence so far, ending with `pending`: where copied drafts are looked up.
+    const seq = this.copy ? [...promptIds] : [];
     try {
       let pending = prefill(model, cache, promptIds, stats);
       let drafts: { tokens: number[]; q: (Float64Array | null)[] } = { tokens: [], q: [] };
@@ -42,6 +57,10 @@ export class SdsatOnePassDecoder implements Decoder {
         if (P >= ctx) break;
         // Positions up to P + m + k must fit: near the end, fewer drafts and shorter SAT blocks.
         const room = ctx - 1 - P;
+        if (this.copy) {
+          const copied = lookupDrafts(seq, this.k);
+          if (copied.length) drafts = { tokens: copied, q: copied.map((t) => (sampling.kind === 'nucleus' ? pointMass(t, model.config.vocabSize) : null)) };
+        }
         const m = Math.min(drafts.tokens.length, room);
         const k = Math.min(this.k, room - m);
         const d = drafts.tokens.slice(0, m);
@@ -57,6 +76,7 @@ export class SdsatOnePassDecoder implements Decoder {
         const blockStart = 1 + m + accepted * k;
         drafts = pick.drafts(logits, Array.from({ length: k }, (_, i) => blockStart + i));
         cache.rollback(P + 1 + accepted);
+        if (this.copy) seq.push(...d.slice(0, accepted), next);
         let go = true;
         for (let j = 0; j < accepted && go; j++) go = out.push(d[j], draftSource(j));
         // With no drafts to verify (the first loop, or no room left), `next` is the plain next token.

@@ -1,9 +1,12 @@
 /** The one decoder interface shared by the code model and (later) the web policy. */
 
 // Here rather than in ./index.ts so the CLI can name the modes in its help without loading TF.js.
-export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'lookup';
-/** `lookup` drafts by copying from the context (./lookup.ts); it needs no SAT tokens. */
-export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass', 'lookup'];
+export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'lookup' | 'sdsat-lookup';
+/**
+ * `lookup` drafts by copying from the context (./lookup.ts) and needs no SAT tokens;
+ * `sdsat-lookup` is one-pass SDSAT with copied drafts preferred where there are any.
+ */
+export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass', 'lookup', 'sdsat-lookup'];
 
 export type Sampling =
   | { kind: 'greedy' }

@@ -11,9 +11,11 @@ test('SDSAT greedy equals AR greedy on a tiny random model (shared and distinct 
   const ar = new AutoregressiveDecoder(model);
   for (const mode of ['shared', 'distinct'] as const) {
     for (let k = 1; k <= 4; k++) {
-      for (const sd of [new SdsatDecoder(model, { mode, k: 4 }, k), new SdsatOnePassDecoder(model, { mode, k: 4 }, k)]) {
+      for (const sd of [new SdsatDecoder(model, { mode, k: 4 }, k), new SdsatOnePassDecoder(model, { mode, k: 4 }, k), new SdsatOnePassDecoder(model, { mode, k: 4 }, k, true)]) {
         for (let p = 0; p < 4; p++) {
-          const prompt = randomIds(3 + p * 5, 61, 100 * k + p);
+          // The last prompts repeat themselves, so sdsat-lookup mixes copied and SAT drafts.
+          const unit = randomIds(3 + p * 5, 61, 100 * k + p);
+          const prompt = p < 2 ? unit : [...unit, ...unit.slice(0, 3)];
           const a = await ar.generate(prompt, { maxNew: 30 });
           const b = await sd.generate(prompt, { maxNew: 30 });
           assert.deepEqual(b.tokens, a.tokens, `${sd.mode} SAT ${mode} k ${k} prompt ${p}`);
@@ -35,7 +37,7 @@ test('SDSAT greedy equals AR greedy up to the end of the context and with stop t
   const stop = a.tokens[10];
   const a2 = await ar.generate(prompt, { maxNew: 1000, stopTokens: [stop] });
   assert.equal(a2.stoppedBy, 'stopToken');
-  for (const sd of [new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4), new SdsatOnePassDecoder(model, { mode: 'distinct', k: 4 }, 4)]) {
+  for (const sd of [new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4), new SdsatOnePassDecoder(model, { mode: 'distinct', k: 4 }, 4), new SdsatOnePassDecoder(model, { mode: 'distinct', k: 4 }, 4, true)]) {
     const b = await sd.generate(prompt, { maxNew: 1000 });
     assert.deepEqual(b.tokens, a.tokens, sd.mode);
     const b2 = await sd.generate(prompt, { maxNew: 1000, stopTokens: [stop] });
@@ -51,7 +53,7 @@ test('SDSAT greedy equals AR greedy on the shipped model, many prompts, several 
   const prompts = ['interface ', 'function foo(', '    /**\n     * Returns', 'readonly ', '}\n\ninterface Array<T> {\n', 'type X = '];
   const ar = new AutoregressiveDecoder(model);
   for (const k of [1, 3, sat.k] as number[]) {
-    for (const sd of [new SdsatDecoder(model, sat, k), new SdsatOnePassDecoder(model, sat, k)]) {
+    for (const sd of [new SdsatDecoder(model, sat, k), new SdsatOnePassDecoder(model, sat, k), new SdsatOnePassDecoder(model, sat, k, true)]) {
       for (const text of prompts) {
         const ids = tokenizer.encode(text);
         const a = await ar.generate(ids, { maxNew: 40 });

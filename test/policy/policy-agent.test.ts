@@ -40,7 +40,7 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   });
   assert.ok(result.valLoss < 0.05, `loss on its own samples ${result.valLoss}`);
 
-  // Through the registry, as the CLI builds it: greedy decoding through the shared AR decoder.
+  // Through the registry, as the CLI builds it: greedy decoding, drafts copied from the prompt by default (exactly AR's output).
   const agent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir } }) as CompactPolicyAgent;
   const replay = await runEpisode(deps, { ...task, agent, agentConfig: { ...(await agent.config()) } });
   const taught = fx.store.readEpisode(oracle.id).steps.map((s) => s.action);
@@ -48,7 +48,8 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   assert.deepEqual(played, taught);
   assert.ok(replay.success);
   assert.equal(agent.totals.invalidOutputs, 0);
-  assert.equal((await agent.config()).decode, 'ar');
+  assert.equal((await agent.config()).decode, 'lookup');
+  assert.equal((await new CompactPolicyAgent({ dir, sampling: { kind: 'nucleus', topP: 0.9, temperature: 1 } }).config()).decode, 'ar');
 
   // SAT-tuned on its own text (what `lab train sdsat --base DIR --corpus DIR/corpus` does), the
   // policy decodes with SDSAT by default, still acts as taught, and exactly as the same model under AR.
