@@ -113,6 +113,25 @@ test('task element order: elements sharing words with the task, controls and ove
   assert.deepEqual([...taskWords('Book the 9:30 flight to Oslo for me, then tell me.')], ['book', '9', '30', 'flight', 'oslo', 'then']);
 });
 
+test('task-values element order: the value beside a label the task names comes along with the label', () => {
+  const page: PageElement[] = [
+    el('10', 'searchbox', 'City, neighborhood or address'), el('11', 'button', 'Search homes'),
+    el('24', 'heading', '6915 Meadow Ln, Portland'),
+    el('32', 'rowheader', 'Home type'), el('33', 'cell', 'House'),
+    el('41', 'rowheader', 'Square feet'), el('42', 'cell', '2,440'),
+    el('60', 'textbox', 'Tour date'), el('63', 'textbox', 'Your name'),
+  ];
+  const input = { ...sample.input, instruction: 'How many square feet is the home at 6915 Meadow Ln, Portland?', elements: page };
+  const budget = { ...idFirst, maxPageChars: 140 };
+  const plain = renderPolicyPrompt(input, { ...budget, elementOrder: 'task' });
+  const values = renderPolicyPrompt(input, { ...budget, elementOrder: 'task-values' });
+  assert.match(plain, /\[41\] rowheader "Square feet"/);
+  assert.doesNotMatch(plain, /2,440/, 'under the task order the value shares no task word and is cut');
+  assert.match(values, /\[41\] rowheader "Square feet"\n\[42\] cell "2,440"/);
+  // A label the task does not name brings nothing along.
+  assert.doesNotMatch(values, /House/);
+});
+
 test('policy.json and prompt settings written before the element order existed read as page order', () => {
   assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).elementOrder, 'page');
   assert.equal(defaultPromptSettings.elementOrder, 'task');

@@ -110,7 +110,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--ctx <n>', 'context length in tokens', String(m.ctx))
     .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
-    .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
+    .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays), task-values (task, and the value beside a label the task names comes with it) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
     .option('--element-layout <layout>', `element lines: ${ELEMENT_LAYOUTS.join(' | ')} (\`link "Shoes" [12]\`: the id after the name it stands for)`, defaultPromptSettings.elementLayout)
     .addOption(new Option('--thought <kind>', 'the thought line learned: dataset (the collecting agent\'s thought) or element (the acted-on element\'s line as the prompt prints it, `link "Shoes" [12]`, which the pointer copies)').choices(THOUGHT_KINDS).default(defaultPromptSettings.thought))
     .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
