@@ -2,7 +2,7 @@
 import type { KVCache, TransformerLM } from '../models/model.ts';
 import type { SatSettings } from '../models/checkpoint.ts';
 import { satId } from '../models/batches.ts';
-import { EXACT, type DecodeStats, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
+import { EXACT, draftSource, type DecodeStats, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
 
 /** The SAT token ids of a k-token draft block, after checking the model was SAT-tuned for k. */
 export function satIdsFor(model: TransformerLM, sat: SatSettings, k: number): number[] {
@@ -47,6 +47,15 @@ export class Emitter {
     if (this.options.stopTokens?.includes(id)) this.stoppedBy = 'stopToken';
     else if (this.tokens.length >= this.options.maxNew) this.stoppedBy = 'maxNew';
     return !this.done;
+  }
+
+  /**
+   * Emit a verification's outcome: the accepted drafts (each marked with its draft position), then
+   * the token after them. Returns false when generation must stop.
+   */
+  pushVerified(drafts: readonly number[], accepted: number, next: number, nextSource: TokenSource): boolean {
+    for (let j = 0; j < accepted; j++) if (!this.push(drafts[j], draftSource(j))) return false;
+    return this.push(next, nextSource);
   }
 
   /** Tell the caller a loop ended; returns its promise (to await) only when it made one. */

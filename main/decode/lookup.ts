@@ -16,7 +16,7 @@
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill } from './generation.ts';
-import { BONUS, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 
 /** The longest and shortest suffix looked up: one token alone matches too often to pay for its pass. */
@@ -78,14 +78,8 @@ export class LookupDecoder implements Decoder {
           const rows = Array.from({ length: drafts.length + 1 }, (_, i) => i);
           const { accepted, next } = pick.verify(logits, rows, drafts, q, stats, out.tokens);
           cache.rollback(P + 1 + accepted);
-          let go = true;
-          for (let j = 0; j < accepted && go; j++) {
-            seq.push(drafts[j]);
-            go = out.push(drafts[j], draftSource(j));
-          }
-          if (!go) break;
-          seq.push(next);
-          if (!out.push(next, accepted === drafts.length ? BONUS : RESAMPLED)) break;
+          seq.push(...drafts.slice(0, accepted), next);
+          if (!out.pushVerified(drafts, accepted, next, accepted === drafts.length ? BONUS : RESAMPLED)) break;
           pending = next;
         }
         const wait = out.loopEnded();

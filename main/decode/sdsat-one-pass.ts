@@ -19,7 +19,7 @@ import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, MASKED, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
-import { BONUS, EXACT, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { BONUS, EXACT, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 import { lookupDrafts, pointMass } from './lookup.ts';
 
@@ -77,10 +77,8 @@ export class SdsatOnePassDecoder implements Decoder {
         drafts = pick.drafts(logits, Array.from({ length: k }, (_, i) => blockStart + i));
         cache.rollback(P + 1 + accepted);
         if (this.copy) seq.push(...d.slice(0, accepted), next);
-        let go = true;
-        for (let j = 0; j < accepted && go; j++) go = out.push(d[j], draftSource(j));
         // With no drafts to verify (the first loop, or no room left), `next` is the plain next token.
-        if (!go || !out.push(next, m === 0 ? EXACT : accepted === m ? BONUS : RESAMPLED)) break;
+        if (!out.pushVerified(d, accepted, next, m === 0 ? EXACT : accepted === m ? BONUS : RESAMPLED)) break;
         pending = next;
         const wait = out.loopEnded();
         if (wait) await wait;

@@ -16,7 +16,7 @@ import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
-import { BONUS, RESAMPLED, draftSource, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 
 export class SdsatDecoder implements Decoder {
@@ -68,9 +68,7 @@ export class SdsatDecoder implements Decoder {
         stats.forwardPasses++;
         const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats, out.tokens);
         cache.rollback(P + 2 + accepted);
-        let go = true;
-        for (let j = 0; j < accepted && go; j++) go = out.push(drafts.tokens[j], draftSource(j));
-        if (!go || !out.push(next, accepted === k ? BONUS : RESAMPLED)) break;
+        if (!out.pushVerified(drafts.tokens, accepted, next, accepted === k ? BONUS : RESAMPLED)) break;
         pending = next;
         const wait = out.loopEnded();
         if (wait) await wait;

@@ -35,6 +35,6 @@ test('`lab serve --port 0 --decode ar` prints its base URL, answers /health and 
 
 test('`lab serve` refuses an unknown decode mode and a folder without a model, naming them', async () => {
   const run = (...args: string[]) => runLab('serve', ...args).then(() => assert.fail('lab serve started'), (err: Error) => err.message);
-  assert.match(await run('--decode', 'fast'), /--decode must be one of ar, sdsat, sdsat-one-pass, got "fast"/);
+  assert.match(await run('--decode', 'fast'), /--decode must be one of ar, sdsat, sdsat-one-pass, lookup, sdsat-lookup, got "fast"/);
   assert.match(await run('--model', '/nonexistent-model-dir', '--port', '0'), /--model: no model checkpoint in \/nonexistent-model-dir/);
 });
