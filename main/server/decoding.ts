@@ -100,7 +100,7 @@ export class DecodingLab {
     const { loaded, backend, runDecodeBench } = await this.load();
     const sat = loaded.sat!;
     const ks = checkKs(req.ks, sat.k);
-    const modes = req.modes ?? ['sdsat', 'sdsat-one-pass'];
+    const modes = req.modes ?? ['sdsat', 'sdsat-one-pass', 'lookup'];
     const maxNew = checkInt(req.maxNew, 'maxNew', 1, loaded.model.config.ctx);
     const all = readPrompts(DEFAULT_PROMPTS);
     const prompts = all.slice(0, checkInt(req.prompts ?? all.length, 'prompts', 1, all.length));
