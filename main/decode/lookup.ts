@@ -16,7 +16,7 @@
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill } from './generation.ts';
-import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
 import { Chooser } from './verify.ts';
 
 /** The longest and shortest suffix looked up: one token alone matches too often to pay for its pass. */
@@ -73,8 +73,7 @@ export class LookupDecoder implements Decoder {
           seq.push(pending);
           if (!out.push(pending)) break;
         } else {
-          // A copied draft is certain (q all on it); greedy needs no q.
-          const q = drafts.map((d) => (sampling.kind === 'nucleus' ? pointMass(d, vocab) : null));
+          const q = copiedDraftQ(drafts, sampling, vocab);
           const rows = Array.from({ length: drafts.length + 1 }, (_, i) => i);
           const { accepted, next } = pick.verify(logits, rows, drafts, q, stats, out.tokens);
           cache.rollback(P + 1 + accepted);
@@ -92,9 +91,16 @@ export class LookupDecoder implements Decoder {
   }
 }
 
-/** A draft distribution all on one token: how a copied draft is verified under sampling. */
-export function pointMass(token: number, vocab: number): Float64Array {
-  const q = new Float64Array(vocab);
-  q[token] = 1;
-  return q;
+/**
+ * The draft distributions of copied drafts for verification: a copy is certain, so under sampling
+ * each q is all on its token (speculative sampling then keeps the target distribution); greedy
+ * verification needs none.
+ */
+export function copiedDraftQ(drafts: readonly number[], sampling: Sampling, vocab: number): (Float64Array | null)[] {
+  return drafts.map((token) => {
+    if (sampling.kind !== 'nucleus') return null;
+    const q = new Float64Array(vocab);
+    q[token] = 1;
+    return q;
+  });
 }

@@ -21,7 +21,7 @@ import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
 import { BONUS, EXACT, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
-import { lookupDrafts, pointMass } from './lookup.ts';
+import { copiedDraftQ, lookupDrafts } from './lookup.ts';
 
 export class SdsatOnePassDecoder implements Decoder {
   readonly mode: 'sdsat-one-pass' | 'sdsat-lookup';
@@ -59,7 +59,7 @@ export class SdsatOnePassDecoder implements Decoder {
         const room = ctx - 1 - P;
         if (this.copy) {
           const copied = lookupDrafts(seq, this.k);
-          if (copied.length) drafts = { tokens: copied, q: copied.map((t) => (sampling.kind === 'nucleus' ? pointMass(t, model.config.vocabSize) : null)) };
+          if (copied.length) drafts = { tokens: copied, q: copiedDraftQ(copied, sampling, model.config.vocabSize) };
         }
         const m = Math.min(drafts.tokens.length, room);
         const k = Math.min(this.k, room - m);

@@ -46,15 +46,7 @@ export async function observeElements(
     ...remote.map((f) => f.session.send('Runtime.evaluate', { expression: callExpression(markElements, f.prefix), returnByValue: true }).catch(() => {})),
   ]);
   // All requests go out at once: their round trips overlap.
-  const [snapshot, ax, frames] = await Promise.all([
-    captureSnapshot(session),
-    session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
-    Promise.all(remote.map(readRemoteFrame)),
-  ]);
-  // Same-origin frames: their accessibility trees come one frame at a time (only asked for when
-  // the snapshot holds frame documents, so pages without frames pay nothing).
-  const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(session))] : ax.nodes;
-  const page: PageSources = { documents: [...snapshot.documents], strings: [...snapshot.strings], nodes: [...nodes] };
+  const [page, frames] = await Promise.all([readSources(session), Promise.all(remote.map(readRemoteFrame))]);
   const hosts = joinRemoteFrames(page, session, frames);
   const dom = readSnapshot(mergeDocuments(page.documents), page.strings);
   // A frame's ids sort right after its <iframe> element's: reading order, frame content in its place.
@@ -67,14 +59,22 @@ export async function observeElements(
   return buildList(page.nodes, dom, viewport, textLayout, hostIds);
 }
 
-function captureSnapshot(session: CdpSession) {
-  return session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES });
-}
-
 interface PageSources {
   documents: SnapshotDoc[];
   strings: string[];
   nodes: AXNode[];
+}
+
+/** One session's DOM snapshot and accessibility nodes (its same-origin frames' included). */
+async function readSources(session: CdpSession): Promise<PageSources> {
+  const [snapshot, ax] = await Promise.all([
+    session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES }),
+    session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
+  ]);
+  // Same-origin frames: their accessibility trees come one frame at a time (only asked for when
+  // the snapshot holds frame documents, so pages without frames pay nothing).
+  const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(session))] : ax.nodes;
+  return { documents: snapshot.documents, strings: snapshot.strings, nodes };
 }
 
 interface RemoteSources extends PageSources {
@@ -86,13 +86,11 @@ interface RemoteSources extends PageSources {
 /** A cross-origin frame's snapshot and accessibility nodes; null when it went away meanwhile. */
 async function readRemoteFrame(frame: RemoteFrame): Promise<RemoteSources | null> {
   try {
-    const [snapshot, ax, owner] = await Promise.all([
-      captureSnapshot(frame.session),
-      frame.session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
+    const [sources, owner] = await Promise.all([
+      readSources(frame.session),
       frame.parent.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId }),
     ]);
-    const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(frame.session))] : ax.nodes;
-    return { frame, owner: owner.backendNodeId, documents: snapshot.documents, strings: snapshot.strings, nodes };
+    return { ...sources, frame, owner: owner.backendNodeId };
   } catch {
     return null;
   }
