@@ -53,7 +53,7 @@ const sampling = z.discriminatedUnion('kind', [
 ]);
 
 /** The drafting modes a benchmark or live decode may ask for (AR always runs beside them). */
-const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass', 'lookup', 'sdsat-lookup']);
+const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass', 'sdsat-tree', 'lookup', 'lookup-tree', 'sdsat-lookup']);
 
 const decodeBenchRequest = z.object({
   ks: z.array(z.number().int().min(1)).min(1),

@@ -23,10 +23,11 @@ export interface CompactPolicyOptions {
   /** Model folder (model.json, weights.bin, tokenizer.json, policy.json). */
   dir: string;
   /**
-   * Decoding: 'ar', 'lookup' (drafts copied from the prompt), or SDSAT ('sdsat', 'sdsat-one-pass')
-   * for a SAT-tuned policy. Default: sdsat when the model has SATs; else lookup under greedy
-   * decoding (the same actions as AR, faster: the thought line copies a line of the page) and AR
-   * under sampling (so sampled rollouts stay the ones AR draws for a seed).
+   * Decoding: 'ar', 'lookup' or 'lookup-tree' (drafts copied from the prompt), or SDSAT ('sdsat',
+   * 'sdsat-one-pass', 'sdsat-tree') for a SAT-tuned policy. Default: sdsat when the model has SATs;
+   * else lookup-tree under greedy decoding (the same actions as AR, faster: the thought line copies
+   * a line of the page, and two earlier lines that start alike are both drafted) and AR under
+   * sampling (so sampled rollouts stay the ones AR draws for a seed).
    */
   decode?: DecodeMode;
   /** Drafts per SDSAT loop (default: the k the SATs were trained with). */
@@ -163,7 +164,7 @@ export class CompactPolicyAgent implements Agent {
       this.policy = await loadPolicy(this.options.dir, this.options.backend);
       const { createDecoder } = this.policy;
       const greedy = (this.options.sampling?.kind ?? 'greedy') === 'greedy';
-      const mode = this.options.decode ?? (this.policy.loaded.sat ? 'sdsat' : greedy ? 'lookup' : 'ar');
+      const mode = this.options.decode ?? (this.policy.loaded.sat ? 'sdsat' : greedy ? 'lookup-tree' : 'ar');
       this.decoder = createDecoder(this.policy.loaded, mode, this.options.k);
       const other = this.options.compareDecode;
       if (other) {

@@ -58,7 +58,7 @@ export type BenchResults = Pick<BenchReport, 'cancelled' | 'best' | 'results'>;
 
 export async function runDecodeBench(loaded: Pick<LoadedModel, 'model' | 'tokenizer' | 'sat'>, req: BenchRequest, hooks: BenchHooks = {}): Promise<BenchResults> {
   const { model, tokenizer } = loaded;
-  for (const m of req.modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`bench modes are sdsat and/or sdsat-one-pass, not ${m}`);
+  for (const m of req.modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`bench modes are ${DECODE_MODES.filter((d) => d !== 'ar').join(', ')}, not ${m}`);
   if (!req.prompts.length) throw new Error('bench decode: no prompts');
   const promptIds = req.prompts.map((p) => tokenizer.encode(p.text));
   const gen: GenerateOptions = { maxNew: req.maxNew, sampling: req.sampling, seed: req.seed };

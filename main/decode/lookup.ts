@@ -12,12 +12,16 @@
  * Greedy output equals AR greedy token for token; nucleus sampling verifies a copied draft as a
  * draft whose distribution is all on it (speculative sampling with a point-mass q), so the target
  * distribution is kept.
+ *
+ * `lookup-tree` drafts several continuations at once (the same suffix followed by different text
+ * at different earlier places) as a trie, verified in one pass under a tree mask (./tree.ts).
  */
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill } from './generation.ts';
 import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
 import { Chooser } from './verify.ts';
+import { trieOf, verifyTree } from './tree.ts';
 
 /** The longest and shortest suffix looked up: one token alone matches too often to pay for its pass. */
 export const LOOKUP_MAX_NGRAM = 3;
@@ -28,23 +32,45 @@ export const LOOKUP_MIN_NGRAM = 2;
  * (n from maxNgram down to minNgram, the first n that matches wins); [] when none does.
  */
 export function lookupDrafts(seq: readonly number[], k: number, maxNgram = LOOKUP_MAX_NGRAM, minNgram = LOOKUP_MIN_NGRAM): number[] {
+  return lookupContinuations(seq, k, 1, maxNgram, minNgram)[0] ?? [];
+}
+
+/**
+ * Up to `branches` different continuations (each up to k tokens) of the sequence's last n tokens
+ * from their earlier occurrences: the longest n first, then the latest occurrence first. Branch 1
+ * is lookupDrafts' draft.
+ */
+export function lookupContinuations(seq: readonly number[], k: number, branches: number, maxNgram = LOOKUP_MAX_NGRAM, minNgram = LOOKUP_MIN_NGRAM): number[][] {
   const L = seq.length;
+  const found: number[][] = [];
+  const seen = new Set<string>();
   for (let n = Math.min(maxNgram, L - 1); n >= minNgram; n--) {
-    // Candidate starts from the latest backwards; the suffix itself (start L - n) is not a match.
     for (let s = L - n - 1; s >= 0; s--) {
       let j = 0;
       while (j < n && seq[s + j] === seq[L - n + j]) j++;
-      if (j === n && s + n < L) return seq.slice(s + n, Math.min(s + n + k, L)) as number[];
+      if (j < n || s + n >= L) continue;
+      const next = seq.slice(s + n, Math.min(s + n + k, L)) as number[];
+      const key = next.join();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push(next);
+      if (found.length >= branches) return found;
     }
   }
-  return [];
+  return found;
 }
 
 export class LookupDecoder implements Decoder {
-  readonly mode = 'lookup';
+  readonly mode: 'lookup' | 'lookup-tree';
 
-  constructor(private readonly model: TransformerLM, readonly k: number) {
+  /**
+   * @param branches continuations drafted per loop: 1 is a single draft (`lookup`); more are merged
+   *   into a trie and verified together under a tree mask (`lookup-tree`, ./tree.ts)
+   */
+  constructor(private readonly model: TransformerLM, readonly k: number, readonly branches = 1) {
     if (!(k >= 1)) throw new Error('k must be at least 1 (drafted tokens per loop)');
+    if (!(branches >= 1)) throw new Error('branches must be at least 1');
+    this.mode = branches > 1 ? 'lookup-tree' : 'lookup';
   }
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
@@ -64,8 +90,18 @@ export class LookupDecoder implements Decoder {
       while (!out.done) {
         const P = cache.length;
         if (P + 1 > ctx) break;
-        const drafts = lookupDrafts(seq, Math.min(this.k, ctx - P - 1));
         stats.loops++;
+        if (this.branches > 1) {
+          const tree = trieOf(lookupContinuations(seq, Math.min(this.k, ctx - P - 1), this.branches));
+          const { accepted, next, source } = verifyTree(model, cache, pending, tree, pick, out.tokens, stats);
+          seq.push(...accepted, next);
+          if (!out.pushVerified(accepted, accepted.length, next, source)) break;
+          pending = next;
+          const wait = out.loopEnded();
+          if (wait) await wait;
+          continue;
+        }
+        const drafts = lookupDrafts(seq, Math.min(this.k, ctx - P - 1));
         const { logits } = model.forward([[pending, ...drafts]], cache, drafts.length === 0);
         stats.forwardPasses++;
         if (drafts.length === 0) {

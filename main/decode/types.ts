@@ -1,12 +1,20 @@
 /** The one decoder interface shared by the code model and (later) the web policy. */
 
 // Here rather than in ./index.ts so the CLI can name the modes in its help without loading TF.js.
-export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'lookup' | 'sdsat-lookup';
+export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'sdsat-tree' | 'lookup' | 'lookup-tree' | 'sdsat-lookup';
 /**
  * `lookup` drafts by copying from the context (./lookup.ts) and needs no SAT tokens;
- * `sdsat-lookup` is one-pass SDSAT with copied drafts preferred where there are any.
+ * `sdsat-lookup` is one-pass SDSAT with copied drafts preferred where there are any; the `-tree`
+ * modes verify several candidates per loop under a tree mask (./tree.ts).
  */
-export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass', 'lookup', 'sdsat-lookup'];
+export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass', 'sdsat-tree', 'lookup', 'lookup-tree', 'sdsat-lookup'];
+
+/**
+ * What `bench decode` and the dashboard's benchmark compare with AR unless told: SAT drafts and
+ * copied drafts, each as one draft and as a tree (one-pass SDSAT and sdsat-lookup lose to these on
+ * the shipped models, docs/benchmarks.md).
+ */
+export const DEFAULT_BENCH_MODES: readonly DecodeMode[] = ['sdsat', 'sdsat-tree', 'lookup', 'lookup-tree'];
 
 export type Sampling =
   | { kind: 'greedy' }

@@ -106,6 +106,39 @@ export class KVCache {
     this.length = n;
   }
 
+  /**
+   * Keep only the entries at `indices`, in that order (the accepted branch of a draft tree). Keys
+   * already carry their positions (learned position embeddings are added at the input), so
+   * entries may be moved.
+   */
+  keep(indices: readonly number[]): void {
+    if (indices.some((i) => i < 0 || i >= this.length)) throw new Error(`cannot keep entries outside a cache of length ${this.length}`);
+    // Runs of consecutive entries, each one slice: gather along an inner axis is far slower here
+    // (12 ms against well under 1 for a few slices and a concat).
+    const runs: [number, number][] = [];
+    for (const i of indices) {
+      const last = runs.at(-1);
+      if (last && last[0] + last[1] === i) last[1]++;
+      else runs.push([i, 1]);
+    }
+    const pick = <T extends tf.Tensor>(t: T, axis: number): T => {
+      const parts = runs.map(([start, size]) => {
+        const begin = t.shape.map((_, a) => (a === axis ? start : 0));
+        const shape = t.shape.map((n, a) => (a === axis ? size : n));
+        return tf.slice(t, begin, shape);
+      });
+      const out = (parts.length === 1 ? parts[0] : tf.concat(parts, axis)) as T;
+      if (parts.length > 1) for (const p of parts) p.dispose();
+      t.dispose();
+      return out;
+    };
+    this.k = this.k.map((k) => pick(k, 2));
+    this.v = this.v.map((v) => pick(v, 2));
+    if (this.pk) this.pk = pick(this.pk, 1);
+    this.ids = this.ids.map((row) => indices.map((i) => row[i]));
+    this.length = indices.length;
+  }
+
   dispose(): void {
     for (const t of [...this.k, ...this.v]) t.dispose();
     this.pk?.dispose();
@@ -124,6 +157,12 @@ export class KVCache {
 export interface Layout {
   pos: number[];
   bias: Float32Array;
+  /**
+   * For a model that copies: the row of each new token's predecessor in its own sequence (-1: the
+   * last cached token), whose embedding the pointer's key at that token holds. Default r - 1, the
+   * row before; a draft tree's node follows its parent instead.
+   */
+  prevRow?: number[];
 }
 
 export interface ForwardOutput {
@@ -273,7 +312,11 @@ export class TransformerLM {
       if (!this.config.copy) return { logits, ks, vs, pk: [] as tf.Tensor3D[] };
       // The pointer over cache and new tokens, seeing what attention sees (layout or causal).
       const d = this.config.dModel;
-      const prev = ids.flatMap((row, b) => [cache.ids[b].at(-1) ?? -1, ...row.slice(0, -1)]);
+      const prevRow = layout?.prevRow;
+      const prev = ids.flatMap((row, b) => row.map((_, r) => {
+        const p = prevRow ? prevRow[r] : r - 1;
+        return p < 0 ? cache.ids[b].at(-1) ?? -1 : row[p];
+      }));
       const before = dense(oneHot(tf.tensor1d(prev, 'int32'), this.inputVocab), this.p('wte'));
       const newKeys = tf.add(dense(h, this.p('copy.wk')), dense(before, this.p('copy.wprev'))).reshape([batch, len, d]);
       const pk = (cache.pk ? tf.concat([cache.pk, newKeys], 1) : newKeys) as tf.Tensor3D;

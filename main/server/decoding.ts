@@ -16,7 +16,7 @@ import type { BackendInfo } from '../models/backend.ts';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
+import { DEFAULT_BENCH_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
 import { readBenchReport, type BenchReport } from '../decode/bench-report.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ./bench.ts), not with the
@@ -100,7 +100,7 @@ export class DecodingLab {
     const { loaded, backend, runDecodeBench } = await this.load();
     const sat = loaded.sat!;
     const ks = checkKs(req.ks, sat.k);
-    const modes = req.modes ?? ['sdsat', 'sdsat-one-pass', 'lookup'];
+    const modes = req.modes ?? [...DEFAULT_BENCH_MODES];
     const maxNew = checkInt(req.maxNew, 'maxNew', 1, loaded.model.config.ctx);
     const all = readPrompts(DEFAULT_PROMPTS);
     const prompts = all.slice(0, checkInt(req.prompts ?? all.length, 'prompts', 1, all.length));

@@ -48,7 +48,7 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   assert.deepEqual(played, taught);
   assert.ok(replay.success);
   assert.equal(agent.totals.invalidOutputs, 0);
-  assert.equal((await agent.config()).decode, 'lookup');
+  assert.equal((await agent.config()).decode, 'lookup-tree');
   assert.equal((await new CompactPolicyAgent({ dir, sampling: { kind: 'nucleus', topP: 0.9, temperature: 1 } }).config()).decode, 'ar');
 
   // SAT-tuned on its own text (what `lab train sdsat --base DIR --corpus DIR/corpus` does), the

@@ -10,7 +10,7 @@ import type { ModelConfig } from '../../models/model.ts';
 import { startTraining } from '../../models/train-runner.ts';
 import { defaultTrainJob, type TrainJob } from '../../models/train-job.ts';
 import type { TrainProgress } from '../../models/train.ts';
-import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
+import { DECODE_MODES, DEFAULT_BENCH_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { SHIPPED_MODEL, TINY_MODEL } from './decode.ts';
@@ -33,7 +33,7 @@ export function addModelBenchCommands(bench: Command): void {
   addSamplingOptions(bench.command('decode').description('AR vs SDSAT decoding: tokens/s, speedup, acceptance, identical outputs'))
     .option('--model <dir>', 'SAT-tuned model folder', SHIPPED_MODEL)
     .option('--k <list>', 'comma-separated draft lengths (default: 1..trained k)')
-    .option('--modes <list>', 'modes to compare with AR: sdsat, sdsat-one-pass, lookup (drafts copied from the context), sdsat-lookup (copied drafts where there are any, else SATs, one pass)', 'sdsat,sdsat-one-pass,lookup')
+    .option('--modes <list>', 'modes to compare with AR: sdsat, sdsat-one-pass, lookup (drafts copied from the context), sdsat-lookup (copied drafts where there are any, else SATs, one pass), sdsat-tree and lookup-tree (several candidates per loop under a tree mask)', DEFAULT_BENCH_MODES.join(','))
     .option('--prompts <file>', 'JSON Lines prompts ({"text": ...})', DEFAULT_PROMPTS)
     .option('--limit <n>', 'use only the first n prompts')
     .option('--max-new <n>', 'tokens to generate per prompt', '64')
@@ -51,7 +51,7 @@ export function addModelBenchCommands(bench: Command): void {
       if (o.limit) prompts = prompts.slice(0, int(o.limit));
       const sampling = parseSampling(o);
       const modes = o.modes.split(',').map((m) => m.trim()) as DecodeMode[];
-      for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes sdsat, sdsat-one-pass, lookup and/or sdsat-lookup, not ${m}`);
+      for (const m of modes) if (m === 'ar' || !DECODE_MODES.includes(m)) throw new Error(`--modes takes ${DECODE_MODES.filter((d) => d !== 'ar').join(', ')} (any of them), not ${m}`);
       const backends: (string | undefined)[] = !o.backends ? [o.backend]
         : o.backends === 'all' ? await availableBackends() : o.backends.split(',').map((b) => b.trim());
       const stop = cancellable();

@@ -14,7 +14,7 @@ export const TINY_MODEL = resourcePath('models', 'sdsat-ts');
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
     .option('--model <dir>', 'model folder', SHIPPED_MODEL)
-    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, lookup (drafts copied from the context, verified in one pass; any model) or sdsat-lookup (copied drafts where there are any, else SATs)', 'sdsat')
+    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, lookup (drafts copied from the context, verified in one pass; any model), sdsat-lookup (copied drafts where there are any, else SATs), sdsat-tree or lookup-tree (several candidates verified at once under a tree mask)', 'sdsat')
     .option('--k <n>', 'drafts per loop (default: the trained block length; lookup without SATs: 4)')
     .option('--max-new <n>', 'tokens to generate', '64')
     .option('--seed <n>', 'sampling seed', '0')
