@@ -21,7 +21,8 @@ import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/tra
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainJob, type TrainResult } from '../models/train.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import { POLICY_FILE, readPolicySettings } from './settings.ts';
-import { encodeSample, readPolicySamples, type EncodedSample } from './sft-data.ts';
+import { encodeSample, readPolicySamples, type EncodeSettings, type EncodedSample } from './sft-data.ts';
+import type { Tokenizer } from '../models/tokenizer.ts';
 
 /**
  * An SFT batch (target tokens carry the standard loss) with `blocks` SAT blocks per sequence. Block
@@ -92,6 +93,20 @@ function losses(model: TransformerLM, seqs: readonly EncodedSample[], sat: SatSe
   return { std: stdN ? stdSum / stdN : NaN, sat: sat && satN ? satSum / satN : null };
 }
 
+/**
+ * The samples file, encoded; in a function of its own so the parsed samples (page text and all)
+ * are garbage once it returns instead of being traced by every full GC of the run (see
+ * ./sft.ts encodeSftData).
+ */
+function encodeSatData(path: string, tokenizer: Tokenizer, enc: EncodeSettings) {
+  const samples = readPolicySamples(path);
+  const train = samples.filter((s) => s.split === 'train').map((s) => encodeSample(tokenizer, s, enc));
+  if (!train.length) throw new Error(`${path}: no training samples (split "train")`);
+  const validation = samples.filter((s) => s.split === 'validation');
+  const val = (validation.length ? validation : samples.slice(0, 64)).slice(0, 128).map((s) => encodeSample(tokenizer, s, enc));
+  return { train, val, validationCount: validation.length };
+}
+
 export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Promise<TrainResult> {
   if (!job.base || !job.sat || !job.samplesFile) throw new Error('policy SAT tuning needs a base policy, SAT settings and a samples file');
   const backend = await selectBackend(job.backend);
@@ -104,14 +119,9 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
   const model = resuming ? loadModel(job.outDir).model : base.model.withSatTokens(sat.mode === 'shared' ? 1 : sat.k);
   const { tokenizer } = base;
 
-  const samples = readPolicySamples(job.samplesFile);
-  const enc = { prompt: settings.prompt, ctx: model.config.ctx, reserve: settings.reserve, targets: settings.targets, promptWeight: 0 };
-  const train = samples.filter((s) => s.split === 'train').map((s) => encodeSample(tokenizer, s, enc));
-  if (!train.length) throw new Error(`${job.samplesFile}: no training samples (split "train")`);
-  const valRaw = samples.filter((s) => s.split === 'validation');
-  const val = (valRaw.length ? valRaw : samples.slice(0, 64)).slice(0, 128).map((s) => encodeSample(tokenizer, s, enc));
+  const { train, val, validationCount } = encodeSatData(job.samplesFile, tokenizer, { prompt: settings.prompt, ctx: model.config.ctx, reserve: settings.reserve, targets: settings.targets, promptWeight: 0 });
   const baseLoss = losses(base.model, val, null, 0).std;
-  hooks.onLog?.(`samples: train ${train.length}, validation ${valRaw.length}; base policy target loss ${baseLoss.toFixed(4)}; parameters ${model.parameterCount}`);
+  hooks.onLog?.(`samples: train ${train.length}, validation ${validationCount}; base policy target loss ${baseLoss.toFixed(4)}; parameters ${model.parameterCount}`);
 
   const opt = new AdamW(model, job.weightDecay);
   const state = { step: 0, rng: job.seed, tokensSeen: 0 };

@@ -15,11 +15,18 @@ export interface SftStepVariant {
   embedding: TransformerLM['trainEmbedding'];
   /** Draw each batch from samples of similar length (less padding) instead of uniformly. */
   lengthBuckets: boolean;
+  /**
+   * Keep the parsed samples (page text and all) alive while stepping, as `train sft` did until
+   * 2026-12-05: every full GC then traces them, and the tensors' memory churn triggers one every
+   * ~0.1 s. Measured only when the caller can load them (`holdParsed`).
+   */
+  holdParsed?: boolean;
 }
 
 export const SFT_STEP_VARIANTS: SftStepVariant[] = [
-  { name: 'one-hot embeddings, random batches (before)', embedding: 'one-hot', lengthBuckets: false },
-  { name: 'gathered embeddings, random batches', embedding: 'gather', lengthBuckets: false },
+  { name: 'one-hot embeddings, random batches, parsed samples held (before 2026-12-03)', embedding: 'one-hot', lengthBuckets: false, holdParsed: true },
+  { name: 'gathered embeddings, random batches, parsed samples held (2026-12-03 to 12-05)', embedding: 'gather', lengthBuckets: false, holdParsed: true },
+  { name: 'gathered embeddings, random batches (SFT now)', embedding: 'gather', lengthBuckets: false },
   { name: 'gathered embeddings, length-bucketed batches', embedding: 'gather', lengthBuckets: true },
 ];
 
@@ -31,11 +38,19 @@ export interface SftBenchRow {
   paddingShare: number;
   msPerStep: number;
   speedup: number;
+  /** Parsed samples held in memory while stepping (variants that hold them). */
+  heldSamples?: number;
 }
 
-export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<ModelConfig> & { vocabSize: number }, o: { batch: number; steps: number; warmup: number; repeats: number; variants?: SftStepVariant[] }): SftBenchRow[] {
+/**
+ * @param o.holdParsed loads the parsed samples again, for the variants that hold them while
+ *   stepping (without it those variants are left out)
+ */
+export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<ModelConfig> & { vocabSize: number }, o: { batch: number; steps: number; warmup: number; repeats: number; variants?: SftStepVariant[]; holdParsed?: () => readonly unknown[] }): SftBenchRow[] {
   const rows: SftBenchRow[] = [];
-  for (const v of o.variants ?? SFT_STEP_VARIANTS) {
+  for (const v of (o.variants ?? SFT_STEP_VARIANTS).filter((x) => !x.holdParsed || o.holdParsed)) {
+    // Reachable until this variant's rows are written (it is read again below), so the GC traces it throughout.
+    const held = v.holdParsed ? o.holdParsed!() : [];
     const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1 });
     m.trainEmbedding = v.embedding;
     const opt = new AdamW(m, 0.01);
@@ -66,7 +81,7 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
     }
     opt.dispose();
     m.dispose();
-    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), speedup: 1 });
+    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), speedup: 1, ...(v.holdParsed ? { heldSamples: held.length } : {}) });
   }
   for (const r of rows) r.speedup = r.tokensPerSec.mean / rows[0].tokensPerSec.mean;
   return rows;

@@ -29,12 +29,16 @@ export function addSftBenchCommand(bench: Command): void {
       const backend = await selectBackend(o.backend);
       const recipe = POLICY_RECIPES.default;
       const { lab, manifest } = loadDataset(o.dataset, cmd);
-      const samples = policySamples(lab, manifest, ['train']).slice(0, o.samples);
-      if (!samples.length) throw new Error(`--dataset ${o.dataset}: no training samples`);
-      const tokenizer = trainTokenizer(tokenizerTexts(samples, recipe.prompt), recipe.sft.vocabSize, [END_OF_TEXT], SEPARATE_SPACE_PATTERN);
-      const enc = { prompt: recipe.prompt, ctx: recipe.sft.model.ctx, reserve: defaultSftJob.reserve, targets: defaultSftJob.targets, promptWeight: defaultSftJob.promptWeight };
-      const seqs = samples.map((s) => encodeSample(tokenizer, s, enc));
-      const rows = benchSftSteps(seqs, { ...recipe.sft.model, vocabSize: tokenizer.vocabSize }, { batch: recipe.sft.batch, steps: o.steps, warmup: o.warmup, repeats: o.repeats });
+      const parsed = () => policySamples(lab, manifest, ['train']).slice(0, o.samples);
+      // Encoded in a function of their own: the parsed samples are garbage once it returns, as in
+      // `train sft`; the variants that measure holding them load them again.
+      const { tokenizer, seqs } = ((samples) => {
+        if (!samples.length) throw new Error(`--dataset ${o.dataset}: no training samples`);
+        const tok = trainTokenizer(tokenizerTexts(samples, recipe.prompt), recipe.sft.vocabSize, [END_OF_TEXT], SEPARATE_SPACE_PATTERN);
+        const enc = { prompt: recipe.prompt, ctx: recipe.sft.model.ctx, reserve: defaultSftJob.reserve, targets: defaultSftJob.targets, promptWeight: defaultSftJob.promptWeight };
+        return { tokenizer: tok, seqs: samples.map((s) => encodeSample(tok, s, enc)) };
+      })(parsed());
+      const rows = benchSftSteps(seqs, { ...recipe.sft.model, vocabSize: tokenizer.vocabSize }, { batch: recipe.sft.batch, steps: o.steps, warmup: o.warmup, repeats: o.repeats, holdParsed: parsed });
       printJson({
         backend: backend.id, dataset: `${manifest.name}@v${manifest.version}`, samples: seqs.length,
         meanSampleTokens: seqs.reduce((n, s) => n + s.ids.length, 0) / seqs.length, model: recipe.sft.model, batch: recipe.sft.batch,
