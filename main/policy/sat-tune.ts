@@ -21,7 +21,7 @@ import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/tra
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainJob, type TrainResult } from '../models/train.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import { POLICY_FILE, readPolicySettings } from './settings.ts';
-import { encodeSample, readPolicySamples, type EncodeSettings, type EncodedSample } from './sft-data.ts';
+import { compactSample, encodeSample, readPolicySamples, type EncodeSettings, type EncodedSample } from './sft-data.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
 
 /**
@@ -100,7 +100,7 @@ function losses(model: TransformerLM, seqs: readonly EncodedSample[], sat: SatSe
  */
 function encodeSatData(path: string, tokenizer: Tokenizer, enc: EncodeSettings) {
   const samples = readPolicySamples(path);
-  const train = samples.filter((s) => s.split === 'train').map((s) => encodeSample(tokenizer, s, enc));
+  const train = samples.filter((s) => s.split === 'train').map((s) => compactSample(encodeSample(tokenizer, s, enc)));
   if (!train.length) throw new Error(`${path}: no training samples (split "train")`);
   const validation = samples.filter((s) => s.split === 'validation');
   const val = (validation.length ? validation : samples.slice(0, 64)).slice(0, 128).map((s) => encodeSample(tokenizer, s, enc));

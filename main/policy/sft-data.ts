@@ -106,10 +106,24 @@ export function encodePrompt(tokenizer: Tokenizer, input: PolicyPromptInput, s: 
 }
 
 export interface EncodedSample {
-  ids: number[];
+  ids: number[] | Int32Array;
   /** mask[i]: the loss weight of token i (predicted from the tokens before it); 0 carries none. */
-  mask: number[];
+  mask: number[] | Float32Array;
   promptLength: number;
+}
+
+/** What encodeSample returns: plain arrays, which callers may extend. */
+export interface EncodedSampleArrays extends EncodedSample {
+  ids: number[];
+  mask: number[];
+}
+
+/**
+ * The same sample in typed arrays, for the thousands a training run holds: their contents are not
+ * objects the garbage collector traces, and a run's tensors make it collect every ~0.1 s.
+ */
+export function compactSample(e: EncodedSample): EncodedSample {
+  return { ids: Int32Array.from(e.ids), mask: Float32Array.from(e.mask), promptLength: e.promptLength };
 }
 
 export interface EncodeSettings {
@@ -128,7 +142,7 @@ export interface EncodeSettings {
 }
 
 /** Tokens and loss mask of one sample (cut to the context when the target is unusually long). */
-export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'input' | 'target'>, e: EncodeSettings): EncodedSample {
+export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'input' | 'target'>, e: EncodeSettings): EncodedSampleArrays {
   const prompt = encodePrompt(tokenizer, sample.input as PolicyPromptInput, e.prompt, e.ctx - e.reserve);
   const target = policyTarget(sample.input as PolicyPromptInput, sample.target, e.prompt);
   const thought = tokenizer.encode(`${target.thought}\n`);

@@ -23,7 +23,7 @@ import { Rng } from '../common/rng.ts';
 import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainProgress } from '../models/train.ts';
 import { POLICY_FILE, type PolicySettings } from './settings.ts';
-import { encodeSample, readPolicySamples, tokenizerTexts, type EncodedSample } from './sft-data.ts';
+import { compactSample, encodeSample, readPolicySamples, tokenizerTexts, type EncodedSample } from './sft-data.ts';
 import { appendTrainLog, resetTrainLog } from './train-log.ts';
 import { defaultSftModel, type SftJob } from './sft-job.ts';
 
@@ -163,7 +163,7 @@ function encodeSftData(job: SftJob, tokenizer: Tokenizer | null, ctx: number) {
   const enc = { prompt: job.prompt, ctx, reserve: job.reserve, targets: job.targets };
   return {
     tokenizer: tok,
-    trainSeqs: train.map((s) => encodeSample(tok, s, { ...enc, promptWeight: job.promptWeight ?? 0 })),
+    trainSeqs: train.map((s) => compactSample(encodeSample(tok, s, { ...enc, promptWeight: job.promptWeight ?? 0 }))),
     valSeqs: (val.length ? val : train).slice(0, job.evalSamples).map((s) => encodeSample(tok, s, enc)),
     valOn: (val.length ? 'validation' : 'train') as 'validation' | 'train',
     valCount: val.length,

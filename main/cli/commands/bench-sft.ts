@@ -23,7 +23,7 @@ export function addSftBenchCommand(bench: Command): void {
     .option('--repeats <n>', 'timed repeats per variant', intOption('--repeats', 1), 3)
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .action(async (o: { dataset: string; samples: number; steps: number; warmup: number; repeats: number; backend?: string }, cmd: Command) => {
-      const [{ selectBackend }, { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer }, { encodeSample, tokenizerTexts }, { benchSftSteps }] = await Promise.all([
+      const [{ selectBackend }, { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer }, { compactSample, encodeSample, tokenizerTexts }, { benchSftSteps }] = await Promise.all([
         import('../../models/backend.ts'), import('../../models/tokenizer.ts'), import('../../policy/sft-data.ts'), import('../../policy/sft-bench.ts'),
       ]);
       const backend = await selectBackend(o.backend);
@@ -36,7 +36,7 @@ export function addSftBenchCommand(bench: Command): void {
         if (!samples.length) throw new Error(`--dataset ${o.dataset}: no training samples`);
         const tok = trainTokenizer(tokenizerTexts(samples, recipe.prompt), recipe.sft.vocabSize, [END_OF_TEXT], SEPARATE_SPACE_PATTERN);
         const enc = { prompt: recipe.prompt, ctx: recipe.sft.model.ctx, reserve: defaultSftJob.reserve, targets: defaultSftJob.targets, promptWeight: defaultSftJob.promptWeight };
-        return { tokenizer: tok, seqs: samples.map((s) => encodeSample(tok, s, enc)) };
+        return { tokenizer: tok, seqs: samples.map((s) => compactSample(encodeSample(tok, s, enc))) };
       })(parsed());
       const rows = benchSftSteps(seqs, { ...recipe.sft.model, vocabSize: tokenizer.vocabSize }, { batch: recipe.sft.batch, steps: o.steps, warmup: o.warmup, repeats: o.repeats, holdParsed: parsed });
       printJson({
