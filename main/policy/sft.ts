@@ -144,10 +144,6 @@ export function batchPicker(seqs: readonly EncodedSample[], size: number, length
 }
 
 /**
- * A padded batch of encoded samples: row i predicts token i+1 and carries loss where the mask of
- * token i+1 is 1. Padding sits after each sequence, so causal attention keeps it out of real rows.
- */
-/**
  * The job's samples file, encoded (and the tokenizer trained on its training prompts when there is
  * none yet). A function of its own so that the parsed samples, page text and all (about 180 MB of
  * objects for a 51 MB file), are garbage once it returns: an async function's locals live as long
@@ -170,6 +166,10 @@ function encodeSftData(job: SftJob, tokenizer: Tokenizer | null, ctx: number) {
   };
 }
 
+/**
+ * A padded batch of encoded samples: row i predicts token i+1 and carries loss where the mask of
+ * token i+1 is 1. Padding sits after each sequence, so causal attention keeps it out of real rows.
+ */
 export function sftBatch(seqs: readonly EncodedSample[]): Batch {
   const batch = seqs.length;
   const len = Math.max(...seqs.map((s) => s.ids.length)) - 1;
