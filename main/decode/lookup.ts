@@ -45,6 +45,7 @@ export function lookupContinuations(seq: readonly number[], k: number, branches:
   const found: number[][] = [];
   const seen = new Set<string>();
   for (let n = Math.min(maxNgram, L - 1); n >= minNgram; n--) {
+    // Candidate starts from the latest backwards; the suffix itself (start L - n) is not a match.
     for (let s = L - n - 1; s >= 0; s--) {
       let j = 0;
       while (j < n && seq[s + j] === seq[L - n + j]) j++;
