@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Tokenizer } from '../main/models/tokenizer.ts';
+import { loadTokenizer } from '../main/models/checkpoint.ts';
 import { ELEMENT_ORDERS, PromptSettings } from '../main/policy/prompt.ts';
 import { encodePrompt } from '../main/policy/sft-data.ts';
 import { readPolicySettings } from '../main/policy/settings.ts';
@@ -37,7 +37,7 @@ const prompt = PromptSettings.parse({
   ...(order ? { elementOrder: order } : {}),
   ...(o['max-page-chars'] ? { maxPageChars: Number(o['max-page-chars']) } : {}),
 });
-const tokenizer = new Tokenizer(JSON.parse(readFileSync(join(o.policy!, 'tokenizer.json'), 'utf8')));
+const tokenizer = loadTokenizer(o.policy!);
 const maxTokens = model.config.ctx - settings.reserve;
 
 /** The value an oracle answer states: "... is 2440.", "costs $233.00 ...", "at 9:30 AM.", "at least 3 years". */

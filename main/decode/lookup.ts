@@ -19,7 +19,7 @@
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill } from './generation.ts';
-import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
+import { BONUS, EXACT, RESAMPLED, emptyStats, type DecodeStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling, type TokenSource } from './types.ts';
 import { Chooser } from './verify.ts';
 import { trieOf, verifyTree } from './tree.ts';
 
@@ -92,32 +92,13 @@ export class LookupDecoder implements Decoder {
         const P = cache.length;
         if (P + 1 > ctx) break;
         stats.loops++;
-        if (this.branches > 1) {
-          const tree = trieOf(lookupContinuations(seq, Math.min(this.k, ctx - P - 1), this.branches));
-          const { accepted, next, source } = verifyTree(model, cache, pending, tree, pick, out.tokens, stats);
-          seq.push(...accepted, next);
-          if (!out.pushVerified(accepted, accepted.length, next, source)) break;
-          pending = next;
-          const wait = out.loopEnded();
-          if (wait) await wait;
-          continue;
-        }
-        const drafts = lookupDrafts(seq, Math.min(this.k, ctx - P - 1));
-        const { logits } = model.forward([[pending, ...drafts]], cache, drafts.length === 0);
-        stats.forwardPasses++;
-        if (drafts.length === 0) {
-          pending = pick.choose(logits, 0, out.tokens);
-          seq.push(pending);
-          if (!out.push(pending)) break;
-        } else {
-          const q = copiedDraftQ(drafts, sampling, vocab);
-          const rows = Array.from({ length: drafts.length + 1 }, (_, i) => i);
-          const { accepted, next } = pick.verify(logits, rows, drafts, q, stats, out.tokens);
-          cache.rollback(P + 1 + accepted);
-          seq.push(...drafts.slice(0, accepted), next);
-          if (!out.pushVerified(drafts, accepted, next, accepted === drafts.length ? BONUS : RESAMPLED)) break;
-          pending = next;
-        }
+        const maxDrafts = Math.min(this.k, ctx - P - 1);
+        const verified = this.branches > 1
+          ? verifyTree(model, cache, pending, trieOf(lookupContinuations(seq, maxDrafts, this.branches)), pick, out.tokens, stats)
+          : verifyCopied(model, cache, pending, lookupDrafts(seq, maxDrafts), pick, sampling, out.tokens, stats);
+        seq.push(...verified.accepted, verified.next);
+        if (!out.pushVerified(verified.accepted, verified.accepted.length, verified.next, verified.source)) break;
+        pending = verified.next;
         const wait = out.loopEnded();
         if (wait) await wait;
       }
@@ -126,6 +107,23 @@ export class LookupDecoder implements Decoder {
       cache.dispose();
     }
   }
+}
+
+/**
+ * One loop of `lookup`: a pass over [pending, ...drafts] after a cache of length P, the drafts
+ * verified as speculative drafts whose distribution is all on them (a plain one-position step when
+ * there are none), and the cache cut back to pending and the accepted drafts.
+ */
+function verifyCopied(model: TransformerLM, cache: KVCache, pending: number, drafts: number[], pick: Chooser, sampling: Sampling, emitted: readonly number[], stats: DecodeStats): { accepted: number[]; next: number; source: TokenSource } {
+  const P = cache.length;
+  const { logits } = model.forward([[pending, ...drafts]], cache, drafts.length === 0);
+  stats.forwardPasses++;
+  if (drafts.length === 0) return { accepted: [], next: pick.choose(logits, 0, emitted), source: EXACT };
+  const q = copiedDraftQ(drafts, sampling, model.config.vocabSize);
+  const rows = Array.from({ length: drafts.length + 1 }, (_, i) => i);
+  const { accepted, next } = pick.verify(logits, rows, drafts, q, stats, emitted);
+  cache.rollback(P + 1 + accepted);
+  return { accepted: drafts.slice(0, accepted), next, source: accepted === drafts.length ? BONUS : RESAMPLED };
 }
 
 /**

@@ -18,6 +18,20 @@ export function argmax(logits: Float32Array, offset = 0, n = logits.length - off
   return best;
 }
 
+/** The n highest-scoring indices within [offset, offset+vocab), best first (first one on ties). */
+export function topTokens(logits: Float32Array, offset: number, vocab: number, n: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < vocab; i++) {
+    const v = logits[offset + i];
+    if (best.length === n && v <= logits[offset + best[n - 1]]) continue;
+    let at = best.length === n ? n - 1 : best.length;
+    while (at > 0 && logits[offset + best[at - 1]] < v) at--;
+    best.splice(at, 0, i);
+    if (best.length > n) best.pop();
+  }
+  return best;
+}
+
 /**
  * The distribution plain nucleus sampling draws from: softmax(logits / temperature), cut to the
  * smallest set of most likely tokens whose mass reaches topP, renormalised.

@@ -11,20 +11,40 @@
  * Each loop emits t, the accepted drafts and the bonus token: 2 + accepted tokens for 2 passes.
  * Greedy output equals AR greedy token for token; nucleus sampling verifies drafts with the
  * speculative-sampling rule (or the match-the-sample rule), which keeps the target distribution.
+ *
+ * `sdsat-tree` (tree widths given): pass 2 verifies, instead of each SAT row's top token alone, its
+ * top few under a tree mask (./tree.ts): widths [3, 2, 1] put the three best first drafts in the
+ * pass, the two best second drafts under each, and the best third draft under each of those. A
+ * SAT's second choice is right often enough to pay for its row when a verification pass over more
+ * positions costs little more than one over a few. Greedy output still equals AR's; under nucleus
+ * sampling the tree is verified by the match-the-sample rule (exact).
  */
 import type { SatSettings } from '../models/checkpoint.ts';
 import { KVCache, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { Emitter, prefill, satIdsFor } from './generation.ts';
-import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
+import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
 import { Chooser } from './verify.ts';
+import { topTokens } from './sampling.ts';
+import { productTree, verifyTree } from './tree.ts';
+
+/**
+ * `sdsat-tree`'s candidates per draft depth; a depth beyond the list drafts the top token only. The
+ * best of [2], [3], [2, 1], [3, 1, 1] and [2, 2, 1, 1] on the shipped code model
+ * (docs/benchmarks.md): a SAT's second and third choices for the first draft are right often,
+ * later ones seldom.
+ */
+export const DEFAULT_TREE_WIDTHS: readonly number[] = [3];
 
 export class SdsatDecoder implements Decoder {
-  readonly mode = 'sdsat';
+  readonly mode: 'sdsat' | 'sdsat-tree';
   private readonly satIds: number[];
 
-  constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number) {
+  /** @param widths verify a tree of the SAT rows' top candidates (`sdsat-tree`) instead of one draft per row */
+  constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number, readonly widths?: readonly number[]) {
     this.satIds = satIdsFor(model, sat, k);
+    if (widths?.some((w) => !(w >= 1))) throw new Error('tree widths must be at least 1');
+    this.mode = widths ? 'sdsat-tree' : 'sdsat';
   }
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
@@ -61,15 +81,23 @@ export class SdsatDecoder implements Decoder {
         const t = pick.choose(p1, 0, out.tokens);
         if (!out.push(t)) break;
         const rows = Array.from({ length: k }, (_, i) => i + 1);
-        const drafts = pick.drafts(p1, rows);
 
-        // Pass 2: verify the drafts in one forward pass; keep t and the accepted drafts.
-        const p2 = model.forward([[t, ...drafts.tokens]], cache).logits;
-        stats.forwardPasses++;
-        const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats, out.tokens);
-        cache.rollback(P + 2 + accepted);
-        if (!out.pushVerified(drafts.tokens, accepted, next, accepted === k ? BONUS : RESAMPLED)) break;
-        pending = next;
+        // Pass 2: verify the drafts (or the tree hung from t) in one forward pass; keep t and the accepted drafts.
+        let verified: { accepted: number[]; next: number; source: TokenSource };
+        if (this.widths) {
+          const widths = rows.map((r) => this.widths![r - 1] ?? 1);
+          const candidates = rows.map((r, d) => topTokens(p1, r * model.config.vocabSize, model.config.vocabSize, widths[d]));
+          verified = verifyTree(model, cache, t, productTree(candidates, widths), pick, out.tokens, stats);
+        } else {
+          const drafts = pick.drafts(p1, rows);
+          const p2 = model.forward([[t, ...drafts.tokens]], cache).logits;
+          stats.forwardPasses++;
+          const { accepted, next } = pick.verify(p2, [0, ...rows], drafts.tokens, drafts.q, stats, out.tokens);
+          cache.rollback(P + 2 + accepted);
+          verified = { accepted: drafts.tokens.slice(0, accepted), next, source: accepted === k ? BONUS : RESAMPLED };
+        }
+        if (!out.pushVerified(verified.accepted, verified.accepted.length, verified.next, verified.source)) break;
+        pending = verified.next;
         const wait = out.loopEnded();
         if (wait) await wait;
       }

@@ -95,9 +95,10 @@ export function treeLayout(past: number, tree: DraftTree): Layout {
 /**
  * Walk the verified tree: `choose(row, branch)` is the model's token at a row (0: the root; node i:
  * row i + 1) after the branch of drafted tokens above it. Returns the accepted nodes, root to leaf,
- * and the token chosen after them. Counts drafted and accepted tokens per depth into `stats`.
+ * the token chosen after them, and whether the walk ended at a leaf (every draft on its branch
+ * accepted). Counts drafted and accepted tokens per depth into `stats`.
  */
-export function walkTree(tree: DraftTree, choose: (row: number, branch: readonly number[]) => number, stats: DecodeStats): { path: number[]; next: number } {
+export function walkTree(tree: DraftTree, choose: (row: number, branch: readonly number[]) => number, stats: DecodeStats): { path: number[]; next: number; leaf: boolean } {
   const path: number[] = [];
   const branch: number[] = [];
   let at = -1;
@@ -110,7 +111,7 @@ export function walkTree(tree: DraftTree, choose: (row: number, branch: readonly
       stats.drafted += kids.length ? 1 : 0;
       stats.accepted += path.length;
       if (tree.tokens.length) stats.verifySteps++;
-      return { path, next };
+      return { path, next, leaf: path.length > 0 && kids.length === 0 };
     }
     count(stats.acceptedPerPosition, branch.length);
     stats.drafted++;
@@ -160,9 +161,8 @@ export function verifyTree(model: TransformerLM, cache: KVCache, root: number, t
   // A tree of one branch is a plain causal block: no mask to build.
   const chain = tree.parent.every((parent, i) => parent === i - 1);
   const { logits } = model.forward([[root, ...tree.tokens]], cache, false, chain ? undefined : treeLayout(P, tree));
-  const { path, next } = walkTree(tree, (row, branch) => pick.choose(logits, row, branch.length ? [...emitted, ...branch] : emitted), stats);
+  const { path, next, leaf } = walkTree(tree, (row, branch) => pick.choose(logits, row, branch.length ? [...emitted, ...branch] : emitted), stats);
   keepPath(cache, P, path);
   // After a leaf the token is a bonus (every draft on its branch was accepted); elsewhere it replaced a draft.
-  const leaf = path.length > 0 && childrenOf(tree, path.at(-1)!).length === 0;
   return { accepted: path.map((node) => tree.tokens[node]), next, source: leaf ? BONUS : RESAMPLED };
 }

@@ -22,6 +22,20 @@ export interface PolicyRecipe {
   sft: Pick<SftJob, 'steps' | 'batch' | 'lr' | 'minLr' | 'warmup' | 'seed' | 'vocabSize' | 'evalEvery' | 'checkpointEvery' | 'model' | 'tokenizerSpaces'>;
 }
 
+/**
+ * What the policy shipped on 2026-12-04 was trained with: element thoughts (the thought line is
+ * the acted-on element's printed line, which the pointer copies), more seeds and about 2 epochs
+ * instead of 0.8. About 2 hours on the 2-core machine (51 min collection).
+ */
+const LONG_RECIPE = {
+  families: TRAINING_FAMILIES, seeds: 250, tier: 1, parallel: 2, validationShare: 0.03,
+  prompt: { ...defaultPromptSettings, thought: 'element' },
+  sft: {
+    steps: 2000, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 250, checkpointEvery: 50,
+    model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
+  },
+} satisfies PolicyRecipe;
+
 export const POLICY_RECIPES = {
   /** The 45-minute recipe (0.8 epochs): what the shipped policy was trained with until 2026-12-04. */
   default: {
@@ -32,33 +46,14 @@ export const POLICY_RECIPES = {
       model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
     },
   },
-  /**
-   * What the policy shipped on 2026-12-04 was trained with: element thoughts (the
-   * thought line is the acted-on element's printed line, which the pointer copies), more seeds and
-   * about 2 epochs instead of 0.8. About 2 hours on the 2-core machine (51 min collection).
-   */
-  long: {
-    families: TRAINING_FAMILIES, seeds: 250, tier: 1, parallel: 2, validationShare: 0.03,
-    prompt: { ...defaultPromptSettings, thought: 'element' },
-    sft: {
-      steps: 2000, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 250, checkpointEvery: 50,
-      model: { ...defaultSftModel, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
-    },
-  },
+  long: LONG_RECIPE,
   /**
    * The long recipe with a wider model, what the shipped policy is trained with since 2026-12-05:
    * 3 blocks of width 128 (972K parameters instead of 276K). At these sizes a step is mostly per-op
    * overhead, so it costs about 1.3x the small model's (2,680 tokens/s against about 3,900 on the
    * 2-core machine), and SFT takes about 47 minutes.
    */
-  wide: {
-    families: TRAINING_FAMILIES, seeds: 250, tier: 1, parallel: 2, validationShare: 0.03,
-    prompt: { ...defaultPromptSettings, thought: 'element' },
-    sft: {
-      steps: 2000, batch: 8, lr: 3e-3, minLr: 3e-4, warmup: 30, seed: 1, vocabSize: 1024, evalEvery: 250, checkpointEvery: 50,
-      model: { dModel: 128, nLayer: 3, nHead: 4, dFF: 512, ctx: 512, copy: true }, tokenizerSpaces: 'separate',
-    },
-  },
+  wide: { ...LONG_RECIPE, sft: { ...LONG_RECIPE.sft, model: { dModel: 128, nLayer: 3, nHead: 4, dFF: 512, ctx: 512, copy: true } } },
   /** Seconds, not minutes: checks that the recipe runs end to end (tests, a first look). */
   quick: {
     families: ['shop', 'jobs'], seeds: 3, tier: 1, parallel: 1, validationShare: 0,

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AutoregressiveDecoder, LookupDecoder, SdsatTreeDecoder, createDecoder } from '../../main/decode/index.ts';
+import { AutoregressiveDecoder, LookupDecoder, SdsatDecoder, createDecoder } from '../../main/decode/index.ts';
 import { lookupContinuations } from '../../main/decode/lookup.ts';
-import { topTokens } from '../../main/decode/sdsat-tree.ts';
+import { topTokens } from '../../main/decode/sampling.ts';
+import { DEFAULT_TREE_WIDTHS } from '../../main/decode/sdsat.ts';
 import { productTree, treeLayout, trieOf, verifyTree } from '../../main/decode/tree.ts';
 import { Chooser } from '../../main/decode/verify.ts';
 import { emptyStats } from '../../main/decode/types.ts';
@@ -84,7 +85,7 @@ test('lookup-tree and sdsat-tree greedy equal AR greedy, with and without the co
     const ar = new AutoregressiveDecoder(model);
     let accepted = 0;
     for (const k of [1, 2, 4]) {
-      const decoders = [new LookupDecoder(model, k, 3), new SdsatTreeDecoder(model, { mode: 'distinct', k: 4 }, k), new SdsatTreeDecoder(model, { mode: 'shared', k: 4 }, k, [2, 2])];
+      const decoders = [new LookupDecoder(model, k, 3), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, k, DEFAULT_TREE_WIDTHS), new SdsatDecoder(model, { mode: 'shared', k: 4 }, k, [2, 2])];
       for (const d of decoders) {
         for (let p = 0; p < 4; p++) {
           // Prompts whose pieces repeat with different continuations, so lookup-tree has branches.
@@ -102,7 +103,7 @@ test('lookup-tree and sdsat-tree greedy equal AR greedy, with and without the co
     const prompt = randomIds(20, 61, 5);
     const a = await ar.generate(prompt, { maxNew: 1000 });
     const stop = a.tokens[10];
-    for (const d of [new LookupDecoder(model, 4, 3), new SdsatTreeDecoder(model, { mode: 'distinct', k: 4 }, 4)]) {
+    for (const d of [new LookupDecoder(model, 4, 3), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4, DEFAULT_TREE_WIDTHS)]) {
       assert.deepEqual((await d.generate(prompt, { maxNew: 1000 })).tokens, a.tokens, d.mode);
       assert.deepEqual((await d.generate(prompt, { maxNew: 1000, stopTokens: [stop] })).tokens, (await ar.generate(prompt, { maxNew: 1000, stopTokens: [stop] })).tokens, d.mode);
     }
