@@ -55,6 +55,11 @@ export interface CompactPolicyOptions {
    */
   stallBan?: boolean;
   /**
+   * With guidance, for a policy whose policy.json lists messageWords: the words of a message or of
+   * typed text must stand in the prompt or in that list (see ActionGuide). Default true.
+   */
+  messageWords?: boolean;
+  /**
    * Decode every step a second time with this mode (e.g. AR beside SDSAT) on the same prompt,
    * constraint and seed, to measure the two side by side on the same episodes. The action always
    * comes from `decode`; the two take turns going first, so load falls on both alike.
@@ -97,6 +102,8 @@ export interface CompactPolicyConfig {
   noRepeatNgram?: number;
   /** Whether an action that left the page unchanged was banned at the next step; absent before it existed (no). */
   stallBan?: boolean;
+  /** Whether messages and typed text kept to the prompt's and the policy's words; absent before it existed (no). */
+  messageWords?: boolean;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -180,7 +187,7 @@ export class CompactPolicyAgent implements Agent {
     const p = await this.load();
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
-      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false } : {}),
+      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true) } : {}),
       seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
@@ -210,7 +217,8 @@ export class CompactPolicyAgent implements Agent {
     const stalled = page === this.lastPage && history.length > 0 && (this.options.stallBan ?? false) ? history.at(-1)!.action : null;
     this.lastPage = page;
     const guide = () => {
-      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element');
+      const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: tokenizer.decode(prompt), vocabulary: settings.messageWords } : undefined;
+      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words);
       return stalled ? g.banAction(stalled) : g;
     };
     const generate = (decoder: Decoder) => decoder.generate(prompt, {

@@ -131,6 +131,8 @@ export class ActionGuide implements TokenConstraint {
   private readonly elementLines: string[];
   /** Whole actions the output may not be (banAction). */
   private readonly banned = new Set<string>();
+  /** Words a message or typed text may hold, and their prefixes (null: any). */
+  private readonly words: { whole: Set<string>; prefixes: Set<string> } | null;
 
   /**
    * @param elements the prompt's element lines (promptElements)
@@ -146,10 +148,15 @@ export class ActionGuide implements TokenConstraint {
    *   a thought that begins in lower case (a role, as element lines do) must be a printed element
    *   line up to its id, `link "Shoes" [12]`, so the thought names an element of the page; one that
    *   begins in upper case is a sentence (the thought of an action on no element) and stays free.
+   * @param words the prompt and the policy's message vocabulary (policy.json `messageWords`): every
+   *   word of a message or of typed text must then stand in the prompt or in the vocabulary. A tiny
+   *   model glues pieces of names into words no page holds ("Kimable", "costson") and invents
+   *   numbers; the answer's names and values are on the page, and its other words are few.
    */
   constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number,
-    private readonly noRepeatNgram = 0, elementThoughts = false) {
+    private readonly noRepeatNgram = 0, elementThoughts = false, words?: { prompt: string; vocabulary: readonly string[] }) {
     this.pieces = pieces(tokenizer);
+    this.words = words ? allowedWords(latin1(words.prompt), words.vocabulary.map(latin1)) : null;
     this.heads = new Map();
     for (const e of elements) if (e.head) this.heads.set(latin1(e.head), [...(this.heads.get(latin1(e.head)) ?? []), latin1(e.id)]);
     this.elementLines = elementThoughts ? elements.flatMap((e) => (e.head ? [latin1(`${e.head} [${e.id}]`)] : [])) : [];
@@ -289,6 +296,10 @@ export class ActionGuide implements TokenConstraint {
         i += id.length;
       } else {
         const end = arg === 'text' ? endOfString(rest, i) : arg === 'number' ? endOfNumber(rest, i) : endOfWord(rest, i, arg.oneOf);
+        if (arg === 'text' && this.words && WORD_CHECKED.has(name) && end !== 'dead') {
+          const body = rest.slice(i + 1, end === 'open' ? rest.length : end - 1);
+          if (!wordsAllowed(body, end === 'open', this.words)) return 'dead';
+        }
         if (end === 'open' || end === 'dead') return end;
         i = end;
       }
@@ -300,6 +311,30 @@ export class ActionGuide implements TokenConstraint {
   private unlessBanned(action: string): Scan {
     return this.banned.has(action) ? 'dead' : 'whole';
   }
+}
+
+/** Actions whose text argument keeps to the allowed words: the answer, and text typed into a field. */
+const WORD_CHECKED = new Set(['send_msg_to_user', 'fill']);
+const WORD = /[A-Za-z0-9]+/g;
+
+/**
+ * The words a message may hold: the prompt's (and its numbers without thousands separators, as
+ * answers write them: "2,440" -> "2440") and the vocabulary's, with every prefix of each.
+ */
+export function allowedWords(prompt: string, vocabulary: readonly string[]): { whole: Set<string>; prefixes: Set<string> } {
+  const whole = new Set([...(prompt.match(WORD) ?? []), ...(prompt.match(/\d{1,3}(?:,\d{3})+/g) ?? []).map((n) => n.replace(/,/g, '')), ...vocabulary]);
+  const prefixes = new Set<string>();
+  for (const w of whole) for (let k = 1; k <= w.length; k++) prefixes.add(w.slice(0, k));
+  return { whole, prefixes };
+}
+
+/** Whether every word of `text` is allowed; with `open`, the last one may still be growing into one. */
+function wordsAllowed(text: string, open: boolean, words: { whole: Set<string>; prefixes: Set<string> }): boolean {
+  for (const m of text.matchAll(WORD)) {
+    const growing = open && m.index! + m[0].length === text.length;
+    if (!(growing ? words.prefixes : words.whole).has(m[0])) return false;
+  }
+  return true;
 }
 
 /** The element id a thought line ends on (`link "Shoes" [12]` -> 12), if any. */

@@ -15,7 +15,7 @@ import { parseAction, formatAction } from '../environment/actions.ts';
 import { inDefaultActionSets } from '../environment/action-sets.ts';
 import { renderElementLine } from '../agents/observation-text.ts';
 
-export const ELEMENT_ORDERS = ['page', 'task', 'task-values'] as const;
+export const ELEMENT_ORDERS = ['page', 'task', 'task-values', 'task-layout'] as const;
 export const ELEMENT_LAYOUTS = ['id-first', 'name-first'] as const;
 export const THOUGHT_KINDS = ['dataset', 'element'] as const;
 
@@ -31,9 +31,15 @@ export const PromptSettings = z.object({
    * before `task` existed, whose policy.json lacks the field). `task`: elements that share words with
    * the task, then controls, overlays and the viewport (see elementPriority). `task-values`: the
    * same, and the value beside a label the task names (the cell after a "Square feet" row header)
-   * comes along with its label (see valueOfLabel).
+   * comes along with its label (see valueOfLabel). `task-layout`: `task-values`, with overlays found
+   * by layout rather than page order (see overlaysByLayout) and always kept first.
    */
   elementOrder: z.enum(ELEMENT_ORDERS).default('page'),
+  /**
+   * Longest text run printed (names of other elements keep maxNameChars). The answer to "what is
+   * the meeting room" sits 50 characters into an email's sentence. Absent: maxNameChars.
+   */
+  maxTextChars: z.number().int().positive().optional(),
   /**
    * Mark what matches the task: `* ` before the element lines sharing the most task words (when
    * any), `*` before a select's options that the task names. Absent in older policies: false.
@@ -104,11 +110,13 @@ export function taskWords(text: string): Set<string> {
  * dialogs, sticky bars), then the viewport. That cut 51% to 14%. The rule reads only the page and the task,
  * so training and inference rank alike.
  */
-export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction), withValues = false): number[] {
+export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction), withValues = false, overlayByLayout = false): number[] {
   const firstBelow = elements.findIndex((e) => !e.inViewport);
+  const drawnOver = overlayByLayout ? overlaysByLayout(elements) : [];
   const priority = elements.map((e, i) => {
     const kind = CONTROL_ROLES.has(e.role) ? 2 : e.role === 'link' ? 1 : 0;
-    const overlay = firstBelow >= 0 && i > firstBelow && e.inViewport ? 2 : 0;
+    // An overlay found by layout is what the page shows on top: nothing else can be clicked first.
+    const overlay = overlayByLayout ? (drawnOver[i] && e.role !== 'text' ? 10 : 0) : firstBelow >= 0 && i > firstBelow && e.inViewport ? 2 : 0;
     return 2 * Math.min(shared[i], 3) + kind + overlay + (e.inViewport ? 0.5 : 0);
   });
   if (withValues) {
@@ -116,6 +124,29 @@ export function elementPriorities(elements: readonly PageElement[], instruction:
     for (let i = 1; i < elements.length; i++) if (valueOfLabel(elements, i, shared)) priority[i] = Math.max(priority[i], priority[i - 1] - 0.25);
   }
   return priority;
+}
+
+type Box = PageElement['box'];
+/** Overlap by more than 2 px both ways: rows laid out edge to edge share a fraction of a pixel. */
+const intersects = (a: Box, b: Box) => a.x + 2 < b.x + b.width && b.x + 2 < a.x + a.width && a.y + 2 < b.y + b.height && b.y + 2 < a.y + a.height;
+const contains = (a: Box, b: Box) => a.x <= b.x + 1 && a.y <= b.y + 1 && a.x + a.width >= b.x + b.width - 1 && a.y + a.height >= b.y + b.height - 1;
+
+/**
+ * Elements drawn over the page: in the viewport, and overlapping an element before them in page
+ * order that neither holds them nor sits inside them. In normal flow a later element never covers an
+ * earlier one; a cookie banner, a dialog or a sticky bar does. The page-order rule (in the viewport
+ * after an element below it) misfired on two-column results and scrolled pages, where it ranked a
+ * card at the bottom of the viewport over the cheapest hotel at the top.
+ */
+export function overlaysByLayout(elements: readonly PageElement[]): boolean[] {
+  return elements.map((e, i) => {
+    if (!e.inViewport) return false;
+    for (let j = 0; j < i; j++) {
+      const o = elements[j];
+      if (o.inViewport && intersects(e.box, o.box) && !contains(e.box, o.box) && !contains(o.box, e.box)) return true;
+    }
+    return false;
+  });
 }
 
 /** Roles that label what follows them in page order (a table row's header, a term, a label). */
@@ -134,13 +165,16 @@ function valueOfLabel(elements: readonly PageElement[], i: number, shared: reado
 }
 
 /** How many task words each element's name, value and options contain. */
-export function sharedTaskWords(elements: readonly PageElement[], instruction: string): number[] {
+export function sharedTaskWords(elements: readonly PageElement[], instruction: string, maxShare = 1): number[] {
   const words = taskWords(instruction);
-  return elements.map((e) => {
-    let shared = 0;
-    for (const w of taskWords(`${e.name} ${e.value ?? ''} ${(e.options ?? []).join(' ')}`)) if (words.has(w)) shared++;
-    return shared;
-  });
+  const perElement = elements.map((e) => [...taskWords(`${e.name} ${e.value ?? ''} ${(e.options ?? []).join(' ')}`)].filter((w) => words.has(w)));
+  // A task word on most of the page ("2027" on every day of a calendar, "night" on every hotel card)
+  // says nothing about which element matters: with maxShare < 1 it counts only on at most
+  // max(3, maxShare x elements) of them.
+  const limit = Math.max(3, Math.floor(maxShare * elements.length));
+  const count = new Map<string, number>();
+  for (const ws of perElement) for (const w of ws) count.set(w, (count.get(w) ?? 0) + 1);
+  return perElement.map((ws) => ws.filter((w) => maxShare >= 1 || count.get(w)! <= limit).length);
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -158,22 +192,38 @@ function namedInTask(text: string, instruction: string): boolean {
  */
 function elementLines(visible: readonly PageElement[], instruction: string, shared: readonly number[], s: PromptSettings): string[] {
   const nameFirst = s.elementLayout === 'name-first';
-  if (!s.markTaskMatches) return visible.map((e) => renderElementLine(e, s.maxNameChars, nameFirst));
+  const clipAt = (e: PageElement) => (e.role === 'text' ? (s.maxTextChars ?? s.maxNameChars) : s.maxNameChars);
+  if (!s.markTaskMatches) return visible.map((e) => renderElementLine(e, clipAt(e), nameFirst));
   const best = Math.max(0, ...shared);
   return visible.map((e, i) => {
     const options = e.options?.map((o) => (namedInTask(o, instruction) ? `*${o}` : o));
-    const line = renderElementLine(options ? { ...e, options } : e, s.maxNameChars, nameFirst);
+    const line = renderElementLine(options ? { ...e, options } : e, clipAt(e), nameFirst);
     return best > 0 && shared[i] === best ? `* ${line}` : line;
   });
 }
 
+/**
+ * The page's elements without echoes: a heading or cell whose name a neighbouring link or control
+ * repeats (`heading "Seaside Inn"` above `link "Seaside Inn"`, a calendar cell above its day's
+ * link). The actionable twin says the same at half the tokens.
+ */
+function withoutEchoes(elements: readonly PageElement[]): PageElement[] {
+  const actionable = (e: PageElement | undefined) => e !== undefined && (e.role === 'link' || CONTROL_ROLES.has(e.role));
+  return elements.filter((e, i) => actionable(e) || !(e.role !== 'text' && [elements[i - 1], elements[i + 1]].some((n) => actionable(n) && n!.name === e.name)));
+}
+
+/** Under `task-layout`, a task word counts only on at most this share of the page's elements. */
+const WORD_SHARE = 0.2;
+
 /** The element list within a character budget: the highest priority first, printed back in page order. */
 function renderElements(input: PolicyPromptInput, s: PromptSettings, budget: number): string[] {
-  const visible = input.elements.filter((e) => e.visible);
-  const byTask = s.elementOrder === 'task' || s.elementOrder === 'task-values';
-  const shared = byTask || s.markTaskMatches ? sharedTaskWords(visible, input.instruction) : [];
+  const shown = input.elements.filter((e) => e.visible);
+  const visible = s.elementOrder === 'task-layout' ? withoutEchoes(shown) : shown;
+  const byTask = s.elementOrder !== 'page';
+  const byLayout = s.elementOrder === 'task-layout';
+  const shared = byTask || s.markTaskMatches ? sharedTaskWords(visible, input.instruction, byLayout ? WORD_SHARE : 1) : [];
   const lines = elementLines(visible, input.instruction, shared, s);
-  const priority = byTask ? elementPriorities(visible, input.instruction, shared, s.elementOrder === 'task-values') : visible.map((e) => Number(e.inViewport));
+  const priority = byTask ? elementPriorities(visible, input.instruction, shared, s.elementOrder !== 'task', byLayout) : visible.map((e) => Number(e.inViewport));
   const order = visible.map((_, i) => i).sort((a, b) => priority[b] - priority[a] || a - b);
   const kept = new Set<number>();
   let used = 0;

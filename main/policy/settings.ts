@@ -18,6 +18,12 @@ export const PolicySettings = z.object({
   /** Tokens kept free for the output; also the default generation limit. */
   reserve: z.number().int().positive(),
   dataset: z.object({ name: z.string(), version: z.number().int() }).nullable(),
+  /**
+   * Words of the training targets' messages and typed text that are not the page's (no digits):
+   * "The", "costs", "starts", "per", "night". Guided decoding keeps a message's words to these and
+   * the prompt's (see ActionGuide). Absent in older policies: messages stay free.
+   */
+  messageWords: z.array(z.string()).optional(),
 });
 export type PolicySettings = z.infer<typeof PolicySettings>;
 

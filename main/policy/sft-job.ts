@@ -32,6 +32,11 @@ export interface SftJob extends LoopSettings {
    * neighbours learn as well as uniform ones is not measured yet. Absent in older jobs: false.
    */
   lengthBuckets?: boolean;
+  /**
+   * A policy folder whose weights and tokenizer a new run starts from (a fine-tune: its
+   * architecture replaces `model` and `vocabSize`; the optimizer starts fresh). Absent: random weights.
+   */
+  init?: string;
 }
 
 export const TOKENIZER_SPACES = ['attached', 'separate'] as const;

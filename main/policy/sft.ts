@@ -25,6 +25,7 @@ import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainProgress }
 import { POLICY_FILE, type PolicySettings } from './settings.ts';
 import { compactSample, encodeSample, readPolicySamples, tokenizerTexts, type EncodedSample } from './sft-data.ts';
 import { appendTrainLog, resetTrainLog } from './train-log.ts';
+import { messageVocabulary } from './message-words.ts';
 import { defaultSftModel, type SftJob } from './sft-job.ts';
 
 export { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from './sft-job.ts';
@@ -60,14 +61,17 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
   const resumed = resuming ? loadModel(job.outDir) : null;
   if (resumed) hooks.onLog?.(`resuming from ${job.outDir}`);
+  const initial = !resumed && job.init ? loadModel(job.init) : null;
+  if (initial) hooks.onLog?.(`starting from the weights and tokenizer of ${job.init}`);
+  const start = resumed ?? initial;
   const config = { ...defaultModelConfig, ...defaultSftModel, ...job.model, satTokens: 0, seed: job.seed };
-  const { tokenizer, trainSeqs, valSeqs, valOn, valCount } = encodeSftData(job, resumed?.tokenizer ?? null, resumed?.model.config.ctx ?? config.ctx);
-  const model = resumed?.model ?? new TransformerLM({ ...config, vocabSize: tokenizer.vocabSize });
+  const { tokenizer, trainSeqs, valSeqs, valOn, valCount, messageWords } = encodeSftData(job, start?.tokenizer ?? null, start?.model.config.ctx ?? config.ctx);
+  const model = start?.model ?? new TransformerLM({ ...config, vocabSize: tokenizer.vocabSize });
   // Target tokens: the ones the policy writes (weight 1, or 0 for a masked thought); the prompt's weight comes on top.
   const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.slice(s.promptLength).filter((m) => m > 0).length, 0) / trainSeqs.length;
   hooks.onLog?.(`samples: train ${trainSeqs.length}, validation ${valCount}; mean length ${(trainSeqs.reduce((n, s) => n + s.ids.length, 0) / trainSeqs.length).toFixed(0)} tokens, ${lossTokens.toFixed(1)} target tokens with loss, prompt tokens at weight ${job.promptWeight ?? 0}; parameters ${model.parameterCount}`);
 
-  const settings: PolicySettings = { format: 'lab-compact-policy', version: 1, prompt: job.prompt, targets: job.targets, reserve: job.reserve, dataset: job.dataset };
+  const settings: PolicySettings = { format: 'lab-compact-policy', version: 1, prompt: job.prompt, targets: job.targets, reserve: job.reserve, dataset: job.dataset, messageWords };
   const opt = new AdamW(model, job.weightDecay);
   const state: LoopState = { step: 0, rng: job.seed };
   if (resuming) {
@@ -163,6 +167,7 @@ function encodeSftData(job: SftJob, tokenizer: Tokenizer | null, ctx: number) {
     valSeqs: (val.length ? val : train).slice(0, job.evalSamples).map((s) => encodeSample(tok, s, enc)),
     valOn: (val.length ? 'validation' : 'train') as 'validation' | 'train',
     valCount: val.length,
+    messageWords: messageVocabulary(train.map((s) => s.target.action)),
   };
 }
 

@@ -13,6 +13,7 @@ import { resourcePath } from '../../main/paths.ts';
 import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { parseAction } from '../../main/environment/actions.ts';
 import { MAX_THOUGHT_CHARS } from '../../main/policy/prompt.ts';
+import { messageVocabulary } from '../../main/policy/message-words.ts';
 
 const PROMPT = 'Task: Add the Terra Jacket to the cart.\nPage: /p/7 | Shop\n[12] button "Add to cart"\n[7] link "Home"\nSome text\n[48] combobox "Size" value="S" collapsed options: S | XL\n[30] textbox "Note"\n[5] checkbox "Gift wrap"\nHistory: none\nNext:\n';
 const ELEMENTS = promptElements(PROMPT);
@@ -171,6 +172,37 @@ test('the last tokens of the output budget close the call, so a long message end
   // With room left, the text goes on.
   const roomy = new ActionGuide(tok, ELEMENTS, eot, false, budget + 10);
   assert.equal(roomy.allowed(tok.encode("Done.\nsend_msg_to_user('the price"))![tok.encode(' ')[0]], 1);
+});
+
+test('message words: a message or typed text holds only words of the prompt (numbers also without separators) and of the policy\'s vocabulary', () => {
+  const prompt = 'Task: How much does the Kimchi pancake cost at Basil Table?\nPage: /r/2 | Basil Table\ncell "Kimchi pancake" [93]\ncell "$16.50" [94]\nSquare feet 2,440\n[30] textbox "Note"\nNext:\n';
+  const elements = promptElements(prompt);
+  const tok = trainTokenizer([prompt, "Answer.\nsend_msg_to_user('The Kimchi pancake costs $16.50 at Basil Table.')", 'Kimable costson 2440 1990 Bas'], 500, [END_OF_TEXT]);
+  const eot = tok.specialId(END_OF_TEXT);
+  const guide = new ActionGuide(tok, elements, eot, false, undefined, 0, false, { prompt, vocabulary: ['The', 'costs', 'at'] });
+  // Whether the guide lets `text` be followed by `next`, character by character (each a token of this tokenizer or not, the scan is on text).
+  const open = (text: string) => guide.scan(text) !== 'dead';
+  assert.ok(open("send_msg_to_user('The Kimchi pancake costs $16.50 at Basil Table.')"));
+  assert.ok(open("send_msg_to_user('The Kim"), 'a word still growing into an allowed one');
+  assert.ok(!open("send_msg_to_user('The Kimable"), 'glued pieces of a name');
+  assert.ok(!open("send_msg_to_user('The pancake costson"), 'a vocabulary word glued to another');
+  assert.ok(open("send_msg_to_user('The Table 2440"), 'the page\'s 2,440 as answers write it');
+  assert.ok(!open("send_msg_to_user('The Table 1990 "), 'a number the page does not show');
+  assert.ok(open("fill('30', 'Kimchi pancake')") && !open("fill('30', 'Kimable"), 'typed text too');
+  // The mask agrees: no token continues a word into one that is not allowed.
+  const mask = guide.allowed(tok.encode("Answer.\nsend_msg_to_user('The Kim"))!;
+  const pieces = [...mask].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  assert.ok(pieces.length > 0 && pieces.every((p) => !/^[a-z]/.test(p) || 'chi'.startsWith(p) || p.startsWith('chi')), `continuations of "Kim": ${pieces}`);
+  // Without the words, messages stay free.
+  assert.notEqual(new ActionGuide(tok, elements, eot, false).scan("send_msg_to_user('The Kimable"), 'dead');
+});
+
+test('the message vocabulary: digit-free words that recur across the targets\' messages and typed text', () => {
+  const actions = [
+    ...Array.from({ length: 10 }, (_, i) => `send_msg_to_user('The Room ${i} costs $${100 + i}.00 per night.')`),
+    "send_msg_to_user('Seaside Inn is the cheapest.')", "fill('12', 'Oslo')", "click('4')", 'not an action',
+  ];
+  assert.deepEqual(messageVocabulary(actions), ['Room', 'The', 'costs', 'night', 'per']);
 });
 
 test('a banned action cannot be written, nor begun where it is the only way on; other actions stay open', () => {

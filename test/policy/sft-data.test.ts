@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { encodeSample, tokenizerTexts, type PolicySample } from '../../main/policy/sft-data.ts';
-import { parsePolicyOutput, policyTarget, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings } from '../../main/policy/prompt.ts';
+import { parsePolicyOutput, policyTarget, renderPolicyPrompt, defaultPromptSettings, urlPath, taskWords, PromptSettings, overlaysByLayout } from '../../main/policy/prompt.ts';
 import { batchPicker, sftBatch } from '../../main/policy/sft.ts';
 import { Rng } from '../../main/common/rng.ts';
 import { promptElements } from '../../main/policy/action-guide.ts';
@@ -130,6 +130,44 @@ test('task-values element order: the value beside a label the task names comes a
   assert.match(values, /\[41\] rowheader "Square feet"\n\[42\] cell "2,440"/);
   // A label the task does not name brings nothing along.
   assert.doesNotMatch(values, /House/);
+});
+
+const at = (e: PageElement, x: number, y: number, width: number, height: number): PageElement => ({ ...e, box: { x, y, width, height } });
+
+test('overlays by layout: an element over an earlier one it neither holds nor sits in; not two-column cards, edge-to-edge rows or nested twins', () => {
+  const twoColumns = [at(el('1', 'link', 'Seaside Inn'), 0, 100, 200, 20), at(el('2', 'text', 'from $120', false), 0, 900, 200, 20), at(el('3', 'link', 'Cedar Inn'), 300, 700, 200, 20)];
+  assert.deepEqual(overlaysByLayout(twoColumns), [false, false, false], 'the page-order rule would call Cedar Inn an overlay');
+  const rows = [at(el('4', 'rowheader', 'Twin Room'), 20, 537.2, 217, 52.8), at(el('5', 'rowheader', 'Deluxe King Room'), 20, 589.9, 217, 52.8)];
+  assert.deepEqual(overlaysByLayout(rows), [false, false], 'a tenth of a pixel shared by adjacent rows is not an overlap');
+  const nested = [at(el('6', 'heading', 'Copper Inn'), 20, 40, 300, 22), at(el('7', 'link', 'Copper Inn'), 20, 40, 300, 22)];
+  assert.deepEqual(overlaysByLayout(nested), [false, false]);
+  const banner = [at(el('8', 'heading', 'Shop by brand'), 20, 702, 984, 32), at(el('9', 'link', 'Lumio'), 20, 755, 45, 18), at(el('10', 'button', 'Accept all cookies'), 657, 718, 160, 36)];
+  assert.deepEqual(overlaysByLayout(banner), [false, false, true]);
+  assert.deepEqual(overlaysByLayout([banner[0], { ...banner[2], inViewport: false }]), [false, false], 'outside the viewport nothing is drawn over');
+});
+
+test('task-layout element order: a task word on most of the page does not count, overlays come first, echoes go, text runs get their own limit', () => {
+  const days = Array.from({ length: 12 }, (_, i) => el(String(40 + i), 'link', `Monday, ${i + 1} April 2027`));
+  const input = { ...sample.input, instruction: 'What time does "Photo shoot" on 4 May 2027 start? Tell me in a message.', elements: [el('16', 'link', 'Today'), el('25', 'link', 'Next month'), ...days] };
+  const budget = { ...idFirst, maxPageChars: 90 };
+  // Every day shares "2027" with the task: under the task order they crowd out the link the task needs.
+  assert.doesNotMatch(renderPolicyPrompt(input, { ...budget, elementOrder: 'task' }), /Next month/);
+  assert.match(renderPolicyPrompt(input, { ...budget, elementOrder: 'task-layout' }), /\[16\] link "Today"\n\[25\] link "Next month"\n/);
+
+  const banner = at(el('99', 'button', 'Accept all cookies'), 600, 700, 160, 36);
+  const page = [at(el('60', 'heading', 'Seaside Inn'), 20, 100, 200, 22), at(el('61', 'link', 'Seaside Inn'), 20, 100, 200, 22), at(el('62', 'text', 'from $171.00 per night'), 20, 130, 200, 18), at(el('70', 'heading', 'Brand news'), 20, 690, 900, 40), banner];
+  const hotels = { ...sample.input, instruction: 'Which hotel with at least 4 stars has the lowest price per night?', elements: page };
+  const layout = renderPolicyPrompt(hotels, { ...idFirst, maxPageChars: 45, elementOrder: 'task-layout' });
+  assert.match(layout, /^\[99\] button "Accept all cookies"$/m, 'the banner drawn over the page is kept first');
+  const roomy = renderPolicyPrompt(hotels, { ...idFirst, maxPageChars: 400, elementOrder: 'task-layout' });
+  assert.doesNotMatch(roomy, /heading "Seaside Inn"/, 'the heading echoes the link beside it');
+  assert.match(roomy, /\[61\] link "Seaside Inn"/);
+
+  const mail = { ...sample.input, elements: [el('40', 'text', "Let's meet on Thursday at 4:30 PM in the Oak Room to go over the plan."), el('41', 'link', 'Reply to Elena Okafor about the Delta project sync')] };
+  const text = renderPolicyPrompt(mail, { ...idFirst, maxPageChars: 400, elementOrder: 'task-layout', maxTextChars: 100 });
+  assert.match(text, /in the Oak Room to go over the plan\.$/m);
+  assert.match(text, /link "Reply to Elena Okafor about the Delta p…"/, 'other names keep maxNameChars');
+  assert.equal(PromptSettings.parse({ maxPageChars: 700, maxNameChars: 40, maxHistory: 3 }).maxTextChars, undefined, 'older policies clip text runs at maxNameChars');
 });
 
 test('policy.json and prompt settings written before the element order existed read as page order', () => {

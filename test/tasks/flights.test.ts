@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskServer, TaskInstance } from '../../main/tasks/server.ts';
 import { airportLabel, flightsFor, type FlightsState } from '../../main/tasks/families/flights/data.ts';
+import { SORTS, sortFlights } from '../../main/tasks/families/flights/pages-search.ts';
 import { addDays, longDate } from '../../main/tasks/families/common/dates.ts';
 import { MiniBrowser } from './helpers/minibrowser.ts';
 import { runAgent, startServer } from './helpers/server.ts';
@@ -134,4 +135,20 @@ test('flights: the oracle solves every tier over real HTTP', async () => {
       assert.deepEqual(r.errors, []);
     }
   }
+});
+
+test('flights: the oracle sorts and filters as the criterion says, so the flight it books is the first one listed', async () => {
+  const criteria = new Set<string>();
+  for (const seed of [10020, 10021, 10022, 10023, 10024, 10025, 10026, 10027]) {
+    const r = await runAgent(server, 'flights', seed, (i) => i.family.oracle(i.ctx), { tier: 1 });
+    const g = (r.instance.ctx.state as FlightsState).goal;
+    criteria.add(g.criterion);
+    const order = g.criterion === 'shortest' ? 'duration' : 'price';
+    const label = SORTS.find((s) => s.value === order)!.label;
+    assert.ok(r.actions.some((a) => a.startsWith('select_option(') && a.includes(`'${label}'`)), `seed ${seed}: sorts by ${order}\n${r.actions.join('\n')}`);
+    const listed = sortFlights(flightsFor(r.instance.ctx.seed, g.from, g.to, g.date), order).filter((f) => g.criterion !== 'cheapest_nonstop' || f.stops === 0);
+    assert.equal(listed[0].number, g.flight, `seed ${seed}: ${g.criterion} is the first flight after sorting`);
+    assert.ok(r.instance.family.check(r.instance.ctx).success);
+  }
+  assert.equal(criteria.size, 3, 'every criterion is covered');
 });

@@ -55,6 +55,8 @@ interface SftFlags {
   tokenizerSpaces: string;
   copy: boolean;
   lengthBuckets?: boolean;
+  maxTextChars?: string;
+  init?: string;
   history: string;
   evalEvery: string;
   checkpointEvery: string;
@@ -109,6 +111,8 @@ export function registerPolicyCommands(program: Command): void {
     .option('--d-ff <n>', 'MLP width', String(m.dFF))
     .option('--ctx <n>', 'context length in tokens', String(m.ctx))
     .option('--max-page-chars <n>', 'character budget of the page text in a prompt', String(defaultPromptSettings.maxPageChars))
+    .option('--max-text-chars <n>', 'longest text run printed in a prompt (default: the name limit, 40)')
+    .option('--init <policy>', 'start from this policy folder\'s weights and tokenizer (a fine-tune; its architecture replaces --d-model, --layers, --heads, --d-ff, --ctx and --vocab)')
     .option('--history <n>', 'previous actions shown in a prompt', String(defaultPromptSettings.maxHistory))
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays), task-values (task, and the value beside a label the task names comes with it) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
     .option('--element-layout <layout>', `element lines: ${ELEMENT_LAYOUTS.join(' | ')} (\`link "Shoes" [12]\`: the id after the name it stands for)`, defaultPromptSettings.elementLayout)
@@ -131,8 +135,10 @@ export function registerPolicyCommands(program: Command): void {
       const prompt: PromptSettings = {
         ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'],
         markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
-        thought: o.thought,
+        thought: o.thought, ...(o.maxTextChars ? { maxTextChars: int(o.maxTextChars) } : {}),
       };
+      const init = o.init ? resolve(o.init) : undefined;
+      if (init && !['model.json', 'weights.bin', 'tokenizer.json'].every((f) => existsSync(join(init, f)))) throw new Error(`--init: no policy checkpoint in ${init} (model.json, weights.bin, tokenizer.json)`);
       const outDir = resolve(o.out);
       const samplesFile = join(outDir, SFT_SAMPLES_FILE);
       const resuming = o.resume && existsSync(join(outDir, TRAIN_STATE_FILE)) && existsSync(samplesFile);
@@ -158,6 +164,7 @@ export function registerPolicyCommands(program: Command): void {
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
         vocabSize: int(o.vocab), ...encoding, tokenizerSpaces: o.tokenizerSpaces as TokenizerSpaces, lengthBuckets: !!o.lengthBuckets,
         model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx), copy: o.copy },
+        ...(init ? { init } : {}),
       };
       await runSftJob(job, !!o.json);
     });
@@ -182,10 +189,11 @@ export function registerPolicyCommands(program: Command): void {
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--backend <id>', 'TensorFlow.js backend')
       .option('--no-end-on-goal', 'run page-state goals until the agent stops, as before, instead of ending them when the checker passes')
+      .option('--no-message-words', 'guided: let messages and typed text hold any word (by default a policy whose policy.json lists messageWords keeps them to those and the prompt\'s)')
       .option('--stall-ban', 'guided: the policy may not write again an action that left the page unchanged')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--json', 'print the report as JSON'))),
-  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; messageWords: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -203,7 +211,7 @@ export function registerPolicyCommands(program: Command): void {
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, messageWords: o.messageWords, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
         tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
       }, {
         signal,

@@ -4,7 +4,7 @@ import type { Observation } from '../../../environment/types.ts';
 import { OracleAgent, act, fillIfNeeded, find, instancePath, selectIfNeeded, startsWith } from '../common/oracle.ts';
 import { airportLabel } from './data.ts';
 import { longDate, parseDate } from '../common/dates.ts';
-import type { Ctx } from './pages-search.ts';
+import { SORTS, type Ctx } from './pages-search.ts';
 
 export class FlightsOracle extends OracleAgent {
   readonly name = 'oracle:flights';
@@ -41,6 +41,19 @@ export class FlightsOracle extends OracleAgent {
     if (path === '/results') {
       const right =
         query.get('from') === g.from && query.get('to') === g.to && parseDate(query.get('date') ?? '') === g.date && Number(query.get('passengers')) === g.passengers && query.get('class') === g.fareClass;
+      // Sorted and filtered as the criterion says, the flight is the first listed: a procedure a
+      // policy can learn from what the page shows, where picking it from an unsorted list asks
+      // it to compare prices it cannot see (the button names are clipped before the fare).
+      const order = g.criterion === 'shortest' ? 'duration' : 'price';
+      const nonstop = g.criterion === 'cheapest_nonstop';
+      if (right && (query.get('sort') !== order || (query.get('nonstop') === '1') !== nonstop)) {
+        const sort = selectIfNeeded(obs, 'Sort by', SORTS.find((x) => x.value === order)!.label, order);
+        if (sort) return { thought: `Sort by ${order}.`, action: sort };
+        const ns = find(obs, 'checkbox', 'Nonstop only');
+        if (ns && (ns.checked === true) !== nonstop) return { thought: nonstop ? 'Nonstop flights only.' : 'Clear the nonstop filter.', action: act.click(ns) };
+        const upd = find(obs, 'button', 'Update results');
+        if (upd) return { thought: 'Update the results.', action: act.click(upd) };
+      }
       const sel = find(obs, 'button', startsWith(`Select flight ${g.flight} `));
       if (right && sel) return { thought: `Flight ${g.flight} is the one the task asks for; select it.`, action: act.click(sel) };
       if (right) {
