@@ -1,10 +1,10 @@
 /**
- * At the answer steps of a policy's SFT samples, is the value the oracle sends in the prompt the
- * policy reads? Per family: steps where the answer's value is printed in the encoded prompt, out
- * of answer steps with a value this script can pick from the message. Used for the element-order
- * figures in docs/benchmarks.md ("The value beside the label").
+ * Does the prompt the policy reads show what the oracle acted on? Per family, over a policy's SFT
+ * samples: at answer steps, the value the oracle sends (out of answer steps with a value this
+ * script can pick from the message); at steps acting on an element, that element's id. Used for
+ * the element-order figures in docs/benchmarks.md ("The value beside the label", "Layout order").
  *
- *   npx tsx scripts/answer-in-prompt.ts --samples DIR/sft-samples.jsonl --policy resources/models/web-policy [--element-order task|task-values|page] [--max-page-chars N]
+ *   npx tsx scripts/answer-in-prompt.ts --samples DIR/sft-samples.jsonl --policy resources/models/web-policy [--element-order task|task-values|task-layout|page] [--max-page-chars N] [--max-text-chars N]
  *
  * The samples of the shipped policy come from `lab train policy --preset long` (its lab's
  * policies/<name>/sft-samples.jsonl). The check is by value match (digits and letters only), so
@@ -24,6 +24,7 @@ const { values: o } = parseArgs({
     policy: { type: 'string', default: 'resources/models/web-policy' },
     'element-order': { type: 'string' },
     'max-page-chars': { type: 'string' },
+    'max-text-chars': { type: 'string' },
   },
 });
 if (!o.samples) throw new Error('--samples FILE is required (a policy\'s sft-samples.jsonl)');
@@ -36,6 +37,7 @@ const prompt = PromptSettings.parse({
   ...settings.prompt,
   ...(order ? { elementOrder: order } : {}),
   ...(o['max-page-chars'] ? { maxPageChars: Number(o['max-page-chars']) } : {}),
+  ...(o['max-text-chars'] ? { maxTextChars: Number(o['max-text-chars']) } : {}),
 });
 const tokenizer = loadTokenizer(o.policy!);
 const maxTokens = model.config.ctx - settings.reserve;
@@ -48,16 +50,26 @@ function answerValue(action: string): string | null {
 const bare = (s: string) => s.replace(/[^0-9A-Za-z]/g, '');
 
 const perFamily: Record<string, { shown: number; steps: number }> = {};
+const targets: Record<string, { shown: number; steps: number }> = {};
 for (const line of readFileSync(o.samples, 'utf8').split('\n')) {
   if (!line) continue;
   const sample = JSON.parse(line);
   const action: string = sample.target.action;
-  if (!action.startsWith('send_msg_to_user')) continue;
+  const text = () => tokenizer.decode(encodePrompt(tokenizer, sample.input, prompt, maxTokens));
+  if (!action.startsWith('send_msg_to_user')) {
+    const id = /^\w+\('([^']*)'/.exec(action)?.[1];
+    if (id === undefined || !sample.input.elements.some((e: { id: string }) => e.id === id)) continue;
+    const t = (targets[sample.family] ??= { shown: 0, steps: 0 });
+    t.steps++;
+    if (text().includes(`[${id}]`)) t.shown++;
+    continue;
+  }
   const value = answerValue(action);
   if (!value) continue;
-  const text = tokenizer.decode(encodePrompt(tokenizer, sample.input, prompt, maxTokens));
+  const shown = text();
   const f = (perFamily[sample.family] ??= { shown: 0, steps: 0 });
   f.steps++;
-  if (text.includes(value) || bare(text).includes(bare(value))) f.shown++;
+  if (shown.includes(value) || bare(shown).includes(bare(value))) f.shown++;
 }
-process.stdout.write(JSON.stringify({ samples: o.samples, elementOrder: prompt.elementOrder, maxPageChars: prompt.maxPageChars, maxTokens, perFamily }, null, 2) + '\n');
+const total = (r: Record<string, { shown: number; steps: number }>) => Object.values(r).reduce((a, x) => ({ shown: a.shown + x.shown, steps: a.steps + x.steps }), { shown: 0, steps: 0 });
+process.stdout.write(JSON.stringify({ samples: o.samples, elementOrder: prompt.elementOrder, maxPageChars: prompt.maxPageChars, maxTextChars: prompt.maxTextChars ?? null, maxTokens, perFamily, answers: total(perFamily), targetsPerFamily: targets, targets: total(targets) }, null, 2) + '\n');

@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# Reproduces the shipped compact policy (resources/models/web-policy): the recipe
-# `lab train policy --preset wide` (oracle episodes on training seeds 0-249 of the nine training
-# families, tier 1, then 2,000 SFT steps of the copying policy, 3 blocks of width 128, with element thoughts; about 1.5 hours
-# on two cores), then copies the model files into resources/.
+# Reproduces the shipped compact policy (resources/models/web-policy) in three stages, about 2.5
+# hours on two cores:
+#   1. `lab train policy --preset wide`: oracle episodes on training seeds 0-249 of the nine
+#      training families (tier 1), then 2,000 SFT steps of the copying policy (3 blocks of width
+#      128, element thoughts, `task` element order);
+#   2. 1,000 steps fine-tuned from it (--init) with the `task-layout` element order and text runs
+#      of up to 100 characters, lr 1e-3;
+#   3. 600 more steps from stage 2 (lr 5e-4).
+# The shipped policy's stages 1-2 read flights episodes of the oracle before it sorted the results
+# (2026-12-05); a fresh lab collects the sorting oracle's for every stage. Then the model files
+# are copied into resources/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAB=${LAB:-.lab}
-npx tsx main/cli/index.ts --lab "$LAB" train policy --preset wide --out "$LAB/policies/web-policy"
+lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
+lab train policy --preset wide --out "$LAB/policies/wide"
+layout=(--dataset policy-wide --thought element --element-order task-layout --max-text-chars 100 --warmup 30 --eval-every 250 --checkpoint-every 50)
+lab train sft "${layout[@]}" --init "$LAB/policies/wide" --out "$LAB/policies/layout" --steps 1000 --lr 1e-3 --min-lr 1e-4
+lab train sft "${layout[@]}" --init "$LAB/policies/layout" --out "$LAB/policies/web-policy" --steps 600 --lr 5e-4 --min-lr 5e-5
 mkdir -p resources/models/web-policy
 for f in model.json weights.bin tokenizer.json policy.json train-log.jsonl runs.jsonl; do
   cp "$LAB/policies/web-policy/$f" resources/models/web-policy/

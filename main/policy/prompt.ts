@@ -31,8 +31,12 @@ export const PromptSettings = z.object({
    * before `task` existed, whose policy.json lacks the field). `task`: elements that share words with
    * the task, then controls, overlays and the viewport (see elementPriority). `task-values`: the
    * same, and the value beside a label the task names (the cell after a "Square feet" row header)
-   * comes along with its label (see valueOfLabel). `task-layout`: `task-values`, with overlays found
-   * by layout rather than page order (see overlaysByLayout) and always kept first.
+   * comes along with its label (see valueOfLabel). `task-layout`: `task-values`, and overlays are
+   * found by layout rather than page order (see overlaysByLayout) and always kept first, a task word
+   * on a fifth of the page or more counts for none of it (WORD_SHARE), and a heading or cell that a
+   * link beside it repeats is left out (withoutEchoes). On the 7,466 steps of the shipped policy's
+   * data the element acted on is printed at 94.9% of steps instead of 90.0%, the answer's value
+   * at 81.1% of answer steps instead of 66.9% (scripts/answer-in-prompt.ts, with maxTextChars 100).
    */
   elementOrder: z.enum(ELEMENT_ORDERS).default('page'),
   /**

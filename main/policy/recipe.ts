@@ -48,7 +48,8 @@ export const POLICY_RECIPES = {
   },
   long: LONG_RECIPE,
   /**
-   * The long recipe with a wider model, what the shipped policy is trained with since 2026-12-05:
+   * The long recipe with a wider model, the first of the shipped policy's three stages (the other
+   * two fine-tune it under the task-layout prompt: scripts/train-shipped-policy.sh):
    * 3 blocks of width 128 (972K parameters instead of 276K). At these sizes a step is mostly per-op
    * overhead, so it costs about 1.3x the small model's (2,680 tokens/s against about 3,900 on the
    * 2-core machine), and SFT takes about 47 minutes.
