@@ -28,7 +28,7 @@ export function registerPolicyRecipeCommand(train: Command): void {
     train
       .command('policy')
       .description('from an empty lab to a trained compact policy: oracle episodes on training seeds, a dataset, SFT (resumable)')
-      .option('--preset <name>', `${POLICY_RECIPE_NAMES.join(' | ')} (default: the 45-minute recipe; the shipped policy is trained with wide)`, 'default')
+      .option('--preset <name>', `${POLICY_RECIPE_NAMES.join(' | ')} (default: the 45-minute recipe; the shipped policy starts from wide, see scripts/train-shipped-policy.sh)`, 'default')
       .option('--out <dir>', 'policy folder (default: LAB/policies/recipe-PRESET)')
       .option('--no-copy', 'the same recipe without the copy path (the ablation)')
       .option('--json', 'print the result as JSON'),
