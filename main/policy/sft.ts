@@ -62,6 +62,8 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const resumed = resuming ? loadModel(job.outDir) : null;
   if (resumed) hooks.onLog?.(`resuming from ${job.outDir}`);
   const initial = !resumed && job.init ? loadModel(job.init) : null;
+  // SFT trains the plain next-token head; a SAT-tuned model's extra tokens would be saved as if it had none.
+  if (initial && initial.model.config.satTokens > 0) throw new Error(`--init ${job.init}: a SAT-tuned model (${initial.model.config.satTokens} SAT tokens); fine-tune from the policy it was tuned from`);
   if (initial) hooks.onLog?.(`starting from the weights and tokenizer of ${job.init}`);
   const start = resumed ?? initial;
   const config = { ...defaultModelConfig, ...defaultSftModel, ...job.model, satTokens: 0, seed: job.seed };

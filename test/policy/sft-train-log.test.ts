@@ -8,6 +8,7 @@ import { defaultPromptSettings } from '../../main/policy/prompt.ts';
 import { TRAIN_LOG_FILE, TrainLogLine } from '../../main/policy/train-log.ts';
 import { readJsonl } from '../../main/store/jsonl.ts';
 import { shopSamples } from './salvage-fixture.ts';
+import { resourcePath } from '../../main/paths.ts';
 
 function job(outDir: string, samplesFile: string): SftJob {
   return {
@@ -60,6 +61,8 @@ test('SFT with init starts from that policy: its tokenizer, its architecture, it
   assert.equal(result.parameters, trained.parameters);
   assert.equal(readFileSync(join(tuned, 'tokenizer.json'), 'utf8'), readFileSync(join(base, 'tokenizer.json'), 'utf8'));
   assert.ok(Math.abs(result.valLoss - trained.valLoss) < 1e-5, `validation loss ${result.valLoss} equals the init's ${trained.valLoss}`);
+  // A SAT-tuned model is refused, by name.
+  await assert.rejects(trainSft({ ...job(join(dir, 'sat'), samples), init: resourcePath('models', 'sdsat-code') }), /SAT-tuned model/);
   // A fresh run of the same job without init starts from random weights: a far higher loss.
   const scratch = await trainSft({ ...job(join(dir, 'scratch'), samples), steps: 2, lr: 0, minLr: 0, evalEvery: 1 });
   assert.ok(scratch.valLoss > trained.valLoss + 0.5, `from scratch ${scratch.valLoss} against ${trained.valLoss}`);
