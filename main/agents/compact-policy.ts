@@ -211,13 +211,14 @@ export class CompactPolicyAgent implements Agent {
     if (settings.targets === 'action') prompt.push(...tokenizer.encode('\n'));
     const eot = tokenizer.specialId(END_OF_TEXT);
     const maxNew = Math.min(this.options.maxNew ?? settings.reserve, model.config.ctx - prompt.length);
-    const elements = promptElements(tokenizer.decode(prompt));
+    const promptText = tokenizer.decode(prompt);
+    const elements = promptElements(promptText);
     const seed = mixSeed(this.taskSeed, this.step++);
     const page = pageKey(obs);
     const stalled = page === this.lastPage && history.length > 0 && (this.options.stallBan ?? false) ? history.at(-1)!.action : null;
     this.lastPage = page;
     const guide = () => {
-      const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: tokenizer.decode(prompt), vocabulary: settings.messageWords } : undefined;
+      const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: promptText, vocabulary: settings.messageWords } : undefined;
       const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words);
       return stalled ? g.banAction(stalled) : g;
     };

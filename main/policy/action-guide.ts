@@ -19,6 +19,7 @@ import { inDefaultActionSets } from '../environment/action-sets.ts';
 import type { TokenConstraint } from '../decode/types.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
 import { MAX_THOUGHT_CHARS } from './prompt.ts';
+import { WORD_CHECKED_ACTIONS, allowedWords, wordsAllowed, type AllowedWords } from './message-words.ts';
 
 /** An element line of a rendered prompt: its id, its role, and the options printed for a select. */
 export interface PromptElement {
@@ -132,7 +133,7 @@ export class ActionGuide implements TokenConstraint {
   /** Whole actions the output may not be (banAction). */
   private readonly banned = new Set<string>();
   /** Words a message or typed text may hold, and their prefixes (null: any). */
-  private readonly words: { whole: Set<string>; prefixes: Set<string> } | null;
+  private readonly words: AllowedWords | null;
 
   /**
    * @param elements the prompt's element lines (promptElements)
@@ -296,7 +297,7 @@ export class ActionGuide implements TokenConstraint {
         i += id.length;
       } else {
         const end = arg === 'text' ? endOfString(rest, i) : arg === 'number' ? endOfNumber(rest, i) : endOfWord(rest, i, arg.oneOf);
-        if (arg === 'text' && this.words && WORD_CHECKED.has(name) && end !== 'dead') {
+        if (arg === 'text' && this.words && WORD_CHECKED_ACTIONS.has(name) && end !== 'dead') {
           const body = rest.slice(i + 1, end === 'open' ? rest.length : end - 1);
           if (!wordsAllowed(body, end === 'open', this.words)) return 'dead';
         }
@@ -311,30 +312,6 @@ export class ActionGuide implements TokenConstraint {
   private unlessBanned(action: string): Scan {
     return this.banned.has(action) ? 'dead' : 'whole';
   }
-}
-
-/** Actions whose text argument keeps to the allowed words: the answer, and text typed into a field. */
-const WORD_CHECKED = new Set(['send_msg_to_user', 'fill']);
-const WORD = /[A-Za-z0-9]+/g;
-
-/**
- * The words a message may hold: the prompt's (and its numbers without thousands separators, as
- * answers write them: "2,440" -> "2440") and the vocabulary's, with every prefix of each.
- */
-export function allowedWords(prompt: string, vocabulary: readonly string[]): { whole: Set<string>; prefixes: Set<string> } {
-  const whole = new Set([...(prompt.match(WORD) ?? []), ...(prompt.match(/\d{1,3}(?:,\d{3})+/g) ?? []).map((n) => n.replace(/,/g, '')), ...vocabulary]);
-  const prefixes = new Set<string>();
-  for (const w of whole) for (let k = 1; k <= w.length; k++) prefixes.add(w.slice(0, k));
-  return { whole, prefixes };
-}
-
-/** Whether every word of `text` is allowed; with `open`, the last one may still be growing into one. */
-function wordsAllowed(text: string, open: boolean, words: { whole: Set<string>; prefixes: Set<string> }): boolean {
-  for (const m of text.matchAll(WORD)) {
-    const growing = open && m.index! + m[0].length === text.length;
-    if (!(growing ? words.prefixes : words.whole).has(m[0])) return false;
-  }
-  return true;
 }
 
 /** The element id a thought line ends on (`link "Shoes" [12]` -> 12), if any. */
