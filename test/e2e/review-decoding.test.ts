@@ -102,6 +102,8 @@ test('the review view shows attempts with their reflections, the step where a re
   await page.setViewportSize({ width: 1024, height: 800 });
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1024), 'no horizontal scroll of the page at 1024 px');
   await page.locator('[data-pane="chart:review-yield-chart"] > summary').click();
+  // The fold re-renders on the next tick: wait for it (a count taken at once raced it on a loaded machine).
+  await page.getByTestId('review-yield-chart').waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('review-yield-chart').count(), 0, 'a folded chart is not drawn');
   await page.reload();
   await page.getByTestId('review-steps-chart').locator('canvas').waitFor();
