@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 LAB=${LAB:-.lab}
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 lab train policy --preset wide --out "$LAB/policies/wide"
-layout=(--dataset policy-wide --thought element --element-order task-layout --max-text-chars 100 --warmup 30 --eval-every 250 --checkpoint-every 50)
+layout=(--dataset policy-recipe-wide --thought element --element-order task-layout --max-text-chars 100 --warmup 30 --eval-every 250 --checkpoint-every 50)
 lab train sft "${layout[@]}" --init "$LAB/policies/wide" --out "$LAB/policies/layout" --steps 1000 --lr 1e-3 --min-lr 1e-4
 lab train sft "${layout[@]}" --init "$LAB/policies/layout" --out "$LAB/policies/web-policy" --steps 600 --lr 5e-4 --min-lr 5e-5
 mkdir -p resources/models/web-policy

@@ -16,6 +16,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from '../common/rng.ts';
+import { SOFTMAX_GRAD_KERNEL } from './native-backend.ts';
 
 export interface ModelConfig {
   /** Standard tokens: rows of the embedding that are also output classes. */
@@ -227,14 +228,28 @@ export class TransformerLM {
   labelLogProbs(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number, labels: tf.Tensor1D): tf.Tensor1D {
     const t = this.trunk(ids, pos, bias, batch, len);
     const logits = linear(t.h, this.p('head.w'));
-    const lpVocab = tf.sum(tf.mul(oneHot(labels, this.config.vocabSize), tf.logSoftmax(logits)), -1) as tf.Tensor1D;
+    const lpVocab = this.vocabLogProbs(logits, labels);
     if (!this.config.copy) return lpVocab;
     const { gate, attn } = this.pointer(t.h, t.tok, ids, bias, batch, len);
-    const holds = tf.cast(tf.equal(ids.reshape([batch, 1, len]), labels.reshape([batch, len, 1])), 'float32');
-    const pCopy = tf.sum(tf.mul(attn, holds), -1).reshape([batch * len]);
+    const pCopy = tf.sum(tf.mul(attn, positionsHolding(ids, labels, batch, len)), -1).reshape([batch * len]);
     const g = gate.reshape([batch * len]);
     const p = tf.add(tf.mul(g, tf.exp(lpVocab)), tf.mul(tf.sub(1, g), pCopy));
     return tf.log(tf.add(p, COPY_EPS)) as tf.Tensor1D;
+  }
+
+  /**
+   * log softmax(logits)[row, label] at every row. Where gathers have a fast gradient (the same
+   * switch as the embeddings), the labels' entries are gathered from the flattened log-softmax
+   * instead of a [rows, vocab] one-hot product and its sum: four passes over rows x vocab fewer.
+   * Labels outside the vocabulary (SATs) read 0, as a one-hot row of zeros does.
+   */
+  private vocabLogProbs(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Tensor1D {
+    const vocab = this.config.vocabSize;
+    const lsm = tf.logSoftmax(logits);
+    const lab = this.trainEmbedding === 'gather' ? labels.dataSync() : null;
+    if (!lab || lab.some((l) => l < 0 || l >= vocab)) return tf.sum(tf.mul(oneHot(labels, vocab), lsm), -1) as tf.Tensor1D;
+    const flat = Int32Array.from(lab, (l, row) => row * vocab + l);
+    return tf.gather(lsm.reshape([-1]), tf.tensor1d(flat, 'int32')) as tf.Tensor1D;
   }
 
   /** Embeddings and blocks: the final normalised hidden states [batch*len, d] and the token embeddings. */
@@ -358,7 +373,7 @@ export class TransformerLM {
     }
     let att = tf.matMul(tf.mul(q, 1 / Math.sqrt(hd)), k, false, true);
     if (bias) att = tf.add(att, bias);
-    const y = tf.matMul(tf.softmax(att), v).transpose([0, 2, 1, 3]).reshape([batch * len, dModel]);
+    const y = tf.matMul(softmaxLastAxis(att), v).transpose([0, 2, 1, 3]).reshape([batch * len, dModel]);
     x = tf.add(x, linear(y as tf.Tensor2D, this.p(`h${l}.attn.wo`), this.p(`h${l}.attn.bo`)));
     const h2 = layerNorm(x, this.p(`h${l}.ln2.g`), this.p(`h${l}.ln2.b`));
     const u = linear(h2, this.p(`h${l}.mlp.w1`), this.p(`h${l}.mlp.b1`));
@@ -445,6 +460,26 @@ function oneHot3(ids: tf.Tensor2D, depth: number): tf.Tensor3D {
   return tf.cast(tf.oneHot(ids, depth), 'float32') as tf.Tensor3D;
 }
 
+/**
+ * holds[b, i, j] = 1 where position j of row b holds row b's label at i: the positions the pointer
+ * may copy the label from. Built from the ids on the CPU, not as a broadcast Equal: the cpu
+ * backend computes a multi-index per element for that, a fifth of a training step at batch 8 x 400.
+ */
+function positionsHolding(ids: tf.Tensor1D, labels: tf.Tensor1D, batch: number, len: number): tf.Tensor3D {
+  const idv = ids.dataSync();
+  const lab = labels.dataSync();
+  const holds = new Float32Array(batch * len * len);
+  for (let b = 0; b < batch; b++) {
+    const row = b * len;
+    for (let i = 0; i < len; i++) {
+      const label = lab[row + i];
+      const out = (row + i) * len;
+      for (let j = 0; j < len; j++) if (idv[row + j] === label) holds[out + j] = 1;
+    }
+  }
+  return tf.tensor3d(holds, [batch, len, len]);
+}
+
 /** Keeps log(0) out of the mixture: far below any probability a model assigns, far above float32's floor. */
 const COPY_EPS = 1e-10;
 
@@ -456,7 +491,7 @@ function standardOnly(ids: tf.Tensor3D, vocabSize: number): tf.Tensor3D {
 /** Softmax of scaled query-key scores plus an additive bias: [batch, rows, L]. */
 function pointerAttention(q: tf.Tensor3D, k: tf.Tensor3D, bias: tf.Tensor): tf.Tensor3D {
   const scores = tf.matMul(tf.mul(q, 1 / Math.sqrt(q.shape[2])), k, false, true);
-  return tf.softmax(tf.add(scores, bias)) as tf.Tensor3D;
+  return softmaxLastAxis(tf.add(scores, bias)) as tf.Tensor3D;
 }
 
 /**
@@ -467,6 +502,26 @@ function copyMix(logits: tf.Tensor2D, gate: tf.Tensor2D, pCopy: tf.Tensor2D): tf
   const p = tf.add(tf.mul(gate, tf.softmax(logits)), tf.mul(tf.sub(1, gate), pCopy));
   return tf.log(tf.add(p, COPY_EPS)) as tf.Tensor2D;
 }
+
+/**
+ * Softmax over the last axis, with its gradient in one native pass where the backend has it
+ * (SOFTMAX_GRAD_KERNEL) instead of TF.js's two products, sum and difference over every score:
+ * the attention and pointer scores are the largest tensors of a training step.
+ */
+const softmaxLastAxis = tf.customGrad(((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
+  const y = tf.softmax(x);
+  save([y]);
+  return {
+    value: y,
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sy] = saved;
+      if (tf.getKernel(SOFTMAX_GRAD_KERNEL, tf.getBackend())) return tf.engine().runKernel(SOFTMAX_GRAD_KERNEL, { y: sy, dy }) as tf.Tensor;
+      const dyTimesY = tf.mul(dy, sy);
+      return tf.sub(dyTimesY, tf.mul(tf.sum(dyTimesY, -1, true), sy));
+    },
+  };
+}) as Parameters<typeof tf.customGrad>[0]) as <T extends tf.Tensor>(x: T) => T;
 
 type Linear = (x: tf.Tensor2D, w: tf.Tensor, bias?: tf.Tensor) => tf.Tensor2D;
 

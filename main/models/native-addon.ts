@@ -25,6 +25,11 @@ export interface NativeAddon {
   reduce(op: number, x: Float32Array, out: Float32Array, outer: number, red: number, inner: number): void;
   /** Softmax over the last axis of x viewed as [rows, cols]. */
   softmax(x: Float32Array, out: Float32Array, rows: number, cols: number): void;
+  /**
+   * Softmax's gradient over the last axis: dx = y * (dy - sum(dy * y)) per row of [rows, cols].
+   * Optional: an addon built before it existed still loads, and the gradient stays TF.js's.
+   */
+  softmaxGrad?(y: Float32Array, dy: Float32Array, dx: Float32Array, rows: number, cols: number): void;
   /** One AdamW step into pOut/mOut/vOut (all arrays the same length; g is scaled by gradScale first). */
   adamw(
     p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array,

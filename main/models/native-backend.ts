@@ -15,6 +15,13 @@ export const NATIVE_BACKEND = 'native';
  */
 export const ADAMW_KERNEL = 'LabAdamW';
 
+/**
+ * Softmax's gradient over the last axis in one pass, registered only for the native backend:
+ * inputs {y, dy} (the softmax's output and the upstream gradient), output dx. The model's
+ * attention softmaxes use it when the active backend has it (model.ts softmaxLastAxis).
+ */
+export const SOFTMAX_GRAD_KERNEL = 'LabSoftmaxGrad';
+
 export type NativeRegistration = { ok: true } | { ok: false; reason: string };
 
 /** The slice of MathBackendCPU the native kernels use. */
@@ -161,6 +168,7 @@ function nativeKernels(addon: NativeAddon): tf.KernelConfig[] {
     kernel(tf.BatchMatMul, batchMatMul),
     kernel(tf._FusedMatMul, fusedMatMul),
     ...elementwiseKernels(addon),
+    ...(addon.softmaxGrad ? [softmaxGradKernel(addon.softmaxGrad)] : []),
     kernel(ADAMW_KERNEL, (args) => {
       const { backend } = args;
       const [p, g, m, v] = (['p', 'g', 'm', 'v'] as const).map((k) => args.inputs[k] as tf.TensorInfo);
@@ -171,6 +179,18 @@ function nativeKernels(addon: NativeAddon): tf.KernelConfig[] {
       return outs.map((o) => backend.makeTensorInfo(p.shape, 'float32', o)) as unknown as tf.TensorInfo;
     }),
   ];
+}
+
+function softmaxGradKernel(softmaxGrad: NonNullable<NativeAddon['softmaxGrad']>): tf.KernelConfig {
+  return kernel(SOFTMAX_GRAD_KERNEL, (args) => {
+    const { backend } = args;
+    const y = args.inputs.y as tf.TensorInfo;
+    const dy = args.inputs.dy as tf.TensorInfo;
+    const cols = y.shape[y.shape.length - 1] ?? 1;
+    const dx = new Float32Array(tf.util.sizeFromShape(y.shape));
+    if (dx.length > 0) softmaxGrad(f32(backend, y), f32(backend, dy), dx, dx.length / cols, cols);
+    return backend.makeTensorInfo(y.shape, 'float32', dx);
+  });
 }
 
 function kernel(kernelName: string, fn: (args: KernelArgs) => tf.TensorInfo): tf.KernelConfig {
@@ -402,6 +422,54 @@ function elementwiseKernels(addon: NativeAddon): tf.KernelConfig[] {
       for (let j = 0; j < inner; j++) out[o + j] += xs[r + j];
     }
     return backend.makeTensorInfo([numSegments, ...x.shape.slice(1)], 'float32', out);
+  }));
+
+  // Gather of whole rows (axis 0, one index per row): the embedding lookups and the pointer's
+  // previous-token keys. The cpu kernel computes a multi-index per element.
+  const cpuGather = cpuKernel(tf.GatherV2);
+  configs.push(kernel(tf.GatherV2, (args) => {
+    const { backend } = args;
+    const x = args.inputs.x as tf.TensorInfo;
+    const indices = args.inputs.indices as tf.TensorInfo;
+    const axis = tf.util.parseAxisParam(args.attrs?.axis as number, x.shape)[0];
+    const idx = backend.data.get(indices.dataId).values;
+    if (x.dtype !== 'float32' || axis !== 0 || (args.attrs?.batchDims as number | undefined) || !(idx instanceof Int32Array)) return cpuGather(args) as tf.TensorInfo;
+    const rows = x.shape[0];
+    // Out-of-range indices: the cpu kernel's error names them.
+    if (idx.some((i) => i < 0 || i >= rows)) return cpuGather(args) as tf.TensorInfo;
+    const inner = tf.util.sizeFromShape(x.shape.slice(1));
+    const src = f32(backend, x);
+    const out = new Float32Array(idx.length * inner);
+    for (let r = 0; r < idx.length; r++) out.set(src.subarray(idx[r] * inner, (idx[r] + 1) * inner), r * inner);
+    return backend.makeTensorInfo([...indices.shape, ...x.shape.slice(1)], 'float32', out);
+  }));
+
+  // Constant padding (the gradient of Slice): the input's innermost runs copied into place. The
+  // cpu kernel computes a multi-index per element.
+  const cpuPad = cpuKernel(tf.PadV2);
+  configs.push(kernel(tf.PadV2, (args) => {
+    const { backend } = args;
+    const x = args.inputs.x as tf.TensorInfo;
+    const paddings = args.attrs?.paddings as Array<[number, number]>;
+    if (x.dtype !== 'float32' || x.shape.length === 0) return cpuPad(args) as tf.TensorInfo;
+    const outShape = x.shape.map((n, d) => paddings[d][0] + n + paddings[d][1]);
+    const out = new Float32Array(tf.util.sizeFromShape(outShape)).fill((args.attrs?.constantValue as number | undefined) ?? 0);
+    const src = f32(backend, x);
+    const rank = x.shape.length;
+    const width = x.shape[rank - 1];
+    if (src.length === 0) return backend.makeTensorInfo(outShape, 'float32', out);
+    const outStrides = broadcastStrides(outShape, outShape);
+    const index = new Array<number>(rank - 1).fill(0);
+    for (let from = 0; from < src.length; from += width) {
+      let to = paddings[rank - 1][0];
+      for (let d = 0; d < rank - 1; d++) to += (index[d] + paddings[d][0]) * outStrides[d];
+      out.set(src.subarray(from, from + width), to);
+      for (let d = rank - 2; d >= 0; d--) { // odometer over the outer dims
+        if (++index[d] < x.shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    return backend.makeTensorInfo(outShape, 'float32', out);
   }));
 
   return configs;

@@ -21,6 +21,11 @@ export interface SftStepVariant {
    * ~0.1 s. Measured only when the caller can load them (`holdParsed`).
    */
   holdParsed?: boolean;
+  /**
+   * Samples per step when not the caller's batch. Larger batches spread the per-op overhead that
+   * dominates a step at these model sizes over more tokens (the issue names batching as a lever).
+   */
+  batch?: number;
 }
 
 export const SFT_STEP_VARIANTS: SftStepVariant[] = [
@@ -28,6 +33,8 @@ export const SFT_STEP_VARIANTS: SftStepVariant[] = [
   { name: 'gathered embeddings, random batches, parsed samples held (2026-12-03 to 12-05)', embedding: 'gather', lengthBuckets: false, holdParsed: true },
   { name: 'gathered embeddings, random batches (SFT now)', embedding: 'gather', lengthBuckets: false },
   { name: 'gathered embeddings, length-bucketed batches', embedding: 'gather', lengthBuckets: true },
+  { name: 'gathered embeddings, length-bucketed batches of 16', embedding: 'gather', lengthBuckets: true, batch: 16 },
+  { name: 'gathered embeddings, length-bucketed batches of 32', embedding: 'gather', lengthBuckets: true, batch: 32 },
 ];
 
 export interface SftBenchRow {
@@ -37,6 +44,8 @@ export interface SftBenchRow {
   /** Share of the processed positions that were padding. */
   paddingShare: number;
   msPerStep: number;
+  /** Samples per step. */
+  batch: number;
   speedup: number;
   /** Parsed samples held in memory while stepping (variants that hold them). */
   heldSamples?: number;
@@ -54,7 +63,7 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
     const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1 });
     m.trainEmbedding = v.embedding;
     const opt = new AdamW(m, 0.01);
-    const next = batchPicker(seqs, o.batch, v.lengthBuckets, new Rng(7));
+    const next = batchPicker(seqs, v.batch ?? o.batch, v.lengthBuckets, new Rng(7));
     const step = () => {
       const picked = next();
       const b = sftBatch(picked);
@@ -81,7 +90,7 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
     }
     opt.dispose();
     m.dispose();
-    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), speedup: 1, ...(v.holdParsed ? { heldSamples: held.length } : {}) });
+    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), batch: v.batch ?? o.batch, speedup: 1, ...(v.holdParsed ? { heldSamples: held.length } : {}) });
   }
   for (const r of rows) r.speedup = r.tokensPerSec.mean / rows[0].tokensPerSec.mean;
   return rows;

@@ -170,6 +170,24 @@ napi_value Softmax(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// softmaxGrad(y, dy, dx, rows, cols)
+napi_value SoftmaxGrad(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!get_args(env, info, 5, argv)) return nullptr;
+  long rows, cols;
+  float *y, *dy, *dx;
+  size_t ly, ldy, ldx;
+  if (!arg_f32(env, argv[0], &y, &ly, "y") || !arg_f32(env, argv[1], &dy, &ldy, "dy") ||
+      !arg_f32(env, argv[2], &dx, &ldx, "dx") || !arg_i64(env, argv[3], &rows, "rows") ||
+      !arg_i64(env, argv[4], &cols, "cols"))
+    return nullptr;
+  size_t n = (size_t)(rows * cols);
+  if (rows < 0 || cols < 0 || n > ly || n > ldy || n > ldx)
+    return throw_range(env, "softmaxGrad: bad shape"), nullptr;
+  softmax_grad_rows(y, dy, dx, rows, cols);
+  return nullptr;
+}
+
 napi_value set_str(napi_env env, napi_value obj, const char* key, const char* val) {
   napi_value v;
   napi_create_string_utf8(env, val, NAPI_AUTO_LENGTH, &v);
@@ -223,6 +241,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"unary", nullptr, Unary, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"reduce", nullptr, Reduce, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"softmax", nullptr, Softmax, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"softmaxGrad", nullptr, SoftmaxGrad, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"adamw", nullptr, AdamW, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

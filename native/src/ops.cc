@@ -278,6 +278,25 @@ void softmax_task(void* p, long t, int) {
   }
 }
 
+struct SoftmaxGradJob {
+  const float *y, *dy;
+  float* dx;
+  long rows, cols, rows_per_task;
+};
+
+void softmax_grad_task(void* p, long t, int) {
+  const SoftmaxGradJob& j = *static_cast<const SoftmaxGradJob*>(p);
+  long r0 = t * j.rows_per_task, r1 = r0 + j.rows_per_task < j.rows ? r0 + j.rows_per_task : j.rows;
+  for (long r = r0; r < r1; r++) {
+    const float* __restrict y = j.y + r * j.cols;
+    const float* __restrict dy = j.dy + r * j.cols;
+    float* __restrict dx = j.dx + r * j.cols;
+    float dot = 0.f;
+    for (long c = 0; c < j.cols; c++) dot += dy[c] * y[c];
+    for (long c = 0; c < j.cols; c++) dx[c] = y[c] * (dy[c] - dot);
+  }
+}
+
 }  // namespace
 
 void binary_op(int op, const float* a, const float* b, float* out, const Strided& s) {
@@ -320,6 +339,14 @@ void softmax_rows(const float* x, float* out, long rows, long cols) {
   if (per < 1) per = 1;
   SoftmaxJob j{x, out, rows, cols, per};
   parallel_for_cost((rows + per - 1) / per, (double)per * cols * 10, softmax_task, &j);
+}
+
+void softmax_grad_rows(const float* y, const float* dy, float* dx, long rows, long cols) {
+  if (rows <= 0 || cols <= 0) return;
+  long per = kGrain / cols;
+  if (per < 1) per = 1;
+  SoftmaxGradJob j{y, dy, dx, rows, cols, per};
+  parallel_for_cost((rows + per - 1) / per, (double)per * cols * 3, softmax_grad_task, &j);
 }
 
 struct AdamJob {

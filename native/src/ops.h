@@ -26,6 +26,9 @@ void unary_op(int op, const float* x, float* out, long n, float alpha);
 void reduce_op(int op, const float* x, float* out, long outer, long red, long inner);
 // Softmax over the last axis of x viewed as [rows, cols].
 void softmax_rows(const float* x, float* out, long rows, long cols);
+// Softmax's gradient over the last axis: dx = y * (dy - sum(dy * y)) per row of [rows, cols],
+// one pass instead of the four ops (two products, a sum, a difference) TF.js composes it from.
+void softmax_grad_rows(const float* y, const float* dy, float* dx, long rows, long cols);
 
 // One AdamW step, out of place: g is scaled by grad_scale (global-norm clipping); decoupled
 // weight decay wd (0 for gains/biases/embeddings); c1, c2 are the bias corrections 1 - beta^t.

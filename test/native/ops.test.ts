@@ -1,10 +1,12 @@
 // Native elementwise, reduction, transpose and softmax kernels must equal wasm's results,
 // and gradients through a small transformer must match too.
 import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
 import { assertSameAsWasm, needsNative, randomData } from './compare.ts';
 import { buildTinyTransformer } from './tiny-transformer.ts';
-import { ADAMW_KERNEL } from '../../main/models/native-backend.ts';
+import { ADAMW_KERNEL, SOFTMAX_GRAD_KERNEL } from '../../main/models/native-backend.ts';
+import { TransformerLM, defaultModelConfig } from '../../main/models/model.ts';
 
 const t = (shape: number[], seed: number, lo = -1, hi = 1) =>
   tf.tensor(randomData(shape.reduce((a, b) => a * b, 1), seed, lo, hi), shape);
@@ -45,6 +47,27 @@ describe('native elementwise and reductions', needsNative, () => {
       t([2, 3, 4], 7).transpose([2, 0, 1]),
       t([1, 5, 1, 3], 8).transpose([3, 2, 1, 0]),
     ], 'transpose');
+  });
+
+  it('gather of rows and constant padding (the embedding lookups and the gradient of slice)', async () => {
+    await assertSameAsWasm(() => {
+      const table = t([11, 6], 19);
+      return [
+        tf.gather(table, tf.tensor1d([3, 0, 10, 3, 7], 'int32')), tf.gather(table, tf.tensor2d([[1, 2], [9, 9]], [2, 2], 'int32')),
+        tf.gather(t([5, 2, 3], 20), tf.tensor1d([4, 1], 'int32')), tf.gather(table, tf.tensor1d([2, 5], 'int32'), 1),
+        tf.pad(t([8, 7, 4], 21), [[0, 0], [1, 0], [0, 0]]), tf.pad(t([3, 5], 22), [[2, 1], [0, 3]], 0.5),
+        tf.pad(t([2, 1, 3, 2], 23), [[1, 1], [2, 0], [0, 1], [1, 2]]), tf.pad(t([6], 24), [[3, 2]], -1),
+      ];
+    }, 'gather/pad');
+    // The gradient of a slice is a pad (gather's, a segment sum, has no wasm kernel to compare with:
+    // test/models/embedding-gradient.test.ts checks it).
+    await assertSameAsWasm(() => {
+      const x = t([4, 9, 3], 25);
+      return tf.grad((v: tf.Tensor) => tf.sum(tf.mul(v.slice([0, 1, 0], [4, 7, 3]), t([4, 7, 3], 26))))(x);
+    }, 'gradient of slice');
+    // An index out of range keeps the cpu kernel's error.
+    await tf.setBackend('native');
+    assert.throws(() => tf.gather(t([3, 2], 29), tf.tensor1d([3], 'int32')).dataSync(), /index|range/i);
   });
 
   it('slice, split and concat (any axis, odd sizes, size-1 dims)', async () => {
@@ -105,6 +128,38 @@ describe('native elementwise and reductions', needsNative, () => {
       m.dispose();
       return out;
     }, 'transformer grads', 1e-3, 1e-5);
+  });
+});
+
+describe('fused softmax gradient', needsNative, () => {
+  it('equals TF.js\'s softmax gradient, masked scores included', async () => {
+    await tf.setBackend('native');
+    assert.ok(tf.getKernel(SOFTMAX_GRAD_KERNEL, 'native'), 'the addon exports softmaxGrad');
+    const x = tf.tensor(randomData(3 * 5 * 37, 30, -4, 4), [3, 5, 37]).add(tf.tensor(randomData(37, 31)).greater(0.5).cast('float32').mul(-1e9));
+    const dy = tf.tensor(randomData(3 * 5 * 37, 32, -2, 2), [3, 5, 37]);
+    const want = tf.grad((v: tf.Tensor) => tf.sum(tf.mul(tf.softmax(v), dy)))(x).dataSync();
+    const got = (tf.engine().runKernel(SOFTMAX_GRAD_KERNEL, { y: tf.softmax(x), dy }) as tf.Tensor).dataSync();
+    for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= 1e-6 + 1e-4 * Math.abs(want[i]), `dx[${i}] ${got[i]} vs ${want[i]}`);
+  });
+
+  it('the copying transformer\'s label log-probabilities and every gradient equal wasm\'s', async () => {
+    // Native trains with gathered embeddings and labels, the fused softmax gradient and the
+    // pointer's targets built on the CPU; wasm with one-hot products and TF.js's gradients.
+    const batch = 2;
+    const len = 9;
+    const ids = Int32Array.from({ length: batch * len }, (_, i) => (i * 5 + 3) % 13);
+    const labels = Int32Array.from({ length: batch * len }, (_, i) => (i * 7 + 1) % 13);
+    const pos = Int32Array.from({ length: batch * len }, (_, i) => i % len);
+    const bias = new Float32Array(len * len).fill(-1e9);
+    for (let i = 0; i < len; i++) bias.fill(0, i * len, i * len + i + 1);
+    await assertSameAsWasm(() => {
+      const m = new TransformerLM({ ...defaultModelConfig, vocabSize: 16, dModel: 16, nLayer: 2, nHead: 2, dFF: 32, ctx: 16, copy: true, satTokens: 0, seed: 3 });
+      const vars = [...m.params.values()];
+      const { value, grads } = tf.variableGrads(() => tf.neg(tf.mean(m.labelLogProbs(tf.tensor1d(ids, 'int32'), tf.tensor1d(pos, 'int32'), tf.tensor4d(bias, [1, 1, len, len]), batch, len, tf.tensor1d(labels, 'int32')))), vars);
+      const out = [value, ...vars.map((v) => grads[v.name])];
+      m.dispose();
+      return out;
+    }, 'copying transformer grads', 1e-3, 1e-5);
   });
 });
 

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { readPolicySettings } from '../../main/policy/settings.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
 
-test('`lab train policy --preset quick` goes from an empty lab to a copying policy, and a rerun resumes instead of starting over', async () => {
+test('`lab train policy --preset quick` goes from an empty lab to a copying policy, a rerun resumes instead of starting over, and the no-copy ablation reuses its episodes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-recipe-'));
   try {
     const { stdout } = await lab('--lab', dir, 'train', 'policy', '--preset', 'quick', '--json');
@@ -27,6 +27,17 @@ test('`lab train policy --preset quick` goes from an empty lab to a copying poli
     assert.equal(again.sft.resumedFrom, 6, 'the finished SFT run is found again');
     assert.deepEqual(again.dataset, out.dataset, 'no second dataset is frozen');
     assert.ok(existsSync(join(dir, 'runs', 'policy-recipe-quick', 'config.json')));
+
+    // The ablation trains on the same frozen episodes: no second collection, no second dataset.
+    const nocopy = JSON.parse((await lab('--lab', dir, 'train', 'policy', '--preset', 'quick', '--no-copy', '--json')).stdout);
+    assert.notEqual(nocopy.policy, out.policy);
+    assert.deepEqual(nocopy.dataset, out.dataset);
+    assert.equal(nocopy.run, out.run);
+    assert.equal(nocopy.sft.stepsDone, 6);
+    const ablation = loadModel(nocopy.policy);
+    assert.equal(ablation.model.config.copy, false);
+    ablation.model.dispose();
+    assert.equal(readdirSync(join(dir, 'datasets', 'policy-recipe-quick')).filter((f) => /^v\d+/.test(f)).length, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -19,7 +19,10 @@ test('bench sft times every step variant, and the parsed-samples variants only w
   assert.equal(loads, SFT_STEP_VARIANTS.filter((v) => v.holdParsed).length);
   for (const r of rows) {
     assert.ok(r.tokensPerSec.mean > 0 && r.tokensPerSec.runs.length === 2, r.variant);
-    assert.equal(r.heldSamples, SFT_STEP_VARIANTS.find((v) => v.name === r.variant)!.holdParsed ? 7 : undefined);
+    const v = SFT_STEP_VARIANTS.find((x) => x.name === r.variant)!;
+    assert.equal(r.heldSamples, v.holdParsed ? 7 : undefined);
+    // A variant's own batch size wins over the caller's, and the row says which ran.
+    assert.equal(r.batch, v.batch ?? o.batch, r.variant);
   }
   assert.equal(rows[0].speedup, 1);
   // Without a way to load the parsed samples, the variants that hold them are left out.

@@ -1,12 +1,14 @@
 /**
  * `lab train policy --preset P --out DIR`: from an empty lab to a trained compact policy in one
  * command (main/policy/recipe.ts): oracle collection, a frozen dataset, SFT. Each stage resumes:
- * the collection run and the SFT checkpoint are found again by the output folder's name.
+ * the collection run and the dataset are named after the preset (so `--no-copy` or a second
+ * `--out` trains on the same episodes instead of collecting them again), the SFT checkpoint is
+ * found again in the output folder.
  */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { readManifest } from '../../datasets/manifest.ts';
+import { listVersions, readManifest, type DatasetManifest } from '../../datasets/manifest.ts';
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../../policy/sft-data.ts';
 import { POLICY_RECIPES, POLICY_RECIPE_NAMES, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
 import type { AttemptEvent } from '../../collection/retries.ts';
@@ -41,7 +43,8 @@ export function registerPolicyRecipeCommand(train: Command): void {
     ]);
     const store = openLab(cmd);
     const outDir = resolve(o.out ?? labPaths.policy(store.dir, `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
-    const name = `policy-${basename(outDir)}`.replace(/[^A-Za-z0-9_-]/g, '-');
+    // What is collected depends on the preset only: the ablation and a second --out share it.
+    const name = `policy-recipe-${o.preset}`;
     const t0 = performance.now();
     const say = (line: string) => { if (!o.json) process.stderr.write(`${line}\n`); };
 
@@ -76,8 +79,8 @@ export function registerPolicyRecipeCommand(train: Command): void {
     if (existsSync(samplesFile) && existsSync(join(outDir, 'train-state.json'))) {
       dataset = readTrainJob(outDir).dataset as { name: string; version: number };
     } else {
-      const { manifest } = createDataset(store, { name, description: `lab train policy --preset ${o.preset}: oracle episodes`, filter: { ids }, ratios });
-      dataset = { name: manifest.name, version: manifest.version };
+      const frozen = sameEpisodes(store.dir, name, ids) ?? createDataset(store, { name, description: `lab train policy --preset ${o.preset}: oracle episodes`, filter: { ids }, ratios }).manifest;
+      dataset = { name: frozen.name, version: frozen.version };
       writeSftSamples(outDir, policySamples(store, readManifest(store.dir, dataset)), recipe.prompt);
     }
     say(`dataset ${dataset.name}@v${dataset.version}: ${ids.length} episodes; collection took ${collectS.toFixed(0)} s`);
@@ -88,4 +91,13 @@ export function registerPolicyRecipeCommand(train: Command): void {
     if (o.json) return printJson(out);
     process.stdout.write(`policy ready in ${out.totalS.toFixed(0)} s: ${outDir}\nevaluate it: npm run lab -- eval --policy ${outDir} --split test --seeds 10 --tier 1 --parallel 2\n`);
   });
+}
+
+/** The newest version of the dataset NAME when it holds exactly these episodes (a run that shares the collection). */
+function sameEpisodes(labDir: string, name: string, ids: readonly string[]): DatasetManifest | undefined {
+  const versions = listVersions(labDir, name);
+  if (!versions.length) return undefined;
+  const m = readManifest(labDir, { name, version: Math.max(...versions) });
+  const held = new Set(m.episodes.map((e) => e.id));
+  return held.size === ids.length && ids.every((id) => held.has(id)) ? m : undefined;
 }
