@@ -184,6 +184,13 @@ export class TransformerLM {
    */
   trainEmbedding: (typeof TRAIN_EMBEDDINGS)[number] = tf.getBackend() === 'native' ? 'gather' : 'one-hot';
 
+  /**
+   * `lab bench sft` only: the training step as it was until 2026-12-05 (the pointer's targets by a
+   * broadcast Equal, labels' log-probabilities by a one-hot product, TF.js's softmax gradient), so
+   * the benchmark times the old step beside the new one in the same run. Same numbers either way.
+   */
+  legacyTrainStep = false;
+
   constructor(readonly config: ModelConfig, params?: Params) {
     if (config.dModel % config.nHead !== 0) throw new Error('dModel must be a multiple of nHead');
     this.params = params ?? initParams(config);
@@ -228,10 +235,15 @@ export class TransformerLM {
   labelLogProbs(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number, labels: tf.Tensor1D): tf.Tensor1D {
     const t = this.trunk(ids, pos, bias, batch, len);
     const logits = linear(t.h, this.p('head.w'));
-    const lpVocab = this.vocabLogProbs(logits, labels);
+    const lpVocab = this.legacyTrainStep
+      ? tf.sum(tf.mul(oneHot(labels, this.config.vocabSize), tf.logSoftmax(logits)), -1) as tf.Tensor1D
+      : this.vocabLogProbs(logits, labels);
     if (!this.config.copy) return lpVocab;
     const { gate, attn } = this.pointer(t.h, t.tok, ids, bias, batch, len);
-    const pCopy = tf.sum(tf.mul(attn, positionsHolding(ids, labels, batch, len)), -1).reshape([batch * len]);
+    const holds = this.legacyTrainStep
+      ? tf.cast(tf.equal(ids.reshape([batch, 1, len]), labels.reshape([batch, len, 1])), 'float32')
+      : positionsHolding(ids, labels, batch, len);
+    const pCopy = tf.sum(tf.mul(attn, holds), -1).reshape([batch * len]);
     const g = gate.reshape([batch * len]);
     const p = tf.add(tf.mul(g, tf.exp(lpVocab)), tf.mul(tf.sub(1, g), pCopy));
     return tf.log(tf.add(p, COPY_EPS)) as tf.Tensor1D;
@@ -286,7 +298,7 @@ export class TransformerLM {
     const keys = tf.add(linear(h, this.p('copy.wk')), linear(before, this.p('copy.wprev'))).reshape([batch, len, d]) as tf.Tensor3D;
     const queries = linear(h, this.p('copy.wq')).reshape([batch, len, d]) as tf.Tensor3D;
     const pointerBias = tf.add(bias.reshape([bias.shape[0], len, len]), standardOnly(ids.reshape([batch, 1, len]) as tf.Tensor3D, this.config.vocabSize)) as tf.Tensor3D;
-    const attn = pointerAttention(queries, keys, pointerBias);
+    const attn = pointerAttention(queries, keys, pointerBias, this.legacyTrainStep ? tf.softmax : softmaxLastAxis);
     const gate = tf.sigmoid(linear(h, this.p('copy.wg'), this.p('copy.bg'))) as tf.Tensor2D;
     return { gate, attn };
   }
@@ -373,7 +385,7 @@ export class TransformerLM {
     }
     let att = tf.matMul(tf.mul(q, 1 / Math.sqrt(hd)), k, false, true);
     if (bias) att = tf.add(att, bias);
-    const y = tf.matMul(softmaxLastAxis(att), v).transpose([0, 2, 1, 3]).reshape([batch * len, dModel]);
+    const y = tf.matMul((this.legacyTrainStep ? tf.softmax : softmaxLastAxis)(att), v).transpose([0, 2, 1, 3]).reshape([batch * len, dModel]);
     x = tf.add(x, linear(y as tf.Tensor2D, this.p(`h${l}.attn.wo`), this.p(`h${l}.attn.bo`)));
     const h2 = layerNorm(x, this.p(`h${l}.ln2.g`), this.p(`h${l}.ln2.b`));
     const u = linear(h2, this.p(`h${l}.mlp.w1`), this.p(`h${l}.mlp.b1`));
@@ -489,9 +501,9 @@ function standardOnly(ids: tf.Tensor3D, vocabSize: number): tf.Tensor3D {
 }
 
 /** Softmax of scaled query-key scores plus an additive bias: [batch, rows, L]. */
-function pointerAttention(q: tf.Tensor3D, k: tf.Tensor3D, bias: tf.Tensor): tf.Tensor3D {
+function pointerAttention(q: tf.Tensor3D, k: tf.Tensor3D, bias: tf.Tensor, softmax: (x: tf.Tensor) => tf.Tensor = softmaxLastAxis): tf.Tensor3D {
   const scores = tf.matMul(tf.mul(q, 1 / Math.sqrt(q.shape[2])), k, false, true);
-  return softmaxLastAxis(tf.add(scores, bias)) as tf.Tensor3D;
+  return softmax(tf.add(scores, bias)) as tf.Tensor3D;
 }
 
 /**

@@ -54,6 +54,15 @@ export function nativeBackendInfo(): NativeInfo | undefined {
   return nativeInfo;
 }
 
+let rowKernels = true;
+/**
+ * `lab bench sft` only: turn the row kernels added on 2026-12-05 (GatherV2, PadV2) off, so the
+ * cpu backend's run instead, to time the old training step beside the new one.
+ */
+export function setNativeRowKernels(on: boolean): void {
+  rowKernels = on;
+}
+
 /** TF.js kernels with a native implementation (empty until registered). */
 export function nativeKernelNames(): string[] {
   return [...nativeNames];
@@ -433,7 +442,7 @@ function elementwiseKernels(addon: NativeAddon): tf.KernelConfig[] {
     const indices = args.inputs.indices as tf.TensorInfo;
     const axis = tf.util.parseAxisParam(args.attrs?.axis as number, x.shape)[0];
     const idx = backend.data.get(indices.dataId).values;
-    if (x.dtype !== 'float32' || axis !== 0 || (args.attrs?.batchDims as number | undefined) || !(idx instanceof Int32Array)) return cpuGather(args) as tf.TensorInfo;
+    if (!rowKernels || x.dtype !== 'float32' || axis !== 0 || (args.attrs?.batchDims as number | undefined) || !(idx instanceof Int32Array)) return cpuGather(args) as tf.TensorInfo;
     const rows = x.shape[0];
     // Out-of-range indices: the cpu kernel's error names them.
     if (idx.some((i) => i < 0 || i >= rows)) return cpuGather(args) as tf.TensorInfo;
@@ -451,7 +460,7 @@ function elementwiseKernels(addon: NativeAddon): tf.KernelConfig[] {
     const { backend } = args;
     const x = args.inputs.x as tf.TensorInfo;
     const paddings = args.attrs?.paddings as Array<[number, number]>;
-    if (x.dtype !== 'float32' || x.shape.length === 0) return cpuPad(args) as tf.TensorInfo;
+    if (!rowKernels || x.dtype !== 'float32' || x.shape.length === 0) return cpuPad(args) as tf.TensorInfo;
     const outShape = x.shape.map((n, d) => paddings[d][0] + n + paddings[d][1]);
     const out = new Float32Array(tf.util.sizeFromShape(outShape)).fill((args.attrs?.constantValue as number | undefined) ?? 0);
     const src = f32(backend, x);

@@ -4,6 +4,7 @@
  * prints, so a change to the training step is judged against the old step in the same run.
  */
 import { TransformerLM, defaultModelConfig, type ModelConfig } from '../models/model.ts';
+import { setNativeRowKernels } from '../models/native-backend.ts';
 import { Rng } from '../common/rng.ts';
 import { AdamW } from '../models/train.ts';
 import { batchPicker, sftBatch } from './sft.ts';
@@ -26,15 +27,21 @@ export interface SftStepVariant {
    * dominates a step at these model sizes over more tokens (the issue names batching as a lever).
    */
   batch?: number;
+  /**
+   * The step's kernels as they were until 2026-12-05: the pointer's targets by a broadcast Equal,
+   * one-hot label products, TF.js's softmax gradient, the cpu backend's gather and pad.
+   */
+  legacyKernels?: boolean;
 }
 
 export const SFT_STEP_VARIANTS: SftStepVariant[] = [
-  { name: 'one-hot embeddings, random batches, parsed samples held (before 2026-12-03)', embedding: 'one-hot', lengthBuckets: false, holdParsed: true },
-  { name: 'gathered embeddings, random batches, parsed samples held (2026-12-03 to 12-05)', embedding: 'gather', lengthBuckets: false, holdParsed: true },
+  { name: 'one-hot embeddings, random batches, parsed samples held (before 2026-12-03)', embedding: 'one-hot', lengthBuckets: false, holdParsed: true, legacyKernels: true },
+  { name: 'gathered embeddings, random batches, parsed samples held (2026-12-03 to 12-05)', embedding: 'gather', lengthBuckets: false, holdParsed: true, legacyKernels: true },
+  { name: 'gathered embeddings, random batches, kernels before 2026-12-05 (12-05 morning)', embedding: 'gather', lengthBuckets: false, legacyKernels: true },
+  { name: 'gathered embeddings, length-bucketed batches, kernels before 2026-12-05', embedding: 'gather', lengthBuckets: true, legacyKernels: true },
   { name: 'gathered embeddings, random batches (SFT now)', embedding: 'gather', lengthBuckets: false },
-  { name: 'gathered embeddings, length-bucketed batches', embedding: 'gather', lengthBuckets: true },
+  { name: 'gathered embeddings, length-bucketed batches (--length-buckets)', embedding: 'gather', lengthBuckets: true },
   { name: 'gathered embeddings, length-bucketed batches of 16', embedding: 'gather', lengthBuckets: true, batch: 16 },
-  { name: 'gathered embeddings, length-bucketed batches of 32', embedding: 'gather', lengthBuckets: true, batch: 32 },
 ];
 
 export interface SftBenchRow {
@@ -60,16 +67,34 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
   for (const v of (o.variants ?? SFT_STEP_VARIANTS).filter((x) => !x.holdParsed || o.holdParsed)) {
     // Reachable until this variant's rows are written (it is read again below), so the GC traces it throughout.
     const held = v.holdParsed ? o.holdParsed!() : [];
-    const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1 });
-    m.trainEmbedding = v.embedding;
-    const opt = new AdamW(m, 0.01);
-    const next = batchPicker(seqs, v.batch ?? o.batch, v.lengthBuckets, new Rng(7));
-    const step = () => {
-      const picked = next();
-      const b = sftBatch(picked);
-      opt.step(b, 1e-3, 1, 0);
-      return { real: picked.reduce((n, s) => n + s.ids.length - 1, 0), padded: b.batch * b.len };
-    };
+    setNativeRowKernels(!v.legacyKernels);
+    let timed: ReturnType<typeof timeVariant>;
+    try {
+      timed = timeVariant(v, seqs, model, o);
+    } finally {
+      setNativeRowKernels(true);
+    }
+    const { runs, real, padded, ms } = timed;
+    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), batch: v.batch ?? o.batch, speedup: 1, ...(v.holdParsed ? { heldSamples: held.length } : {}) });
+  }
+  for (const r of rows) r.speedup = r.tokensPerSec.mean / rows[0].tokensPerSec.mean;
+  return rows;
+}
+
+/** Warm-up, then `repeats` timed runs of `steps` steps of one variant on a fresh model. */
+function timeVariant(v: SftStepVariant, seqs: readonly EncodedSample[], model: Partial<ModelConfig> & { vocabSize: number }, o: { batch: number; steps: number; warmup: number; repeats: number }) {
+  const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1 });
+  m.trainEmbedding = v.embedding;
+  m.legacyTrainStep = !!v.legacyKernels;
+  const opt = new AdamW(m, 0.01);
+  const next = batchPicker(seqs, v.batch ?? o.batch, v.lengthBuckets, new Rng(7));
+  const step = () => {
+    const picked = next();
+    const b = sftBatch(picked);
+    opt.step(b, 1e-3, 1, 0);
+    return { real: picked.reduce((n, s) => n + s.ids.length - 1, 0), padded: b.batch * b.len };
+  };
+  try {
     for (let i = 0; i < o.warmup; i++) step();
     const runs: number[] = [];
     let real = 0;
@@ -88,12 +113,11 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
       ms += dt;
       runs.push(tokens / (dt / 1000));
     }
+    return { runs, real, padded, ms };
+  } finally {
     opt.dispose();
     m.dispose();
-    rows.push({ variant: v.name, tokensPerSec: interval(runs), paddingShare: 1 - real / padded, msPerStep: ms / (o.repeats * o.steps), batch: v.batch ?? o.batch, speedup: 1, ...(v.holdParsed ? { heldSamples: held.length } : {}) });
   }
-  for (const r of rows) r.speedup = r.tokensPerSec.mean / rows[0].tokensPerSec.mean;
-  return rows;
 }
 
 /** Mean and 95% t interval of a few repeated measurements. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
 import { assertSameAsWasm, needsNative, randomData } from './compare.ts';
 import { buildTinyTransformer } from './tiny-transformer.ts';
-import { ADAMW_KERNEL, SOFTMAX_GRAD_KERNEL } from '../../main/models/native-backend.ts';
+import { ADAMW_KERNEL, SOFTMAX_GRAD_KERNEL, setNativeRowKernels } from '../../main/models/native-backend.ts';
 import { TransformerLM, defaultModelConfig } from '../../main/models/model.ts';
 
 const t = (shape: number[], seed: number, lo = -1, hi = 1) =>
@@ -160,6 +160,21 @@ describe('fused softmax gradient', needsNative, () => {
       m.dispose();
       return out;
     }, 'copying transformer grads', 1e-3, 1e-5);
+    // The old step that `bench sft` times (legacyTrainStep, cpu gather and pad) gives the same numbers on native.
+    const run = (legacy: boolean) => tf.tidy(() => {
+      setNativeRowKernels(!legacy);
+      const m = new TransformerLM({ ...defaultModelConfig, vocabSize: 16, dModel: 16, nLayer: 2, nHead: 2, dFF: 32, ctx: 16, copy: true, satTokens: 0, seed: 3 });
+      m.legacyTrainStep = legacy;
+      const vars = [...m.params.values()];
+      const { value, grads } = tf.variableGrads(() => tf.neg(tf.mean(m.labelLogProbs(tf.tensor1d(ids, 'int32'), tf.tensor1d(pos, 'int32'), tf.tensor4d(bias, [1, 1, len, len]), batch, len, tf.tensor1d(labels, 'int32')))), vars);
+      const out = [value, ...vars.map((v) => grads[v.name])].map((x) => Float32Array.from(x.dataSync()));
+      m.dispose();
+      setNativeRowKernels(true);
+      return out;
+    });
+    await tf.setBackend('native');
+    const [now, before] = [run(false), run(true)];
+    now.forEach((xs, k) => xs.forEach((x, i) => assert.ok(Math.abs(x - before[k][i]) <= 1e-5 + 1e-4 * Math.abs(before[k][i]), `output ${k}[${i}]: ${x} vs ${before[k][i]}`)));
   });
 });
 
