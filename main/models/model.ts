@@ -235,9 +235,7 @@ export class TransformerLM {
   labelLogProbs(ids: tf.Tensor1D, pos: tf.Tensor1D, bias: tf.Tensor4D, batch: number, len: number, labels: tf.Tensor1D): tf.Tensor1D {
     const t = this.trunk(ids, pos, bias, batch, len);
     const logits = linear(t.h, this.p('head.w'));
-    const lpVocab = this.legacyTrainStep
-      ? tf.sum(tf.mul(oneHot(labels, this.config.vocabSize), tf.logSoftmax(logits)), -1) as tf.Tensor1D
-      : this.vocabLogProbs(logits, labels);
+    const lpVocab = this.vocabLogProbs(logits, labels);
     if (!this.config.copy) return lpVocab;
     const { gate, attn } = this.pointer(t.h, t.tok, ids, bias, batch, len);
     const holds = this.legacyTrainStep
@@ -252,13 +250,13 @@ export class TransformerLM {
   /**
    * log softmax(logits)[row, label] at every row. Where gathers have a fast gradient (the same
    * switch as the embeddings), the labels' entries are gathered from the flattened log-softmax
-   * instead of a [rows, vocab] one-hot product and its sum: four passes over rows x vocab fewer.
-   * Labels outside the vocabulary (SATs) read 0, as a one-hot row of zeros does.
+   * instead of a [rows, vocab] one-hot product and its sum: four passes over rows x vocab fewer
+   * (the product stays for legacyTrainStep). Labels outside the vocabulary (SATs) read 0, as a one-hot row of zeros does.
    */
   private vocabLogProbs(logits: tf.Tensor2D, labels: tf.Tensor1D): tf.Tensor1D {
     const vocab = this.config.vocabSize;
     const lsm = tf.logSoftmax(logits);
-    const lab = this.trainEmbedding === 'gather' ? labels.dataSync() : null;
+    const lab = this.trainEmbedding === 'gather' && !this.legacyTrainStep ? labels.dataSync() : null;
     if (!lab || lab.some((l) => l < 0 || l >= vocab)) return tf.sum(tf.mul(oneHot(labels, vocab), lsm), -1) as tf.Tensor1D;
     const flat = Int32Array.from(lab, (l, row) => row * vocab + l);
     return tf.gather(lsm.reshape([-1]), tf.tensor1d(flat, 'int32')) as tf.Tensor1D;

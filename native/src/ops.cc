@@ -259,42 +259,23 @@ void reduce_task(void* p, long t, int) {
   }
 }
 
-struct SoftmaxJob {
-  const float* x;
-  float* out;
-  long rows, cols, rows_per_task;
-};
-
-void softmax_task(void* p, long t, int) {
-  const SoftmaxJob& j = *static_cast<const SoftmaxJob*>(p);
-  long r0 = t * j.rows_per_task, r1 = r0 + j.rows_per_task < j.rows ? r0 + j.rows_per_task : j.rows;
-  for (long r = r0; r < r1; r++) {
-    const float* x = j.x + r * j.cols;
-    float* o = j.out + r * j.cols;
-    float m = -INFINITY;
-    for (long c = 0; c < j.cols; c++) m = x[c] > m ? x[c] : m;
-    const float inv = 1.f / exp_shifted(x, o, j.cols, m);
-    for (long c = 0; c < j.cols; c++) o[c] *= inv;
-  }
-}
-
-struct SoftmaxGradJob {
-  const float *y, *dy;
-  float* dx;
-  long rows, cols, rows_per_task;
-};
-
-void softmax_grad_task(void* p, long t, int) {
-  const SoftmaxGradJob& j = *static_cast<const SoftmaxGradJob*>(p);
-  long r0 = t * j.rows_per_task, r1 = r0 + j.rows_per_task < j.rows ? r0 + j.rows_per_task : j.rows;
-  for (long r = r0; r < r1; r++) {
-    const float* __restrict y = j.y + r * j.cols;
-    const float* __restrict dy = j.dy + r * j.cols;
-    float* __restrict dx = j.dx + r * j.cols;
-    float dot = 0.f;
-    for (long c = 0; c < j.cols; c++) dot += dy[c] * y[c];
-    for (long c = 0; c < j.cols; c++) dx[c] = y[c] * (dy[c] - dot);
-  }
+// Runs row(r) for each row r of a [rows, cols] array, the rows split across the pool in runs of
+// about kGrain elements; cost_per_element weighs whether waking the pool pays.
+template <typename RowFn>
+void parallel_rows(long rows, long cols, double cost_per_element, const RowFn& row) {
+  if (rows <= 0 || cols <= 0) return;
+  long per = kGrain / cols;
+  if (per < 1) per = 1;
+  struct Job {
+    const RowFn* row;
+    long rows, per;
+  } j{&row, rows, per};
+  TaskFn task = [](void* p, long t, int) {
+    const Job& j = *static_cast<const Job*>(p);
+    long r0 = t * j.per, r1 = r0 + j.per < j.rows ? r0 + j.per : j.rows;
+    for (long r = r0; r < r1; r++) (*j.row)(r);
+  };
+  parallel_for_cost((rows + per - 1) / per, (double)per * cols * cost_per_element, task, &j);
 }
 
 }  // namespace
@@ -334,19 +315,25 @@ void reduce_op(int op, const float* x, float* out, long outer, long red, long in
 }
 
 void softmax_rows(const float* x, float* out, long rows, long cols) {
-  if (rows <= 0 || cols <= 0) return;
-  long per = kGrain / (cols > 0 ? cols : 1);
-  if (per < 1) per = 1;
-  SoftmaxJob j{x, out, rows, cols, per};
-  parallel_for_cost((rows + per - 1) / per, (double)per * cols * 10, softmax_task, &j);
+  parallel_rows(rows, cols, 10, [=](long r) {
+    const float* xr = x + r * cols;
+    float* o = out + r * cols;
+    float m = -INFINITY;
+    for (long c = 0; c < cols; c++) m = xr[c] > m ? xr[c] : m;
+    const float inv = 1.f / exp_shifted(xr, o, cols, m);
+    for (long c = 0; c < cols; c++) o[c] *= inv;
+  });
 }
 
 void softmax_grad_rows(const float* y, const float* dy, float* dx, long rows, long cols) {
-  if (rows <= 0 || cols <= 0) return;
-  long per = kGrain / cols;
-  if (per < 1) per = 1;
-  SoftmaxGradJob j{y, dy, dx, rows, cols, per};
-  parallel_for_cost((rows + per - 1) / per, (double)per * cols * 3, softmax_grad_task, &j);
+  parallel_rows(rows, cols, 3, [=](long r) {
+    const float* __restrict yr = y + r * cols;
+    const float* __restrict dyr = dy + r * cols;
+    float* __restrict dxr = dx + r * cols;
+    float dot = 0.f;
+    for (long c = 0; c < cols; c++) dot += dyr[c] * yr[c];
+    for (long c = 0; c < cols; c++) dxr[c] = yr[c] * (dyr[c] - dot);
+  });
 }
 
 struct AdamJob {

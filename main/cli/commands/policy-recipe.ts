@@ -95,9 +95,8 @@ export function registerPolicyRecipeCommand(train: Command): void {
 
 /** The newest version of the dataset NAME when it holds exactly these episodes (a run that shares the collection). */
 function sameEpisodes(labDir: string, name: string, ids: readonly string[]): DatasetManifest | undefined {
-  const versions = listVersions(labDir, name);
-  if (!versions.length) return undefined;
-  const m = readManifest(labDir, { name, version: Math.max(...versions) });
+  if (!listVersions(labDir, name).length) return undefined;
+  const m = readManifest(labDir, { name }); // the newest version
   const held = new Set(m.episodes.map((e) => e.id));
   return held.size === ids.length && ids.every((id) => held.has(id)) ? m : undefined;
 }
