@@ -4,12 +4,18 @@
  *
  * Presets size the same pipeline: `tiny` (a test: one family, a handful of episodes, a few training
  * steps), `demo` (under 20 minutes on two CPU cores: three families, tier 1, short SFT and RL, one
- * training seed) and `full` (the real run: every training family, longer training, three seeds).
+ * training seed) and `full` (the real run: every training family, both SFT arms fine-tuned from the
+ * shipped policy, three Salvage-DS seeds, evaluations sized so each claimed difference has a 95%
+ * interval of about +-5 points).
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { SHIPPED_POLICY } from '../policy/shipped.ts';
 import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
 import { TARGETS } from '../policy/sft-data.ts';
-import { ELEMENT_LAYOUTS, ELEMENT_ORDERS, defaultPromptSettings } from '../policy/prompt.ts';
+import { ELEMENT_LAYOUTS, ELEMENT_ORDERS, THOUGHT_KINDS, defaultPromptSettings } from '../policy/prompt.ts';
 import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft-job.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 import { LAB_ID } from '../store/layout.ts';
@@ -74,6 +80,18 @@ export const ExperimentConfig = z.object({
     elementLayout: z.enum(ELEMENT_LAYOUTS).default('id-first'),
     /** Tokenizer chunking (see SftJob); configs written before it existed used `attached`. */
     tokenizerSpaces: z.enum(TOKENIZER_SPACES).default('attached'),
+    /** The thought line the policy learns (see PromptSettings); configs written before it existed used `dataset`. */
+    thought: z.enum(THOUGHT_KINDS).default('dataset'),
+    /** Clip of page text runs in the prompt (see PromptSettings); absent: the name clip. */
+    maxTextChars: z.number().int().positive().optional(),
+    /**
+     * `shipped`: both SFT arms fine-tune the policy that ships with the workbench on their own
+     * collected episodes (its shape, tokenizer and weights replace `model` and `vocabSize`), so
+     * Salvage-DS starts from a policy that solves tasks. Absent: both arms train from random weights.
+     */
+    init: z.literal('shipped').optional(),
+    /** SHA-256 of the init's weights when the experiment was created: a resumed or replayed run refuses other weights. */
+    initDigest: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   }),
   eval: z.object({
     /** Test seeds per family and run (training families), and per held-out family. */
@@ -85,6 +103,12 @@ export const ExperimentConfig = z.object({
     maxSteps: z.number().int().min(1).optional(),
     /** Guided decoding of the policies (`lab eval --no-guided` is false); configs written before it existed decoded freely. */
     guided: z.boolean().default(false),
+    /**
+     * Runs of the two SFT policies' test and held-out evaluations (absent: `runs`). SFT is trained
+     * once while each Salvage-DS variant is pooled over its training seeds; giving SFT as many
+     * episodes as a variant's pool keeps both sides of each difference equally sized.
+     */
+    sftRuns: z.number().int().min(1).optional(),
   }),
   /** Rollouts of the SFT policy on training instances, for mining. */
   mine: z.object({
@@ -111,14 +135,16 @@ export const ExperimentConfig = z.object({
 });
 export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
-type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight' | 'elementLayout' | 'tokenizerSpaces';
-/** What a preset sizes; the rest is filled from the library's defaults (and recorded). */
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight' | 'elementLayout' | 'tokenizerSpaces' | 'thought' | 'initDigest';
+/** What a preset sizes; the rest is filled from the library's defaults (and recorded) unless the preset sets it. */
 type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'replayOf' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
-  sft: Omit<ExperimentConfig['sft'], Recorded>;
+  sft: Omit<ExperimentConfig['sft'], Recorded> & Partial<Pick<ExperimentConfig['sft'], Recorded>>;
   salvage: Omit<ExperimentConfig['salvage'], 'rl'>;
 };
 
 const small = { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256, copy: true };
+/** The shipped policy's shape (resources/models/web-policy/model.json; a test keeps the two equal). */
+export const SHIPPED_SHAPE = { dModel: 128, nLayer: 3, nHead: 4, dFF: 512, ctx: 512, copy: true };
 
 export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
   tiny: {
@@ -143,10 +169,18 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     families: ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'],
     collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2, tier: 1 },
     validationShare: 0.1,
-    // 800 steps: on a 4,863-step oracle dataset the validation loss was still falling at 1,500 (1.74 at
-    // 300, 0.71 at 1,500); a full collection gives roughly a quarter of that, so ~5 epochs.
-    sft: { steps: 800, batch: 8, lr: 3e-3, warmup: 40, seed: 1, vocabSize: 1024, model: { dModel: 64, nLayer: 2, nHead: 4, dFF: 256, ctx: 512, copy: true }, maxPageChars: 700, evalEvery: 100, checkpointEvery: 100 },
-    eval: { testSeeds: 10, heldoutSeeds: 15, runs: 2, tier: 1, parallel: 2, guided: true },
+    // Both arms fine-tune the shipped policy (97/180 on tier-1 test seeds; trained on oracle episodes
+    // of training seeds 0-249) on their own collected episodes, in its prompt. From random weights the
+    // arms solved 2-4 of 180 test tasks (experiment full1, 2026-12-03), too few for either claim.
+    // 500 steps of 8 at lr 5e-4 is about 1.4 epochs of a 40-seed collection (2,836 reflection steps in full1).
+    sft: {
+      init: 'shipped', steps: 500, batch: 8, lr: 5e-4, warmup: 20, seed: 1, vocabSize: 1024, model: SHIPPED_SHAPE, maxPageChars: 700, evalEvery: 100, checkpointEvery: 50,
+      elementOrder: 'task-layout', elementLayout: 'name-first', thought: 'element', maxTextChars: 100,
+    },
+    // Power: each Salvage-DS variant pools 3 seeds x 270 test episodes (15 seeds x 9 families x 2
+    // runs) and each SFT policy gets the same 810 (sftRuns 6), so a success difference near 50% has a
+    // 95% interval of about +-4.8 points; held out, 180 against 180.
+    eval: { testSeeds: 15, heldoutSeeds: 15, runs: 2, sftRuns: 6, tier: 1, parallel: 2, guided: true },
     mine: { seeds: 8, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
   },
@@ -156,7 +190,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
 const PRESET_DESCRIPTIONS: Record<ExperimentPreset, string> = {
   tiny: 'a test of the whole pipeline: about a minute, numbers mean nothing',
   demo: 'under 20 minutes on two cores: every stage at small scale',
-  full: 'the real run: hours on two cores, 3 Salvage-DS seeds at least',
+  full: 'the real run: fine-tunes the shipped policy, then 3 Salvage-DS seeds at least; about 6 hours on two cores (resumable)',
 };
 
 export function experimentPresets(): Array<{ name: ExperimentPreset; description: string; seeds: number }> {
@@ -170,17 +204,39 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
   if (preset === 'full' && over.seeds !== undefined && over.seeds < 3) throw new Error('--seeds: the full preset runs at least 3 training seeds');
   if (!EXPERIMENT_ID.test(id)) throw new Error(`--out: "${id}" is not a folder name (letters, digits, '_' and '-')`);
   const base = structuredClone(PRESET_CONFIGS[preset as ExperimentPreset]);
-  if (over.seeds !== undefined) base.salvage.seeds = Array.from({ length: over.seeds }, (_, i) => i + 1);
+  if (over.seeds !== undefined) {
+    base.salvage.seeds = Array.from({ length: over.seeds }, (_, i) => i + 1);
+    // SFT keeps as many evaluation episodes as a variant's pool over its seeds.
+    if (base.eval.sftRuns !== undefined) base.eval.sftRuns = base.eval.runs * over.seeds;
+  }
   const d = defaultSftJob;
   const r = defaultSalvageJob;
   return parseExperimentConfig({
     ...base, id, preset, createdAt: new Date().toISOString(), ...(over.backend ? { backend: over.backend } : {}),
-    sft: { ...base.sft, minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples, elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight, elementLayout: defaultPromptSettings.elementLayout, tokenizerSpaces: d.tokenizerSpaces },
+    sft: {
+      minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples,
+      elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight,
+      elementLayout: defaultPromptSettings.elementLayout, tokenizerSpaces: d.tokenizerSpaces, thought: defaultPromptSettings.thought,
+      ...base.sft,
+      ...(base.sft.init ? { initDigest: initDigest(base.sft.init) } : {}),
+    },
     salvage: {
       ...base.salvage,
       rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, guided: r.guided, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, weightDecay: r.weightDecay, gradClip: r.gradClip }),
     },
   }, 'experiment');
+}
+
+/** The folder of an experiment's init policy. */
+export function initPolicyDir(init: 'shipped'): string {
+  return { shipped: SHIPPED_POLICY }[init];
+}
+
+/** SHA-256 of an init policy's weights (recorded at creation, checked before its SFT runs). */
+export function initDigest(init: 'shipped'): string {
+  const file = join(initPolicyDir(init), 'weights.bin');
+  if (!existsSync(file)) throw new Error(`sft.init ${init}: ${file} is missing (the shipped policy is part of the repository: resources/models/web-policy)`);
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 export function parseExperimentConfig(raw: unknown, where: string): ExperimentConfig {

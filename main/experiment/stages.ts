@@ -27,7 +27,7 @@ import { criticalStates, mixStates, readMinedFailures, routineStates, writeState
 import { startSalvage } from '../policy/salvage/runner.ts';
 import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
-import type { ExperimentConfig, Variant } from './config.ts';
+import { initDigest, initPolicyDir, type ExperimentConfig, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 
@@ -125,10 +125,16 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
     name,
     async run(ctx) {
       const s = ctx.config.sft;
+      if (s.init && s.initDigest && initDigest(s.init) !== s.initDigest) {
+        throw new Error(`${name}: the ${s.init} policy's weights (${initPolicyDir(s.init)}) differ from those this experiment was created with; replay it where they are the same`);
+      }
       const outDir = policyDir(ctx, name);
       const samplesFile = join(outDir, SFT_SAMPLES_FILE);
       const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
-      const prompt = { ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches, elementLayout: s.elementLayout };
+      const prompt = {
+        ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches, elementLayout: s.elementLayout,
+        thought: s.thought, ...(s.maxTextChars ? { maxTextChars: s.maxTextChars } : {}),
+      };
       if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
         writeSftSamples(outDir, policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version })), prompt);
       }
@@ -137,6 +143,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
         steps: s.steps, batch: s.batch, lr: s.lr, minLr: s.minLr, warmup: s.warmup, weightDecay: s.weightDecay, gradClip: s.gradClip, seed: s.seed,
         evalEvery: s.evalEvery, checkpointEvery: s.checkpointEvery, targets: s.targets, reserve: s.reserve, evalSamples: s.evalSamples, promptWeight: s.promptWeight,
         resume: true, backend: ctx.config.backend, vocabSize: s.vocabSize, model: s.model, prompt, tokenizerSpaces: s.tokenizerSpaces,
+        ...(s.init ? { init: initPolicyDir(s.init) } : {}),
       };
       // The loss curve, appended as it goes so a resumed run's curve continues the stopped one.
       const curve = join(ctx.folder.dir, 'curves', `${name}.jsonl`);
@@ -168,9 +175,10 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
       const e = ctx.config.eval;
       const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
       const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
+      const runs = split === 'train' ? 1 : policyStage.startsWith('sft-') ? (e.sftRuns ?? e.runs) : e.runs;
       const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
         policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend, guided: e.guided },
-        tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs: split === 'train' ? 1 : e.runs,
+        tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs,
         tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}), experiment: ctx.config.id,
       }, {
         signal: ctx.signal,
