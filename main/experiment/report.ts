@@ -68,6 +68,18 @@ export interface ExperimentReport {
       verdict: Verdict;
     };
   };
+  /**
+   * How precisely the run measured each claim: the half-width of each difference's 95% interval
+   * against the precision the experiment is sized for (+-1 step, +-5 points); null where there is no interval.
+   */
+  precision: {
+    target: { steps: number; points: number };
+    fewerSteps: number | null;
+    salvageTest: number | null;
+    salvageHeldout: number | null;
+    /** Every half-width present and within its target. */
+    met: boolean;
+  };
   methods: MethodResult[];
   /** Every ablation against Salvage-DS and against SFT, in success points (test, held-out). */
   ablations: Array<{ variant: Variant; test: { vsSft: Difference; vsSalvage: Difference }; heldout: { vsSft: Difference; vsSalvage: Difference } }>;
@@ -101,6 +113,14 @@ export function meanDifference(xs: readonly number[], ys: readonly number[], res
   ds.sort();
   return { value: d, ci95: { low: ds[Math.floor(0.025 * resamples)], high: ds[Math.min(resamples - 1, Math.floor(0.975 * resamples))] } };
 }
+
+/** Half the width of a difference's interval (null without one). */
+export function halfWidth(d: Difference): number | null {
+  return d.ci95 ? (d.ci95.high - d.ci95.low) / 2 : null;
+}
+
+/** The precision the full preset is sized for (issue: +-5 points on success, +-1 step on solved tasks). */
+export const PRECISION_TARGET = { steps: 1, points: 5 };
 
 /** The verdict of a difference whose claimed direction is `sign` (+1: above 0, -1: below 0). */
 export function verdictOf(d: Difference, sign: 1 | -1): Verdict {
@@ -206,6 +226,7 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
         test: { difference: testDiff, verdict: tv }, heldout: { difference: heldDiff, verdict: hv }, verdict: both2,
       },
     },
+    precision: precisionOf(difference, testDiff, heldDiff),
     methods,
     ablations: cfg.salvage.variants.filter((v) => v !== 'salvage').map((v) => ({
       variant: v,
@@ -217,6 +238,16 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
     })),
     failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily, ...(mine.confirmation ? { confirmation: mine.confirmation } : {}) },
     salvageCurves: salvageOuts.map((s) => ({ variant: s.variant, seed: s.seed, states: s.states, critical: s.critical, iterations: readJsonl(s.stats) })),
+  };
+}
+
+function precisionOf(steps: Difference, test: Difference, heldout: Difference): ExperimentReport['precision'] {
+  const round = (x: number | null, scale: number) => (x === null ? null : Math.round(x * scale * 1000) / 1000);
+  const p = { fewerSteps: round(halfWidth(steps), 1), salvageTest: round(halfWidth(test), 100), salvageHeldout: round(halfWidth(heldout), 100) };
+  const within = (x: number | null, target: number) => x !== null && x <= target;
+  return {
+    target: PRECISION_TARGET, ...p,
+    met: within(p.fewerSteps, PRECISION_TARGET.steps) && within(p.salvageTest, PRECISION_TARGET.points) && within(p.salvageHeldout, PRECISION_TARGET.points),
   };
 }
 

@@ -64,10 +64,17 @@ test('lab experiment --preset tiny: config.json records the parameters the stage
   assert.equal(report.salvageCurves[0].iterations.length, config.salvage.iterations);
   assert.ok(['reproduced', 'inconclusive', 'not reproduced', 'not measurable'].includes(report.claims.fewerSteps.verdict));
   assert.deepEqual(report.timings.map((t: { stage: string }) => t.stage), stages);
+  // Precision: each half-width is that of the difference it describes, against the sized-for target.
+  const hw = (d: { ci95: { low: number; high: number } | null }) => (d.ci95 ? (d.ci95.high - d.ci95.low) / 2 : null);
+  const close = (a: number | null, b: number | null) => (a === null ? b === null : b !== null && Math.abs(a - b) < 1e-3);
+  assert.ok(close(report.precision.salvageTest, hw(report.claims.salvageBeatsSft.test.difference) === null ? null : 100 * hw(report.claims.salvageBeatsSft.test.difference)!));
+  assert.ok(close(report.precision.fewerSteps, hw(report.claims.fewerSteps.difference)));
+  assert.equal(report.precision.met, false, 'a tiny run is far from +-5 points');
 
   const html = readFileSync(out.html, 'utf8');
   assert.match(html, /<svg/);
   assert.match(html, /Claim 1 — /);
+  assert.match(html, /Precision \(half-width of each 95% interval\)/);
   for (const m of ['sft-reflect', 'sft-plain', 'salvage', 'plain-grpo']) assert.ok(html.includes(m));
   assert.doesNotMatch(html, /<script|src="http|href="http/); // self-contained: no script, nothing fetched
 });

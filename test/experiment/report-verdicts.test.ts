@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rate } from '../../main/policy/stats.ts';
-import { meanDifference, rateDifference, verdictOf } from '../../main/experiment/report.ts';
+import { halfWidth, meanDifference, rateDifference, verdictOf } from '../../main/experiment/report.ts';
 
 test('verdicts: the claimed side of 0 with the interval on it is reproduced, the point estimate alone inconclusive, the other side not reproduced', () => {
   assert.equal(verdictOf({ value: -1.5, ci95: { low: -2.5, high: -0.2 } }, -1), 'reproduced');
@@ -28,4 +28,11 @@ test('steps difference: the bootstrap interval of the mean difference brackets i
   const noisy = meanDifference([3, 12, 5, 9], [4, 11, 6, 10]);
   assert.ok(noisy.ci95!.low < 0 && noisy.ci95!.high > 0);
   assert.deepEqual(meanDifference([], [3]), { value: null, ci95: null });
+});
+
+test('half-width: half an interval\'s width, none without an interval; 810 episodes a side at 50% give about +-4.9 points', () => {
+  assert.equal(halfWidth({ value: 1, ci95: { low: 0.5, high: 2.5 } }), 1);
+  assert.equal(halfWidth({ value: 1, ci95: null }), null);
+  const d = halfWidth(rateDifference(rate(405, 810), rate(405, 810)))!;
+  assert.ok(d > 0.045 && d < 0.05, String(d));
 });
