@@ -69,6 +69,11 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const config = { ...defaultModelConfig, ...defaultSftModel, ...job.model, satTokens: 0, seed: job.seed };
   const { tokenizer, trainSeqs, valSeqs, valOn, valCount, messageWords } = encodeSftData(job, start?.tokenizer ?? null, start?.model.config.ctx ?? config.ctx);
   const model = start?.model ?? new TransformerLM({ ...config, vocabSize: tokenizer.vocabSize });
+  // The job records the architecture it trained: a fine-tune's (or a resumed run's) is its checkpoint's, not the flags' defaults.
+  if (start) {
+    const c = start.model.config;
+    job = { ...job, vocabSize: c.vocabSize, model: { dModel: c.dModel, nLayer: c.nLayer, nHead: c.nHead, dFF: c.dFF, ctx: c.ctx, copy: c.copy } };
+  }
   // Target tokens: the ones the policy writes (weight 1, or 0 for a masked thought); the prompt's weight comes on top.
   const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.slice(s.promptLength).filter((m) => m > 0).length, 0) / trainSeqs.length;
   hooks.onLog?.(`samples: train ${trainSeqs.length}, validation ${valCount}; mean length ${(trainSeqs.reduce((n, s) => n + s.ids.length, 0) / trainSeqs.length).toFixed(0)} tokens, ${lossTokens.toFixed(1)} target tokens with loss, prompt tokens at weight ${job.promptWeight ?? 0}; parameters ${model.parameterCount}`);

@@ -61,6 +61,10 @@ test('SFT with init starts from that policy: its tokenizer, its architecture, it
   assert.equal(result.parameters, trained.parameters);
   assert.equal(readFileSync(join(tuned, 'tokenizer.json'), 'utf8'), readFileSync(join(base, 'tokenizer.json'), 'utf8'));
   assert.ok(Math.abs(result.valLoss - trained.valLoss) < 1e-5, `validation loss ${result.valLoss} equals the init's ${trained.valLoss}`);
+  // The checkpoint records the architecture it trained, not the flags init replaced.
+  const meta = (d: string) => JSON.parse(readFileSync(join(d, 'model.json'), 'utf8')).meta.job;
+  assert.deepEqual(meta(tuned).model, { ...meta(base).model, copy: JSON.parse(readFileSync(join(base, 'model.json'), 'utf8')).config.copy });
+  assert.equal(meta(tuned).vocabSize, JSON.parse(readFileSync(join(base, 'model.json'), 'utf8')).config.vocabSize);
   // A SAT-tuned model is refused, by name.
   await assert.rejects(trainSft({ ...job(join(dir, 'sat'), samples), init: resourcePath('models', 'sdsat-code') }), /SAT-tuned model/);
   // A fresh run of the same job without init starts from random weights: a far higher loss.
