@@ -169,16 +169,17 @@ export function tierOption(flag = '--tier'): (value: string) => Tier {
 /** Run fn with resources that must be released even on Ctrl-C or an error. */
 export async function withCleanup<T>(cleanups: Array<() => Promise<void> | void>, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nlab: cancelling (Ctrl-C again to quit at once)...\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const stopListening = onInterrupt(
+    () => {
+      process.stderr.write('\nlab: cancelling (Ctrl-C again to quit at once)...\n');
+      controller.abort();
+    },
+    () => process.exit(130),
+  );
   try {
     return await fn(controller.signal);
   } finally {
-    process.off('SIGINT', onSigint);
+    stopListening();
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {});
   }
 }
@@ -188,16 +189,36 @@ export async function withCleanup<T>(cleanups: Array<() => Promise<void> | void>
  * to resume from), a second kills the worker. Returns the function that removes the handler.
  */
 export function cancelOnSigint(handle: JobHandle<unknown>, unit: string): () => void {
-  let interrupts = 0;
-  const onSigint = () => {
-    if (++interrupts === 1) {
+  return onInterrupt(
+    () => {
       process.stderr.write(`\nstopping after this ${unit} and saving a checkpoint (Ctrl-C again to abort)\n`);
       handle.cancel();
-    } else void handle.kill();
-  };
-  process.on('SIGINT', onSigint);
-  return () => process.off('SIGINT', onSigint);
+    },
+    () => void handle.kill(),
+  );
 }
+
+/**
+ * Ctrl-C handling: `first` on the first interrupt, `again` on a later one. An interrupt within
+ * REPEAT_WINDOW_MS of the first is the same Ctrl-C delivered twice, not a second press: a wrapper
+ * such as the tsx CLI relays the signal to its child when the child has not confirmed it within
+ * 30 ms, so a busy child can receive one keypress twice and would otherwise abort what the first
+ * asked to stop cleanly. Returns the function that removes the handler.
+ */
+export function onInterrupt(first: () => void, again: () => void): () => void {
+  let firstAt: number | null = null;
+  const handler = () => {
+    const now = performance.now();
+    if (firstAt === null) {
+      firstAt = now;
+      first();
+    } else if (now - firstAt > REPEAT_WINDOW_MS) again();
+  };
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+export const REPEAT_WINDOW_MS = 500;
 
 /**
  * A figure for a summary, or `n/a (why)` where there is none: a reader of a summary should learn

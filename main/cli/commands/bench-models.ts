@@ -15,18 +15,19 @@ import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { SHIPPED_MODEL, TINY_MODEL } from './decode.ts';
 import { DEFAULT_CORPUS } from './train.ts';
-import { int, addSamplingOptions, intOption, parseSampling, type SamplingOpts } from '../runtime.ts';
+import { int, addSamplingOptions, intOption, onInterrupt, parseSampling, type SamplingOpts } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
 function cancellable(): { stopped: () => boolean; dispose: () => void } {
   let stop = false;
-  const onSigint = () => {
-    if (stop) process.exit(130);
-    stop = true;
-    process.stderr.write('\nstopping after the current prompt (Ctrl-C again to abort)\n');
-  };
-  process.on('SIGINT', onSigint);
-  return { stopped: () => stop, dispose: () => process.off('SIGINT', onSigint) };
+  const dispose = onInterrupt(
+    () => {
+      stop = true;
+      process.stderr.write('\nstopping after the current prompt (Ctrl-C again to abort)\n');
+    },
+    () => process.exit(130),
+  );
+  return { stopped: () => stop, dispose };
 }
 
 export function addModelBenchCommands(bench: Command): void {
