@@ -11,13 +11,13 @@
  */
 import { z } from 'zod';
 import type { LabApi, LabMethod } from './api.ts';
-import { STEP_LABELS } from './label-model.ts';
 import { SCOPE_KINDS } from './views.ts';
 import { datasetFilterSchema } from '../main/datasets/filter.ts';
 import { EXPORT_FORMATS } from '../main/datasets/export/formats.ts';
 import { SPLITS } from '../main/datasets/split.ts';
 import { humanInputSchema } from '../main/collection/demonstration-input.ts';
 import { fieldIssue } from '../main/store/schema-error.ts';
+import { labelEditSchema } from '../main/store/labels.ts';
 
 /** An id or name the service looks up (episode, run, replay, demonstration, experiment, ...). */
 const id = z.string().min(1).max(400);
@@ -28,17 +28,6 @@ const startExperimentRequest = z.object({
   seeds: count(20).optional(),
   id: z.string().min(1).max(200).optional(),
 }).strict();
-
-const labelEdit = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('step'), step: z.number().int().min(0), label: z.enum(STEP_LABELS).nullable() }).strict(),
-  z.object({ type: z.literal('correction'), step: z.number().int().min(0), action: z.string().max(10_000).nullable() }).strict(),
-  z.object({
-    type: z.literal('episode'),
-    outcome: z.enum(['success', 'failure']).nullable().optional(),
-    tags: z.array(z.string().min(1).max(200)).optional(),
-    note: z.string().max(100_000).optional(),
-  }).strict(),
-]);
 
 const splitRatios = z.object(Object.fromEntries(SPLITS.map((s) => [s, z.number().min(0).max(1)])) as Record<(typeof SPLITS)[number], z.ZodNumber>).strict();
 
@@ -85,7 +74,7 @@ export const PARAMS = {
   listEpisodes: none,
   readEpisode: z.tuple([id]),
   readLabels: z.tuple([id]),
-  editLabels: z.tuple([id, labelEdit]),
+  editLabels: z.tuple([id, labelEditSchema]),
   compareEpisodes: z.tuple([z.array(id).max(1000)]), // "two or more" is the service's to say, with its own message
   listResultScopes: none,
   resultsGrid: z.tuple([z.object({ kind: z.enum(SCOPE_KINDS), id }).strict(), z.enum(['family', 'instance'])]),

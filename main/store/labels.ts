@@ -12,29 +12,37 @@ import { checkLabId, labPaths } from './layout.ts';
 
 export { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent, type StepLabel } from '../../preload/label-model.ts';
 
-export const labelEventSchema = z.discriminatedUnion('type', [
-  z.object({
+/** What each kind of edit holds, with the sizes the app accepts. */
+const EDIT_FIELDS = {
+  step: {
     type: z.literal('step'),
     step: z.number().int().min(0),
     /** null clears the label. */
     label: z.enum(STEP_LABELS).nullable(),
-    at: z.string(),
-  }),
-  z.object({
+  },
+  correction: {
     type: z.literal('correction'),
     step: z.number().int().min(0),
     /** The action that should have been taken; null clears it. */
-    action: z.string().nullable(),
-    at: z.string(),
-  }),
-  z.object({
+    action: z.string().max(10_000).nullable(),
+  },
+  episode: {
     type: z.literal('episode'),
     /** Overrides the checker's verdict; null goes back to it. */
     outcome: z.enum(['success', 'failure']).nullable().optional(),
-    tags: z.array(z.string().min(1)).optional(),
-    note: z.string().optional(),
-    at: z.string(),
-  }),
+    tags: z.array(z.string().min(1).max(200)).optional(),
+    note: z.string().max(100_000).optional(),
+  },
+};
+
+/** An edit as the API receives it (nothing else allowed). */
+export const labelEditSchema = z.discriminatedUnion('type', [
+  z.object(EDIT_FIELDS.step).strict(), z.object(EDIT_FIELDS.correction).strict(), z.object(EDIT_FIELDS.episode).strict(),
+]);
+
+/** An edit as stored: the same, with the time it was made. */
+export const labelEventSchema = z.discriminatedUnion('type', [
+  z.object({ ...EDIT_FIELDS.step, at: z.string() }), z.object({ ...EDIT_FIELDS.correction, at: z.string() }), z.object({ ...EDIT_FIELDS.episode, at: z.string() }),
 ]);
 // The schema and the model's LabelEvent type describe the same records; keep them in step.
 const _sameShape: (e: z.infer<typeof labelEventSchema>) => LabelEvent = (e) => e;
