@@ -18,7 +18,7 @@ import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../policy/sft-
 import { defaultSftJob, type SftJob } from '../policy/sft-job.ts';
 import type { SftResult } from '../policy/sft.ts';
 import { startSft } from '../policy/sft-runner.ts';
-import { runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
+import { newEvalId, runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
 import { mineFailures } from '../policy/mining.ts';
 import { confirmCriticalStates, miningFileReport } from '../policy/branching.ts';
 import { writeMiningFile, type MinedFailureRecord } from '../policy/mining-file.ts';
@@ -176,12 +176,15 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
       const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
       const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
       const runs = split === 'train' ? 1 : policyStage.startsWith('sft-') ? (e.sftRuns ?? e.runs) : e.runs;
+      // The evaluation's id is recorded before its first episode, so a stopped stage continues it rather than starting over.
+      const evalId = (ctx.folder.lastState(name)?.evalId as string | undefined) ?? newEvalId();
+      if (!ctx.folder.lastState(name)) ctx.folder.log({ stage: name, status: 'resumable', state: { evalId } });
       const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
         policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend, guided: e.guided },
         tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs,
         tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}), experiment: ctx.config.id,
       }, {
-        signal: ctx.signal,
+        signal: ctx.signal, evalId,
         onEpisode: (done, total, ep) => ctx.progress(done, total, `${ep.family}:${ep.seed} ${ep.success ? 'solved' : 'failed'}`),
       });
       if (ctx.signal.aborted) throw new StageStopped(name);

@@ -13,9 +13,11 @@
  * action, which did not parse before they existed). A sound action that fails on the page (say, a
  * covered button) is not invalid.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 import { rerunOnLostBrowser, type BrowserLostError } from '../environment/browser-lost.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
@@ -157,15 +159,70 @@ export interface EvalDeps {
 export interface EvalHooks {
   signal?: AbortSignal;
   onEpisode?(done: number, total: number, e: EvalEpisode): void;
+  /**
+   * Run under this id (see newEvalId). When its folder holds a stopped evaluation of the same
+   * request, that one continues: its finished episodes count, and only the others run.
+   */
+  evalId?: string;
 }
 
-/** Run the evaluation's episodes (N environments in parallel) and write lab/evals/<id>/report.json. */
+/** A new evaluation id: its creation time, then random hex. */
+export function newEvalId(): string {
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+}
+
+/** lab/evals/<id>/episodes.jsonl: each finished episode with its decoding totals, appended as it ends, so a stopped evaluation can continue. */
+export const EVAL_PROGRESS_FILE = 'episodes.jsonl';
+/** lab/evals/<id>/request.json: what the evaluation runs; a continuation must ask for the same. */
+export const EVAL_REQUEST_FILE = 'request.json';
+
+const DecodingTotals = z.object({ steps: z.number(), invalid: z.number(), tokens: z.number(), decodeMs: z.number(), prefillMs: z.number() });
+type DecodingTotals = z.infer<typeof DecodingTotals>;
+const ProgressLine = z.object({
+  family: z.string(), seed: z.number().int(), run: z.number().int(), episodeId: z.string(), tier: z.number().int(),
+  success: z.boolean(), steps: z.number().int(), invalidSteps: z.number().int(), decoding: DecodingTotals,
+});
+
+const taskKey = (t: EvalTask) => `${t.family}:${t.seed}:${t.run}`;
+
+/** The fields that decide which episodes an evaluation runs and how: a continuation must keep them. */
+function requestFingerprint(req: EvalRequest): string {
+  const { policy, tasks, split, seeds, runs, tier, maxSteps, endOnGoal } = req;
+  return JSON.stringify({ policy, tasks, split, seeds, runs, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true });
+}
+
+/** The finished episodes of a stopped evaluation under `dir` (none for a new one), after checking it ran this request. */
+function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z.infer<typeof ProgressLine>> {
+  const requestPath = join(dir, EVAL_REQUEST_FILE);
+  if (!existsSync(requestPath)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(requestPath, JSON.stringify(req, null, 2) + '\n');
+    return [];
+  }
+  if (requestFingerprint(JSON.parse(readFileSync(requestPath, 'utf8')) as EvalRequest) !== requestFingerprint(req)) {
+    throw new Error(`evaluation ${evalId}: ${requestPath} records a different request (policy, tasks, seeds, runs, tier or step limit); start a new evaluation instead`);
+  }
+  const progress = join(dir, EVAL_PROGRESS_FILE);
+  return existsSync(progress) ? readJsonl(progress, ProgressLine).records : [];
+}
+
+/**
+ * Run the evaluation's episodes (N environments in parallel) and write lab/evals/<id>/report.json.
+ * Each finished episode is appended to episodes.jsonl as it ends; with hooks.evalId naming a
+ * stopped evaluation, the episodes it finished are kept and the rest run.
+ */
 export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks = {}): Promise<EvalReport & { path: string }> {
   const t0 = performance.now();
-  const evalId = `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
-  const queue = evalTasks(req, deps.server);
-  const total = queue.length;
-  const episodes: EvalEpisode[] = [];
+  const evalId = hooks.evalId ?? newEvalId();
+  const dir = labPaths.eval(deps.store.dir, evalId);
+  const progressPath = join(dir, EVAL_PROGRESS_FILE);
+  // Later lines win: an episode is never recorded twice, but a torn run could in principle repeat one.
+  const earlier = [...new Map(startOrContinue(dir, evalId, req).map((l) => [taskKey(l), l])).values()];
+  const finished = new Set(earlier.map(taskKey));
+  const queue = evalTasks(req, deps.server).filter((t) => !finished.has(taskKey(t)));
+  const total = queue.length + earlier.length;
+  const episodes: EvalEpisode[] = earlier.map(({ decoding: _, ...e }) => e);
+  const earlierDecoding = earlier.map((l) => l.decoding);
   const agents: CompactPolicyAgent[] = [];
   const first = new CompactPolicyAgent({ ...req.policy, seed: 0 });
   const policyConfig = await first.config();
@@ -190,6 +247,7 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
         ...task, episodeId: out.id, tier: ep.header.task.tier, success: out.success, steps: out.steps,
         invalidSteps: ep.steps.filter((s) => s.error && INVALID_ACTION_CODES.has(s.error.code)).length,
       };
+      appendJsonlLine(progressPath, { ...e, decoding: decodingOf(agent) });
       episodes.push(e);
       hooks.onEpisode?.(episodes.length, total, e);
     }
@@ -197,9 +255,8 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
   await Promise.all(deps.envs.slice(0, Math.max(1, req.parallel)).map(work));
   episodes.sort((a, b) => a.run - b.run || a.family.localeCompare(b.family) || a.seed - b.seed);
 
-  const dec = agents.reduce((t, a) => ({
-    steps: t.steps + a.totals.steps, invalid: t.invalid + a.totals.invalidOutputs, tokens: t.tokens + a.totals.newTokens,
-    decodeMs: t.decodeMs + a.totals.decodeMs, prefillMs: t.prefillMs + a.totals.prefillMs,
+  const dec = [...earlierDecoding, ...agents.map(decodingOf)].reduce((t, a) => ({
+    steps: t.steps + a.steps, invalid: t.invalid + a.invalid, tokens: t.tokens + a.tokens, decodeMs: t.decodeMs + a.decodeMs, prefillMs: t.prefillMs + a.prefillMs,
   }), { steps: 0, invalid: 0, tokens: 0, decodeMs: 0, prefillMs: 0 });
   const comparisons = agents.map((a) => a.comparison).filter((c): c is DecodeComparison => c !== null);
   const report: EvalReport = {
@@ -211,11 +268,13 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
     elapsedS: (performance.now() - t0) / 1000,
     ...(reruns.length ? { browserReruns: { reruns: reruns.length, endpoints: [...new Set(reruns.map((r) => r.endpoint))] } } : {}),
   };
-  const dir = labPaths.eval(deps.store.dir, evalId);
-  mkdirSync(dir, { recursive: true });
   const path = join(dir, 'report.json');
   writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
   return { ...report, path };
+}
+
+function decodingOf(a: CompactPolicyAgent): DecodingTotals {
+  return { steps: a.totals.steps, invalid: a.totals.invalidOutputs, tokens: a.totals.newTokens, decodeMs: a.totals.decodeMs, prefillMs: a.totals.prefillMs };
 }
 
 export interface DecoderFigures {

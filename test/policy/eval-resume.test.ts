@@ -1,0 +1,45 @@
+/**
+ * A stopped evaluation continues: the episodes it finished are kept (episodes.jsonl), only the
+ * others run, and the report counts them all; a different request under the same id is refused.
+ * Real Chromium, the built-in tasks and the shipped policy.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
+import { EVAL_PROGRESS_FILE, newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
+import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
+import { labPaths } from '../../main/store/layout.ts';
+
+let fx: TaskEnvironmentFixture;
+useTaskEnvironment('lab-eval-resume-', (f) => (fx = f));
+
+const request: EvalRequest = {
+  policy: { dir: SHIPPED_POLICY, sampling: { kind: 'greedy' }, backend: 'wasm' },
+  tasks: 'calendar,shop', split: 'test', seeds: 1, runs: 2, tier: 1, parallel: 1, maxSteps: 2,
+};
+
+test('an evaluation stopped after one episode continues under its id with the other three', async () => {
+  const deps = { envs: [fx.env], server: fx.server, store: fx.store, browserKind: 'chromium' };
+  const evalId = newEvalId();
+  const stop = new AbortController();
+  const first = await runEval(deps, request, { evalId, signal: stop.signal, onEpisode: () => stop.abort() });
+  assert.equal(first.episodes.length, 1);
+  const progress = join(labPaths.eval(fx.store.dir, evalId), EVAL_PROGRESS_FILE);
+  assert.equal(readFileSync(progress, 'utf8').trim().split('\n').length, 1);
+
+  const seen: Array<[number, number]> = [];
+  const whole = await runEval(deps, request, { evalId, onEpisode: (done, total) => seen.push([done, total]) });
+  assert.deepEqual(seen, [[2, 4], [3, 4], [4, 4]], 'only the three unfinished episodes ran');
+  assert.equal(whole.evalId, evalId);
+  assert.equal(whole.episodes.length, 4);
+  assert.equal(whole.overall.success.n, 4);
+  assert.ok(whole.episodes.some((e) => e.episodeId === first.episodes[0].episodeId), 'the finished episode is kept, not rerun');
+  assert.deepEqual(new Set(whole.episodes.map((e) => `${e.family}:${e.seed}:${e.run}`)).size, 4);
+  assert.equal(whole.decoding.steps, whole.episodes.reduce((n, e) => n + e.steps, 0), 'decoding totals include the earlier episode');
+  assert.equal(JSON.parse(readFileSync(whole.path, 'utf8')).episodes.length, 4);
+
+  // The same id with another request is refused before anything runs.
+  await assert.rejects(runEval(deps, { ...request, seeds: 2 }, { evalId }), new RegExp(`evaluation ${evalId}: .*request\\.json records a different request`));
+});
