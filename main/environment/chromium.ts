@@ -320,7 +320,10 @@ export class ChromiumHost implements BrowserHost {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lab-chromium-'));
     const flags = [...CHROMIUM_FLAGS, ...(sandbox ? [] : ['--no-sandbox']), `--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', ...(options.args ?? [])];
     if (options.headless === false) flags.splice(flags.indexOf('--headless=new'), 1);
-    const proc = spawn(executable, [...flags, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    // Its own process group: a Ctrl-C in the terminal asks the workbench to stop (it finishes or
+    // checkpoints what runs in the browser) instead of killing the browser under it. It still
+    // cannot outlive the workbench: it exits when the debugging pipe closes.
+    const proc = spawn(executable, [...flags, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     await new Promise<void>((resolve, reject) => {
       proc.once('spawn', () => resolve());
       proc.once('error', (err) => reject(new Error(`could not start ${executable}: ${err.message}`)));

@@ -27,7 +27,7 @@ import { heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
 import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from './stats.ts';
-import type { EvalSplit } from './eval-splits.ts';
+import { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, type EvalSplit } from './eval-splits.ts';
 import { labPaths } from '../store/layout.ts';
 
 export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
@@ -171,10 +171,7 @@ export function newEvalId(): string {
   return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 }
 
-/** lab/evals/<id>/episodes.jsonl: each finished episode with its decoding totals, appended as it ends, so a stopped evaluation can continue. */
-export const EVAL_PROGRESS_FILE = 'episodes.jsonl';
-/** lab/evals/<id>/request.json: what the evaluation runs; a continuation must ask for the same. */
-export const EVAL_REQUEST_FILE = 'request.json';
+export { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE } from './eval-splits.ts';
 
 const DecodingTotals = z.object({ steps: z.number(), invalid: z.number(), tokens: z.number(), decodeMs: z.number(), prefillMs: z.number() });
 type DecodingTotals = z.infer<typeof DecodingTotals>;

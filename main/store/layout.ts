@@ -11,7 +11,7 @@
  *   LAB/blobs/                   screenshots and other content-addressed files
  *   LAB/tasksets/NAME.jsonl      imported benchmark tasks
  *   LAB/runs/ID/                 a collection run (config.json, progress.jsonl, review.jsonl)
- *   LAB/evals/ID/                a policy evaluation (report.json, mining.json)
+ *   LAB/evals/ID/                a policy evaluation (request.json, episodes.jsonl as it runs, report.json, mining.json)
  *   LAB/experiments/ID/          a one-command experiment (config.json, stage outputs, report)
  *   LAB/policies/NAME/           policies trained from the app or a recipe
  *   LAB/models/NAME/             decoding models trained with `lab train`

@@ -1,6 +1,7 @@
 /**
- * A stopped evaluation continues: the episodes it finished are kept (episodes.jsonl), only the
- * others run, and the report counts them all; a different request under the same id is refused.
+ * A stopped evaluation continues, in-process and with `lab eval --resume ID`: the episodes it
+ * finished are kept (episodes.jsonl), only the others run, and the report counts them all; a
+ * different request under the same id is refused.
  * Real Chromium, the built-in tasks and the shipped policy.
  */
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/envi
 import { EVAL_PROGRESS_FILE, newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 import { labPaths } from '../../main/store/layout.ts';
+import { runLab } from '../helpers/lab-cli.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-eval-resume-', (f) => (fx = f));
@@ -42,4 +44,18 @@ test('an evaluation stopped after one episode continues under its id with the ot
 
   // The same id with another request is refused before anything runs.
   await assert.rejects(runEval(deps, { ...request, seeds: 2 }, { evalId }), new RegExp(`evaluation ${evalId}: .*request\\.json records a different request`));
+});
+
+test('lab eval --resume ID continues a stopped evaluation with its recorded request; an unknown id is refused', async () => {
+  const deps = { envs: [fx.env], server: fx.server, store: fx.store, browserKind: 'chromium' };
+  const evalId = newEvalId();
+  const stop = new AbortController();
+  const first = await runEval(deps, request, { evalId, signal: stop.signal, onEpisode: () => stop.abort() });
+  // Flags that would describe another evaluation are ignored: the recorded request runs.
+  const report = JSON.parse((await runLab('--lab', fx.store.dir, 'eval', '--resume', evalId, '--tasks', 'flights', '--seeds', '3', '--json')).stdout);
+  assert.equal(report.evalId, evalId);
+  assert.equal(report.request.tasks, 'calendar,shop');
+  assert.equal(report.episodes.length, 4);
+  assert.ok(report.episodes.some((e: { episodeId: string }) => e.episodeId === first.episodes[0].episodeId));
+  await assert.rejects(runLab('--lab', fx.store.dir, 'eval', '--resume', 'nope'), /--resume: no evaluation nope to continue in .*evals/);
 });

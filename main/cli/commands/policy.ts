@@ -20,7 +20,8 @@ import type { SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
 import { TRAIN_STATE_FILE, readTrainJob } from '../../models/train-state.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
-import { EVAL_SPLITS, type EvalSplit } from '../../policy/eval-splits.ts';
+import { EVAL_REQUEST_FILE, EVAL_SPLITS, type EvalSplit } from '../../policy/eval-splits.ts';
+import type { EvalRequest } from '../../policy/eval.ts';
 import type { EvalReport, GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
@@ -192,29 +193,32 @@ export function registerPolicyCommands(program: Command): void {
       .option('--no-message-words', 'guided: let messages and typed text hold any word (by default a policy whose policy.json lists messageWords keeps them to those and the prompt\'s)')
       .option('--stall-ban', 'guided: the policy may not write again an action that left the page unchanged')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
+      .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored')
       .option('--json', 'print the report as JSON'))),
-  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; messageWords: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; messageWords: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
     const sampling = parseSampling(o);
     // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
-    const [{ BrowserEnv }, { evalFamilies, runEval }] = await Promise.all([
+    const [{ BrowserEnv }, { evalFamilies, runEval, newEvalId }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../policy/eval.ts'),
     ]);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
+    const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined) : {
+      policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, messageWords: o.messageWords, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+      tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
+    };
+    const evalId = o.resume ?? newEvalId();
     const server = await startTaskServer();
     const host = await startBrowser(o);
-    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots, ...(o.actions ? { actionSets: o.actions } : {}) }));
+    const envs = Array.from({ length: request.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots, ...(o.actions ? { actionSets: o.actions } : {}) }));
     const bar = await progressBar('eval [{bar}] {value}/{total} episodes, {ok} solved', { quiet: o.json });
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
       let solved = 0;
-      const report = await runEval({ envs, server, store, browserKind: host.kind }, {
-        policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, messageWords: o.messageWords, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
-        tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
-      }, {
-        signal,
+      const report = await runEval({ envs, server, store, browserKind: host.kind }, request, {
+        signal, evalId,
         onEpisode: (done, total, e) => {
           if (e.success) solved++;
           bar.update(done, total, { ok: solved });
@@ -222,10 +226,19 @@ export function registerPolicyCommands(program: Command): void {
         },
       });
       bar.stop();
+      if (signal.aborted) process.stderr.write(`stopped after ${report.episodes.length} episodes; continue with: npm run lab -- eval --resume ${evalId}\n`);
       if (o.json) return printJson(report);
       printReport(report);
     });
   });
+}
+
+/** The request a stopped evaluation recorded (lab/evals/ID/request.json), with another width if asked for. */
+function recordedRequest(labDir: string, id: string, parallel: number | undefined): EvalRequest {
+  const path = isLabId(id) ? join(labPaths.eval(labDir, id), EVAL_REQUEST_FILE) : '';
+  if (!path || !existsSync(path)) throw new Error(`--resume: no evaluation ${id} to continue in ${labPaths.evals(labDir)} (an evaluation records request.json when it starts)`);
+  const req = JSON.parse(readFileSync(path, 'utf8')) as EvalRequest;
+  return parallel === undefined ? req : { ...req, parallel };
 }
 
 /**
