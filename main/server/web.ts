@@ -33,15 +33,38 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
+/** The session cookie's name (HttpOnly, SameSite=Strict, this origin only: a random port per server). */
+export const SESSION_COOKIE = 'lab-session';
+
+function sessionCookie(header: string | undefined): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+function bearer(header: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return m ? m[1] : null;
+}
+
 export async function startWebServer(opts: { service: LabService; rendererDir: string; port?: number; token?: string }): Promise<WebServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   let origin = '';
-  const tokenOk = (candidate: string | null): boolean => {
+  const tokenOk = (candidate: string | null | undefined): boolean => {
     if (!candidate) return false;
     const a = Buffer.from(candidate);
     const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
   };
+  /**
+   * A request carries the token in one of three places: the session cookie (what the app uses,
+   * so no URL it writes ever holds the token), an `Authorization: Bearer` header, or `?token=`
+   * (for scripts and command-line clients).
+   */
+  const authorized = (req: IncomingMessage, url: URL): boolean =>
+    tokenOk(sessionCookie(req.headers.cookie)) || tokenOk(bearer(req.headers.authorization)) || tokenOk(url.searchParams.get('token'));
 
   const server: Server = createServer((req, res) => {
     handleHttp(req, res).catch((err) => {
@@ -53,9 +76,17 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', origin);
     const security = { 'content-security-policy': APP_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+    // The app trades the token (held in its tab, never in a URL) for an HttpOnly cookie of this origin.
+    if (url.pathname === '/session') {
+      if (req.method !== 'POST') return void res.writeHead(405, { ...security, allow: 'POST' }).end();
+      const originOk = !req.headers.origin || req.headers.origin === origin;
+      if (!originOk || !tokenOk(bearer(req.headers.authorization))) return void res.writeHead(403, security).end('bad token');
+      res.writeHead(204, { ...security, 'set-cookie': `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' }).end();
+      return;
+    }
     const blob = url.pathname.match(/^\/blob\/([0-9a-f]{64})\.png$/);
     if (blob) {
-      if (!tokenOk(url.searchParams.get('token'))) return void res.writeHead(403, security).end('bad token');
+      if (!authorized(req, url)) return void res.writeHead(403, security).end('bad token');
       try {
         const data = opts.service.blobs.get(blob[1]);
         res.writeHead(200, { ...security, 'content-type': 'image/png', 'cache-control': 'private, max-age=31536000, immutable' }).end(data);
@@ -68,7 +99,7 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
     // under a CSP that allows nothing else, sandboxed, and only with the token, like screenshots.
     const report = url.pathname.match(/^\/experiments\/([A-Za-z0-9_-]+)\/report\.html$/);
     if (report) {
-      if (!tokenOk(url.searchParams.get('token'))) return void res.writeHead(403, security).end('bad token');
+      if (!authorized(req, url)) return void res.writeHead(403, security).end('bad token');
       const path = opts.service.experiments.reportHtmlPath(report[1]);
       if (!path) return void res.writeHead(404, security).end('no such report');
       res.writeHead(200, {
@@ -82,7 +113,7 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
     // A finished export as one tar file: only exports this process finished, by their id, with the token.
     const download = url.pathname.match(/^\/exports\/([0-9a-f]{12})\.tar$/);
     if (download) {
-      if (!tokenOk(url.searchParams.get('token'))) return void res.writeHead(403, security).end('bad token');
+      if (!authorized(req, url)) return void res.writeHead(403, security).end('bad token');
       const dir = opts.service.finishedExportDir(download[1]);
       if (!dir) return void res.writeHead(404, security).end('no such finished export (exports are offered by the server that made them, until it stops)');
       const root = basename(dir).replace(/[^A-Za-z0-9._-]/g, '_') || 'export';
@@ -117,7 +148,7 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
     const url = new URL(req.url ?? '/', origin);
     // Only our own page may connect: right path, right token, and (when a browser sends one) our Origin.
     const originOk = !req.headers.origin || req.headers.origin === origin;
-    if (url.pathname !== '/api' || !tokenOk(url.searchParams.get('token')) || !originOk) {
+    if (url.pathname !== '/api' || !authorized(req, url) || !originOk) {
       socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
       socket.destroy();
       return;

@@ -285,9 +285,27 @@ test('a dataset is curated in the app, frozen, charted and exported in every for
   assert.equal(verlRows[0].reward_model.style, 'rule');
 });
 
-test('web mode refuses requests without the token', async () => {
+test('web mode refuses requests without the token; the app trades it for an HttpOnly session cookie', async () => {
   const res = await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`);
   assert.equal(res.status, 403);
+  // POST /session: a wrong token gets nothing, the right one an HttpOnly, same-site cookie that opens the same doors.
+  assert.equal((await fetch(`${web.url}/session`, { method: 'POST', headers: { authorization: 'Bearer wrong' } })).status, 403);
+  assert.equal((await fetch(`${web.url}/session`)).status, 405);
+  const session = await fetch(`${web.url}/session`, { method: 'POST', headers: { authorization: `Bearer ${web.token}` } });
+  assert.equal(session.status, 204);
+  const cookie = session.headers.get('set-cookie')!;
+  assert.match(cookie, /^lab-session=[^;]+; HttpOnly; SameSite=Strict; Path=\/$/);
+  assert.equal((await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`, { headers: { cookie: cookie.split(';')[0] } })).status, 404, 'authorized: no such screenshot');
+  assert.equal((await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`, { headers: { authorization: `Bearer ${web.token}` } })).status, 404);
+  // The app's own requests hold no token in their URLs.
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  page.on('websocket', (w) => urls.push(w.url()));
+  await page.reload();
+  await page.getByTestId('sync-status').waitFor();
+  for (let i = 0; i < 100 && !urls.some((u) => u.endsWith('/api')); i++) await page.waitForTimeout(50);
+  assert.ok(urls.some((u) => u.endsWith('/api')), 'the API socket opened');
+  assert.deepEqual(urls.filter((u) => /token=/.test(u)), []);
   const ws = await new Promise<string>((resolve) => {
     const s = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=wrong`);
     s.on('open', () => resolve('open'));

@@ -52,21 +52,25 @@ test('the experiments view lists the experiment with its stages and report, and 
   assert.equal(await stages.count(), report.timings.length);
   const sft = page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"] td');
   assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1', 'policy sft-reflect']);
-  // The report link: the report itself, served with the token.
+  // The report link: the report itself, served to the app's session (the URL holds no token).
   const href = await page.getByTestId('report-link').getAttribute('href');
-  assert.match(href!, /^\/experiments\/orig\/report\.html\?token=/);
+  assert.equal(href, '/experiments/orig/report.html');
   const res = await page.request.get(`${web.url}${href}`);
   assert.equal(res.status(), 200);
+  assert.equal((await fetch(`${web.url}${href}`)).status, 403, 'without the session cookie there is nothing');
   assert.match(await res.text(), /<svg/);
   // Opened as a page, it renders under the report CSP (its charts are inline SVG) without a violation.
-  const reportPage = await app!.browser.newPage();
+  // A tab of the app's own browser profile (as the link opens it): it carries the session cookie.
+  const tab = await app!.browser.newContext();
+  await tab.addCookies(await page.context().cookies());
+  const reportPage = await tab.newPage();
   const reportErrors: string[] = [];
   reportPage.on('console', (m) => m.type() === 'error' && reportErrors.push(m.text()));
   await reportPage.goto(`${web.url}${href}`);
   assert.ok(await reportPage.locator('svg').first().isVisible());
   assert.match((await reportPage.locator('body').textContent())!, /Claim 1 — /);
   assert.deepEqual(reportErrors, []);
-  await reportPage.close();
+  await tab.close();
 
   // Replay: the new experiment is selected and followed stage by stage; cancel it once SFT runs.
   const t0 = performance.now();

@@ -1,6 +1,8 @@
 /**
  * The renderer's handle on the workbench: the same typed contract in the desktop app (window.lab,
  * from the preload) and in web mode (a WebSocket to the local server; the token: token-handoff.ts).
+ * In web mode the token is traded once for an HttpOnly session cookie (POST /session), so the
+ * socket, screenshots, reports and downloads are plain same-origin URLs that never hold it.
  */
 import type { LabApi, LabEventName, LabEvents } from '../../../preload/api.ts';
 import { findToken, shareToken } from './token-handoff.ts';
@@ -24,7 +26,7 @@ function electronApi(bridge: NonNullable<Window['lab']>): Api {
   return Object.assign(Object.create(null), bridge, { blobUrl: (hash: string) => `lab-blob://${hash}`, reportUrl: (id: string) => `lab-report://experiments/${encodeURIComponent(id)}/report.html`, exportDownloadUrl: () => null }) as Api;
 }
 
-function webApi(token: string): Api {
+function webApi(): Api {
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Map<string, Set<(data: unknown) => void>>();
   let nextId = 1;
@@ -32,7 +34,7 @@ function webApi(token: string): Api {
 
   const connect = (): Promise<WebSocket> =>
     new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}`);
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api`);
       ws.onopen = () => resolve(ws);
       ws.onerror = () => reject(new Error('cannot reach the workbench server (is `npm run web` still running?)'));
       ws.onclose = () => {
@@ -73,9 +75,9 @@ function webApi(token: string): Api {
         set.add(listener);
         return () => set!.delete(listener);
       },
-      blobUrl: (hash: string) => `/blob/${hash}.png?token=${encodeURIComponent(token)}`,
-      reportUrl: (id: string) => `/experiments/${encodeURIComponent(id)}/report.html?token=${encodeURIComponent(token)}`,
-      exportDownloadUrl: (id: string) => `/exports/${encodeURIComponent(id)}.tar?token=${encodeURIComponent(token)}`,
+      blobUrl: (hash: string) => `/blob/${hash}.png`,
+      reportUrl: (id: string) => `/experiments/${encodeURIComponent(id)}/report.html`,
+      exportDownloadUrl: (id: string) => `/exports/${encodeURIComponent(id)}.tar`,
     } as Record<string, unknown>,
     {
       get: (target, prop: string) => (prop in target ? target[prop] : (...params: unknown[]) => call(prop, params)),
@@ -98,5 +100,8 @@ export async function initApi(): Promise<void> {
   const token = await findToken();
   if (!token) return;
   shareToken(token);
-  api = webApi(token);
+  // A token this server does not know (a tab left from an earlier run) gets no session: the app then says how to open it.
+  const session = await fetch('/session', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+  if (!session?.ok) return;
+  api = webApi();
 }
