@@ -149,7 +149,8 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
   parts.push(table(['dataset', 'episodes', 'steps'], [[`${r.datasets.reflect.name}@v${r.datasets.reflect.version} (reflection, shortened)`, r.datasets.reflect.episodes, r.datasets.reflect.steps], [`${r.datasets.plain.name}@v${r.datasets.plain.version} (plain)`, r.datasets.plain.episodes, r.datasets.plain.steps]]));
 
   h('Run');
-  parts.push(`<p>Preset <b>${esc(r.config.preset)}</b>; browser ${esc(r.backend.browser)}; SFT backend ${esc(r.backend.sft.join(', '))}; Salvage-DS backend ${esc(r.backend.salvage.join(', '))}; stage time ${r.totalS.toFixed(0)} s.</p>`);
+  const init = r.config.sft.init ? ` SFT fine-tuned the ${esc(r.config.sft.init)} policy (weights SHA-256 ${esc((r.config.sft.initDigest ?? '').slice(0, 12))}…) on each arm's episodes.` : ' SFT trained from random weights.';
+  parts.push(`<p>Preset <b>${esc(r.config.preset)}</b>;${init} Browser ${esc(r.backend.browser)}; SFT backend ${esc(r.backend.sft.join(', '))}; Salvage-DS backend ${esc(r.backend.salvage.join(', '))}; stage time ${r.totalS.toFixed(0)} s.</p>`);
   parts.push(table(['stage', 'seconds', 'attempts'], r.timings.map((t) => [t.stage, t.elapsedS.toFixed(1), t.attempts])));
   parts.push(`<details><summary>Configuration</summary><pre>${esc(JSON.stringify(r.config, null, 2))}</pre></details>`);
 
