@@ -30,7 +30,7 @@ import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from './s
 import { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, type EvalSplit } from './eval-splits.ts';
 import { labPaths } from '../store/layout.ts';
 
-export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
+export { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
 
 export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument', 'action_not_allowed']);
 
@@ -171,8 +171,6 @@ export function newEvalId(): string {
   return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 }
 
-export { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE } from './eval-splits.ts';
-
 const DecodingTotals = z.object({ steps: z.number(), invalid: z.number(), tokens: z.number(), decodeMs: z.number(), prefillMs: z.number() });
 type DecodingTotals = z.infer<typeof DecodingTotals>;
 const ProgressLine = z.object({
@@ -206,14 +204,15 @@ function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z
 /**
  * Run the evaluation's episodes (N environments in parallel) and write lab/evals/<id>/report.json.
  * Each finished episode is appended to episodes.jsonl as it ends; with hooks.evalId naming a
- * stopped evaluation, the episodes it finished are kept and the rest run.
+ * stopped evaluation, the episodes it finished are kept and the rest run (a side-by-side decoder
+ * comparison, policy.compareDecode, covers only the episodes of the last run).
  */
 export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks = {}): Promise<EvalReport & { path: string }> {
   const t0 = performance.now();
   const evalId = hooks.evalId ?? newEvalId();
   const dir = labPaths.eval(deps.store.dir, evalId);
   const progressPath = join(dir, EVAL_PROGRESS_FILE);
-  // Later lines win: an episode is never recorded twice, but a torn run could in principle repeat one.
+  // One line per task instance (the later wins), in case a line was written twice.
   const earlier = [...new Map(startOrContinue(dir, evalId, req).map((l) => [taskKey(l), l])).values()];
   const finished = new Set(earlier.map(taskKey));
   const queue = evalTasks(req, deps.server).filter((t) => !finished.has(taskKey(t)));
