@@ -18,6 +18,7 @@ import { renderElementLine } from '../agents/observation-text.ts';
 export const ELEMENT_ORDERS = ['page', 'task', 'task-values', 'task-layout'] as const;
 export const ELEMENT_LAYOUTS = ['id-first', 'name-first'] as const;
 export const THOUGHT_KINDS = ['dataset', 'element'] as const;
+export const ANSWER_FORMS = ['message', 'value'] as const;
 
 export const PromptSettings = z.object({
   /** Character budget of the element list before tokenization (viewport first, then page order). */
@@ -63,10 +64,17 @@ export const PromptSettings = z.object({
    * the action needs is then a few tokens back in the model's own output.
    */
   thought: z.enum(THOUGHT_KINDS).default('dataset'),
+  /**
+   * How the policy learns to answer. `message`: the collecting agent's sentence (policies trained
+   * before the field existed). `value`: the goal's value alone, `send_msg_to_user('$233.00')`, with
+   * the line of the element that shows it as the thought when thoughts are `element`; only where
+   * the sample knows the value (see ./answer-value.ts), else the sentence.
+   */
+  answer: z.enum(ANSWER_FORMS).default('message'),
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, elementLayout: 'name-first', thought: 'dataset' };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, elementLayout: 'name-first', thought: 'dataset', answer: 'message' };
 
 export interface PolicyPromptInput {
   instruction: string;
@@ -269,26 +277,34 @@ export function renderPolicyTarget(target: { thought?: string; action: string })
  * without value, state or options (those vary step to step; the prefix is what identifies it).
  */
 export function elementThought(e: PageElement, s: PromptSettings): string {
-  const line = renderElementLine({ id: e.id, role: e.role, name: e.name } as PageElement, s.maxNameChars, s.elementLayout === 'name-first');
+  // A text run (no id, not acted on: the thought of a value answer) is clipped as the prompt clips it.
+  const clipAt = e.role === 'text' ? (s.maxTextChars ?? s.maxNameChars) : s.maxNameChars;
+  const line = renderElementLine({ id: e.id, role: e.role, name: e.name } as PageElement, clipAt, s.elementLayout === 'name-first');
   return clip(line, MAX_THOUGHT_CHARS);
 }
 
 /**
  * The target a policy with these settings is trained on for a stored sample (whose thought is the
  * dataset's): with `thought: 'element'`, an action on an element listed in the input gets that
- * element's line as its thought.
+ * element's line as its thought; with `answer: 'value'`, a message whose goal value the sample
+ * knows becomes that value alone (thought: the line of an element showing it, if one does).
  */
-export function policyTarget(input: Pick<PolicyPromptInput, 'elements'>, target: { thought: string; action: string }, s: PromptSettings): { thought: string; action: string } {
-  if (s.thought !== 'element') return target;
+export function policyTarget(input: Pick<PolicyPromptInput, 'elements'>, target: { thought: string; action: string; answer?: string }, s: PromptSettings): { thought: string; action: string } {
+  if (s.answer === 'value' && target.answer && target.action.startsWith('send_msg_to_user(')) {
+    const value = target.answer;
+    const holder = s.thought === 'element' ? input.elements.find((e) => e.name.includes(value)) : undefined;
+    return { thought: holder ? elementThought(holder, s) : target.thought, action: formatAction({ type: 'send_msg_to_user', text: value }) };
+  }
+  if (s.thought !== 'element') return { thought: target.thought, action: target.action };
   let id: string | undefined;
   try {
     const a = parseAction(target.action);
     if ('id' in a) id = a.id;
   } catch {
-    return target;
+    return { thought: target.thought, action: target.action };
   }
   const e = id === undefined ? undefined : input.elements.find((x) => x.id === id);
-  return e ? { thought: elementThought(e, s), action: target.action } : target;
+  return { thought: e ? elementThought(e, s) : target.thought, action: target.action };
 }
 
 export interface ParsedPolicyOutput {

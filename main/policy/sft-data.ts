@@ -20,6 +20,8 @@ import type { LabStore } from '../store/lab.ts';
 import { readJsonlStrict } from '../store/jsonl.ts';
 import { END_OF_TEXT, type Tokenizer } from '../models/tokenizer.ts';
 import { policyTarget, renderPolicyPrompt, renderPolicyTarget, type PolicyPromptInput, type PromptSettings } from './prompt.ts';
+import { answerValueIn } from './answer-value.ts';
+import { parseAction } from '../environment/actions.ts';
 
 export const TARGETS = ['thought+action', 'action'] as const;
 export type Targets = (typeof TARGETS)[number];
@@ -38,7 +40,8 @@ export const PolicySample = z.object({
     lastActionError: z.object({ code: z.string(), message: z.string() }).nullable().optional(),
     history: z.array(z.string()),
   }),
-  target: z.object({ thought: z.string(), action: z.string() }),
+  /** answer: at a message step, the goal's value the message states (./answer-value.ts); absent where unknown. */
+  target: z.object({ thought: z.string(), action: z.string(), answer: z.string().optional() }),
 });
 export type PolicySample = z.infer<typeof PolicySample>;
 
@@ -72,10 +75,25 @@ export function policySamples(lab: LabStore, manifest: DatasetManifest, splits?:
         lastActionError: step.observation.lastActionError ?? null,
         history,
       },
-      target: renderPolicyTarget(s.target),
+      target: withAnswer(renderPolicyTarget(s.target), ep.header.task),
     });
   }
   return out;
+}
+
+/** A message step's target with the goal value it states, where the task's generator names one. */
+function withAnswer(target: { thought: string; action: string }, task: { family: string; seed: number; tier: number }): PolicySample['target'] {
+  if (!target.action.startsWith('send_msg_to_user(')) return target;
+  let text: string;
+  try {
+    const a = parseAction(target.action);
+    if (a.type !== 'send_msg_to_user') return target;
+    text = a.text;
+  } catch {
+    return target;
+  }
+  const answer = answerValueIn(task, text);
+  return answer ? { ...target, answer } : target;
 }
 
 /** Read sft-samples.jsonl, naming the line and field of anything malformed. */

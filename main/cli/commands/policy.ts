@@ -13,7 +13,7 @@ import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { NO_REPEAT_NGRAM } from '../../policy/action-guide.ts';
-import { defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings, THOUGHT_KINDS } from '../../policy/prompt.ts';
+import { ANSWER_FORMS, defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings, THOUGHT_KINDS } from '../../policy/prompt.ts';
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from '../../policy/sft-job.ts';
 import type { SftResult } from '../../policy/sft.ts';
@@ -53,6 +53,7 @@ interface SftFlags {
   markTaskMatches?: boolean;
   elementLayout: string;
   thought: PromptSettings['thought'];
+  answer: PromptSettings['answer'];
   tokenizerSpaces: string;
   copy: boolean;
   lengthBuckets?: boolean;
@@ -118,6 +119,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays), task-values (task, and the value beside a label the task names comes with it), task-layout (task-values, with overlays found by layout and kept first, task words common on the page ignored, echoing headings dropped) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
     .option('--element-layout <layout>', `element lines: ${ELEMENT_LAYOUTS.join(' | ')} (\`link "Shoes" [12]\`: the id after the name it stands for)`, defaultPromptSettings.elementLayout)
     .addOption(new Option('--thought <kind>', 'the thought line learned: dataset (the collecting agent\'s thought) or element (the acted-on element\'s line as the prompt prints it, `link "Shoes" [12]`, which the pointer copies)').choices(THOUGHT_KINDS).default(defaultPromptSettings.thought))
+    .addOption(new Option('--answer <form>', 'how answers are learned: message (the collecting agent\'s sentence) or value (the goal\'s value alone, `send_msg_to_user(\'$233.00\')`, where the task names it; every checker accepts it)').choices(ANSWER_FORMS).default(defaultPromptSettings.answer))
     .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
     .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
     .option('--length-buckets', 'draw each batch from samples of similar length (less padding per step) instead of uniformly')
@@ -136,7 +138,7 @@ export function registerPolicyCommands(program: Command): void {
       const prompt: PromptSettings = {
         ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'],
         markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
-        thought: o.thought, ...(o.maxTextChars ? { maxTextChars: int(o.maxTextChars) } : {}),
+        thought: o.thought, answer: o.answer, ...(o.maxTextChars ? { maxTextChars: int(o.maxTextChars) } : {}),
       };
       const init = o.init ? resolve(o.init) : undefined;
       if (init && !['model.json', 'weights.bin', 'tokenizer.json'].every((f) => existsSync(join(init, f)))) throw new Error(`--init: no policy checkpoint in ${init} (model.json, weights.bin, tokenizer.json)`);

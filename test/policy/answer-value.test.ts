@@ -1,0 +1,81 @@
+/**
+ * Answers as values (PromptSettings.answer = 'value'): the goal's value is found by generating the
+ * task again, kept only where the oracle's message states it, and becomes the whole answer the
+ * policy learns, with the line of the element that shows it as the thought.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { answerValueIn } from '../../main/policy/answer-value.ts';
+import { defaultPromptSettings, policyTarget, PromptSettings } from '../../main/policy/prompt.ts';
+import { builtinFamilies } from '../../main/tasks/registry.ts';
+import type { PageElement } from '../../main/environment/types.ts';
+import type { Tier } from '../../main/tasks/types.ts';
+import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
+import { runEpisode } from '../../main/collection/episode.ts';
+import { createDataset } from '../../main/datasets/index.ts';
+import { policySamples } from '../../main/policy/sft-data.ts';
+
+let fx: TaskEnvironmentFixture;
+useTaskEnvironment('lab-answer-value-', (f) => (fx = f));
+
+/** The first seed from 0 whose tier-1 task has a goal of this kind (its `goal`, or one of its `goals`). */
+function seedWith(family: string, kind: string): { seed: number; goal: Record<string, unknown> } {
+  const f = builtinFamilies().get(family)!;
+  for (let seed = 0; seed < 200; seed++) {
+    const state = f.generate(seed, 1 as Tier).state as { goal?: Record<string, unknown>; goals?: Array<Record<string, unknown>> };
+    const goal = [state.goal, ...(state.goals ?? [])].find((g) => g?.kind === kind);
+    if (goal) return { seed, goal };
+  }
+  throw new Error(`no ${family} seed with a ${kind} goal`);
+}
+
+test('the value a message states comes from the regenerated task; a message that words it otherwise has none', () => {
+  const { seed, goal } = seedWith('hotels', 'room_price');
+  const task = { family: 'hotels', seed, tier: 1 };
+  assert.match(String(goal.answer), /^\$\d/);
+  assert.equal(answerValueIn(task, `The Deluxe Room at Harbor Inn costs ${goal.answer} per night.`), goal.answer);
+  assert.equal(answerValueIn(task, 'The Deluxe Room costs a lot.'), null);
+  // Another seed's task has another answer: the value is this instance's, not any price.
+  assert.equal(answerValueIn({ ...task, seed: seed + 1000 }, `It costs ${goal.answer}.`) === goal.answer, false);
+  // A calendar start time is kept in minutes and written as a clock time: not stated verbatim, so left alone.
+  const cal = seedWith('calendar', 'start_time');
+  assert.equal(answerValueIn({ family: 'calendar', seed: cal.seed, tier: 1 }, 'Standup starts at 9:30 AM.'), null);
+  assert.equal(answerValueIn({ family: 'no-such-family', seed: 1, tier: 1 }, 'x'), null);
+});
+
+const el = (id: string, role: string, name: string): PageElement => ({ id, role, name, tag: 'span', box: { x: 0, y: 0, width: 10, height: 10 }, visible: true, inViewport: true });
+
+test('answer value: the message becomes the value alone, its thought the line of the element showing it; message form and unknown values keep the sentence', () => {
+  const input = { elements: [el('4', 'link', 'Harbor Inn'), el('31', 'text', 'Deluxe Room: $233.00 per night'), el('40', 'button', 'Book')] };
+  const target = { thought: 'The Deluxe Room costs $233.00 per night.', action: "send_msg_to_user('The Deluxe Room at Harbor Inn costs $233.00 per night.')", answer: '$233.00' };
+  const value = { ...defaultPromptSettings, elementLayout: 'name-first' as const, thought: 'element' as const, answer: 'value' as const };
+  // A text run prints as its bare text: the thought is that span of the prompt, value included.
+  assert.deepEqual(policyTarget(input, target, value), { thought: 'Deluxe Room: $233.00 per night', action: "send_msg_to_user('$233.00')" });
+  // Dataset thoughts: only the action changes.
+  assert.deepEqual(policyTarget(input, target, { ...value, thought: 'dataset' }), { thought: target.thought, action: "send_msg_to_user('$233.00')" });
+  // No element shows it: the dataset's thought stays.
+  assert.equal(policyTarget({ elements: [] }, target, value).thought, target.thought);
+  // The message form, or a sample that does not know the value, learns the sentence.
+  assert.deepEqual(policyTarget(input, target, { ...value, answer: 'message' }), { thought: target.thought, action: target.action });
+  const { answer: _, ...unknown } = target;
+  assert.equal(policyTarget(input, unknown, value).action, target.action);
+  // Policies trained before the field learned the sentence.
+  assert.equal(PromptSettings.parse({ maxPageChars: 1, maxNameChars: 1, maxHistory: 0 }).answer, 'message');
+});
+
+test('an oracle episode\'s answer step carries its goal value into the policy samples, and a value-form policy learns it alone', async () => {
+  const { seed, goal } = seedWith('hotels', 'room_price');
+  const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
+  const ep = await runEpisode(deps, { family: 'hotels', seed, tier: 1, agent: (i) => i.family.oracle(i.ctx) });
+  assert.ok(ep.success);
+  const { manifest } = createDataset(fx.store, { name: 'answers', filter: { ids: [ep.id] }, ratios: { train: 1, validation: 0, test: 0 } });
+  const samples = policySamples(fx.store, manifest);
+  const say = samples.filter((x) => x.target.action.startsWith('send_msg_to_user('));
+  assert.equal(say.length, 1);
+  assert.equal(say[0].target.answer, goal.answer);
+  assert.ok(samples.filter((x) => x !== say[0]).every((x) => x.target.answer === undefined), 'only the message step carries a value');
+  const value = { ...defaultPromptSettings, elementLayout: 'name-first' as const, thought: 'element' as const, answer: 'value' as const };
+  const learned = policyTarget(say[0].input, say[0].target, value);
+  assert.equal(learned.action, `send_msg_to_user('${goal.answer}')`);
+  assert.ok(learned.thought.includes(String(goal.answer)), `the thought shows the value: ${learned.thought}`);
+});
