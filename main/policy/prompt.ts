@@ -68,7 +68,9 @@ export const PromptSettings = z.object({
    * How the policy learns to answer. `message`: the collecting agent's sentence (policies trained
    * before the field existed). `value`: the goal's value alone, `send_msg_to_user('$233.00')`, with
    * the line of the element that shows it as the thought when thoughts are `element`; only where
-   * the sample knows the value (see ./answer-value.ts), else the sentence.
+   * the sample knows the value (see ./answer-value.ts), else the sentence. Measured on the shipped
+   * policy (600 steps from it): 87/180 on test against 97/180, held out unchanged at 0/60; with
+   * nothing before the value the pointer started mid-number ("88.8" for $259.88).
    */
   answer: z.enum(ANSWER_FORMS).default('message'),
 });
