@@ -177,8 +177,9 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
       const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
       const runs = split === 'train' ? 1 : policyStage.startsWith('sft-') ? (e.sftRuns ?? e.runs) : e.runs;
       // The evaluation's id is recorded before its first episode, so a stopped stage continues it rather than starting over.
-      const evalId = (ctx.folder.lastState(name)?.evalId as string | undefined) ?? newEvalId();
-      if (!ctx.folder.lastState(name)) ctx.folder.log({ stage: name, status: 'resumable', state: { evalId } });
+      const recorded = ctx.folder.lastState(name)?.evalId as string | undefined;
+      const evalId = recorded ?? newEvalId();
+      if (!recorded) ctx.folder.log({ stage: name, status: 'resumable', state: { evalId } });
       const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
         policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend, guided: e.guided },
         tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs,

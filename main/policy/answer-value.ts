@@ -32,8 +32,8 @@ export function answerValueIn(task: { family: string; seed: number; tier: number
   const tier = task.tier as Tier;
   const generated = family.generate(task.seed, tier);
   if (generated.goalKind !== 'answer') return null;
-  // An answer goal leaves the site's state as generated, so the checker can judge a message on a fresh copy.
-  const accepts = (value: string) => family.check({ id: 'answer-value', family: task.family, seed: task.seed, tier, baseUrl: '', state: family.generate(task.seed, tier).state, agentMessages: [value] }).success;
+  // An answer goal leaves the site's state as generated, and a checker only reads it: it can judge the value on that state.
+  const accepts = (value: string) => family.check({ id: 'answer-value', family: task.family, seed: task.seed, tier, baseUrl: '', state: generated.state, agentMessages: [value] }).success;
   const stated = goalAnswers(generated.state).filter((a) => message.includes(a)).sort((a, b) => b.length - a.length);
   return stated.find(accepts) ?? null;
 }
