@@ -212,6 +212,18 @@ export interface ExperimentStageInfo {
   elapsedS: number | null;
   attempts: number;
   error: string | null;
+  /** How far a stage that ran got, in its own unit (null: counted only as a whole, or pending). */
+  progress: StageProgress | null;
+  /** One line of what a finished stage measured (solved k/n, validation loss...). */
+  summary: string | null;
+  /** Seconds left of an unfinished stage, from finished stages of its kind (null: nothing to go by yet). */
+  estimateS: number | null;
+}
+
+export interface StageProgress {
+  done: number;
+  total: number;
+  unit: 'episodes' | 'steps' | 'iterations';
 }
 
 /** The report's headline figures (null where the report has none, or no report yet). */
@@ -237,6 +249,10 @@ export interface ExperimentInfo {
   state: 'finished' | 'running' | 'stopped' | 'failed' | 'not started';
   hasReport: boolean;
   headline: ExperimentHeadline | null;
+  /** Seconds of stages so far (every attempt, the running one included). */
+  elapsedS: number;
+  /** Time left, summed over the unfinished stages that could be estimated; the others are named. */
+  remaining: { estimateS: number; unestimated: string[] };
 }
 
 // ---- episode-compare

@@ -14,23 +14,19 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { readJsonFile } from '../store/json-file.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
-import { ExperimentFolder, readRecordedConfig, readStageEvents } from '../experiment/folder.ts';
-import { experimentStages } from '../experiment/stages.ts';
+import { ExperimentFolder, readRecordedConfig } from '../experiment/folder.ts';
 import { EXPERIMENT_ID, experimentConfig } from '../experiment/config.ts';
-import { stageOutputRefs } from '../experiment/stage-refs.ts';
+import { experimentStatus } from '../experiment/status.ts';
 import { runExperiment } from '../experiment/pipeline.ts';
-import { liveRunLock, type RunLock } from '../experiment/run-lock.ts';
 import { createReplay } from '../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../experiment/compare.ts';
 import { labPaths } from '../store/layout.ts';
-import type { ExperimentHeadline, ExperimentInfo, ExperimentStageInfo, StageStatus } from '../../preload/views.ts';
+import type { ExperimentInfo } from '../../preload/views.ts';
 
 type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
@@ -43,22 +39,6 @@ export interface ExperimentsDeps {
 
 /** Progress events at most this often per stage (an SFT stage reports every step). */
 const PROGRESS_EVERY_MS = 100;
-
-const num = (x: unknown): number | null => (typeof x === 'number' ? x : null);
-const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
-
-function headlineOf(report: Record<string, any>): ExperimentHeadline {
-  const armYield = (run: string, arm: string) => num(report.collection?.[run]?.arms?.find?.((a: { arm?: string }) => a?.arm === arm)?.yield);
-  const success = (method: string) => num(report.methods?.find?.((m: { method?: string }) => m?.method === method)?.test?.success?.value);
-  return {
-    reflectYield: armYield('reflect', 'reflect'),
-    plainYield: armYield('plain', 'blind'),
-    sftReflectTestSuccess: success('sft-reflect'),
-    salvageTestSuccess: success('salvage'),
-    fewerStepsVerdict: str(report.claims?.fewerSteps?.verdict),
-    salvageVerdict: str(report.claims?.salvageBeatsSft?.verdict),
-  };
-}
 
 export class ExperimentsLab {
   private running: { id: string; controller: AbortController; done: Promise<void> } | null = null;
@@ -86,37 +66,9 @@ export class ExperimentsLab {
     return { experiments, errors };
   }
 
-  /** One experiment's configuration summary, stage status and headline figures. */
+  /** One experiment's configuration summary, stage status and progress, headline figures and time left. */
   read(id: string): ExperimentInfo {
-    const config = readRecordedConfig(this.deps.store.dir, id);
-    const log = join(this.dir, config.id, 'stages.jsonl');
-    const events = readStageEvents(log);
-    const runBy = this.running?.id === config.id ? null : liveRunLock(join(this.dir, config.id));
-    const isRunning = this.running?.id === config.id || runBy !== null;
-    const stages = experimentStages(config).map((s): ExperimentStageInfo => {
-      const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
-      const last = mine.at(-1);
-      const ended = mine.filter((e) => e.elapsedS !== undefined);
-      const status: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
-      const outputsPath = join(this.dir, config.id, 'outputs', `${s.name}.json`);
-      return {
-        name: s.name, status,
-        outputs: status === 'done' && existsSync(outputsPath) ? stageOutputRefs(s.name, readJsonFile(outputsPath, z.unknown(), 'JSON')) : [],
-        elapsedS: ended.length ? Math.round(ended.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100 : null,
-        attempts: mine.filter((e) => e.status === 'started').length,
-        error: last?.status === 'failed' ? (last.error ?? null) : null,
-      };
-    });
-    const reportPath = join(this.dir, config.id, 'report.json');
-    let headline: ExperimentHeadline | null = null;
-    if (existsSync(reportPath)) {
-      headline = headlineOf(readJsonFile(reportPath, z.record(z.string(), z.unknown()), 'JSON'));
-    }
-    const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
-    return {
-      id: config.id, preset: config.preset, createdAt: config.createdAt, replayOf: config.replayOf ?? null,
-      stages, stagesDone: stages.filter((s) => s.status === 'done').length, state, hasReport: headline !== null, headline, runBy,
-    };
+    return experimentStatus(this.deps.store.dir, id, { runningHere: this.running?.id === id });
   }
 
   /** report.html of an experiment (for the web server's report route), or null where there is none. */

@@ -51,7 +51,9 @@ test('the experiments view lists the experiment with its stages and report, and 
   const stages = page.getByTestId('experiment-stages').locator('tbody tr');
   assert.equal(await stages.count(), report.timings.length);
   const sft = page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"] td');
-  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1', 'policy sft-reflect']);
+  // A finished stage shows what it measured (no progress bar: it is done).
+  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1', '', `validation loss ${report.sft.reflect.valLoss.toFixed(3)}`, 'policy sft-reflect']);
+  assert.match(await page.getByTestId('experiment-time').textContent() ?? '', new RegExp(`^\\s*${report.timings.length} of ${report.timings.length} stages done, \\d+ (s|min) of stages so far\\s*$`));
   // The report link: the report itself, served to the app's session (the URL holds no token).
   const href = await page.getByTestId('report-link').getAttribute('href');
   assert.equal(href, '/experiments/orig/report.html');

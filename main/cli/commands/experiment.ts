@@ -11,6 +11,9 @@ import { createReplay } from '../../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
 import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
+import { experimentStatus } from '../../experiment/status.ts';
+import type { ExperimentInfo } from '../../../preload/views.ts';
+import { formatDuration } from '../../../preload/duration.ts';
 
 interface ExperimentFlags extends BrowserFlags {
   preset?: string;
@@ -102,6 +105,17 @@ export function registerExperimentCommand(program: Command): void {
   });
 
   experiment
+    .command('status <id>')
+    .description('where experiment <id> stands: each stage\'s status, seconds and progress (episodes, steps, iterations), what finished stages measured, and the time left estimated from finished stages of the same kind; reads only, safe while it runs')
+    .option('--json', 'print the status as JSON')
+    .action((id: string, _o: unknown, cmd: Command) => {
+      const store = openLab(cmd);
+      const status = experimentStatus(store.dir, id);
+      if (cmd.optsWithGlobals().json) return printJson(status);
+      printStatus(status);
+    });
+
+  experiment
     .command('compare <original> <replay>')
     .description('compare two experiments\' reports (an original and its replay): every figure, the difference, whether the replay lies inside the original\'s 95% interval; and their configurations')
     .option('--json', 'print the comparison as JSON')
@@ -112,6 +126,24 @@ export function registerExperimentCommand(program: Command): void {
       if (cmd.optsWithGlobals().json) return printJson(c);
       printComparison(c);
     });
+}
+
+function printStatus(x: ExperimentInfo): void {
+  const out = (l: string) => process.stdout.write(l + '\n');
+  const by = x.runBy ? ` (pid ${x.runBy.pid} on ${x.runBy.host}, since ${x.runBy.startedAt})` : '';
+  out(`experiment ${x.id} (preset ${x.preset}, created ${x.createdAt}): ${x.state}${by}`);
+  out(`${x.stagesDone} of ${x.stages.length} stages done, ${formatDuration(x.elapsedS)} of stages so far`);
+  const rows = x.stages.map((s) => [
+    s.status,
+    s.name,
+    s.elapsedS === null ? '' : formatDuration(s.elapsedS),
+    s.progress && s.status !== 'done' && s.status !== 'pending' ? `${s.progress.done}/${s.progress.total} ${s.progress.unit}` : '',
+    s.status === 'done' ? (s.summary ?? '') : s.estimateS !== null ? `about ${formatDuration(s.estimateS)} left` : s.error ?? '',
+  ]);
+  process.stdout.write(formatColumns([['status', 'stage', 'time', 'progress', 'measured / left'], ...rows]));
+  const { estimateS, unestimated } = x.remaining;
+  if (x.stagesDone === x.stages.length) return;
+  out(`time left: about ${formatDuration(estimateS)}${unestimated.length ? `, plus ${unestimated.length} stage(s) with nothing to estimate from yet (${unestimated.slice(0, 3).join(', ')}${unestimated.length > 3 ? ', ...' : ''})` : ''}`);
 }
 
 function printComparison(c: Comparison): void {

@@ -1,0 +1,213 @@
+/**
+ * Where an experiment stands, read from its folder while another process may be running it: each
+ * stage's status, attempts and seconds, how far the running stage got (episodes, SFT steps,
+ * Salvage-DS iterations, counted from the files it appends to), and an estimate of the time left
+ * from the stages already finished (seconds per episode, per step, per iteration of the same
+ * kind). What `lab experiment status` prints and the Experiments view shows.
+ *
+ * Reads only: stages.jsonl's last line may be half-written, and is then skipped (readStageEvents).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonFile } from '../store/json-file.ts';
+import { labPaths } from '../store/layout.ts';
+import { EVAL_PROGRESS_FILE } from '../policy/eval-splits.ts';
+import { heldOutFamilies } from '../tasks/registry.ts';
+import type { ExperimentConfig } from './config.ts';
+import { readRecordedConfig, readStageEvents, type StageEvent } from './folder.ts';
+import { experimentStages } from './stages.ts';
+import { stageOutputRefs } from './stage-refs.ts';
+import { liveRunLock } from './run-lock.ts';
+import type { ExperimentHeadline, ExperimentInfo, ExperimentStageInfo, StageProgress, StageStatus } from '../../preload/views.ts';
+
+const num = (x: unknown): number | null => (typeof x === 'number' ? x : null);
+const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+
+/** A stage's kind, for estimating it from finished stages of the same kind (evaluations by split: held-out episodes run longer). */
+export function stageKind(stage: string): string {
+  if (stage.startsWith('collect-')) return 'collect';
+  if (stage.startsWith('sft-')) return 'sft';
+  if (stage.startsWith('salvage-')) return 'salvage';
+  if (stage === 'rollout-train') return 'eval-train';
+  if (stage.startsWith('eval-')) return stage.endsWith('-heldout') ? 'eval-heldout' : 'eval-test';
+  return stage; // datasets, mine
+}
+
+/** How much work a stage has in all, in its own unit; null for stages counted only as a whole (collection, datasets, mining). */
+export function plannedWork(config: ExperimentConfig, stage: string): { total: number; unit: StageProgress['unit'] } | null {
+  const kind = stageKind(stage);
+  const e = config.eval;
+  if (kind === 'sft') return { total: config.sft.steps, unit: 'steps' };
+  if (kind === 'salvage') return { total: config.salvage.iterations, unit: 'iterations' };
+  if (kind === 'eval-train') return { total: config.families.length * config.mine.seeds, unit: 'episodes' };
+  if (kind === 'eval-test' || kind === 'eval-heldout') {
+    const families = kind === 'eval-heldout' ? heldOutFamilies().length : config.families.length;
+    const seeds = kind === 'eval-heldout' ? e.heldoutSeeds : e.testSeeds;
+    const runs = stage.startsWith('eval-sft-') ? (e.sftRuns ?? e.runs) : e.runs;
+    return { total: families * seeds * runs, unit: 'episodes' };
+  }
+  return null;
+}
+
+/** Non-empty lines of an append-only file, a torn last line aside; 0 when it does not exist. */
+function countLines(path: string): number {
+  if (!existsSync(path)) return 0;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  return lines.slice(0, -1).filter((l) => l.trim()).length;
+}
+
+/** Distinct values of `key` over the complete JSON lines of a file (a resumed run may repeat some). */
+function distinct(path: string, key: (r: Record<string, unknown>) => unknown): number {
+  if (!existsSync(path)) return 0;
+  const seen = new Set<string>();
+  for (const line of readFileSync(path, 'utf8').split('\n').slice(0, -1)) {
+    try {
+      seen.add(JSON.stringify(key(JSON.parse(line) as Record<string, unknown>)));
+    } catch {
+      // a torn line in the middle (a kill, then a resume) counts as nothing
+    }
+  }
+  return seen.size;
+}
+
+/** Work a stage that has not finished has done so far, counted from the files it appends to. */
+function workDone(dir: string, labDir: string, stage: string, events: StageEvent[]): number {
+  const kind = stageKind(stage);
+  if (kind === 'sft') return distinct(join(dir, 'curves', `${stage}.jsonl`), (r) => r.step);
+  if (kind === 'salvage') return countLines(join(dir, 'policies', stage, 'salvage-stats.jsonl'));
+  if (kind.startsWith('eval-')) {
+    const evalId = events.filter((e) => e.stage === stage && typeof e.state?.evalId === 'string').at(-1)?.state?.evalId as string | undefined;
+    return evalId ? distinct(join(labPaths.eval(labDir, evalId), EVAL_PROGRESS_FILE), (r) => [r.family, r.seed, r.run]) : 0;
+  }
+  return 0;
+}
+
+function headlineOf(report: Record<string, any>): ExperimentHeadline {
+  const armYield = (run: string, arm: string) => num(report.collection?.[run]?.arms?.find?.((a: { arm?: string }) => a?.arm === arm)?.yield);
+  const success = (method: string) => num(report.methods?.find?.((m: { method?: string }) => m?.method === method)?.test?.success?.value);
+  return {
+    reflectYield: armYield('reflect', 'reflect'),
+    plainYield: armYield('plain', 'blind'),
+    sftReflectTestSuccess: success('sft-reflect'),
+    salvageTestSuccess: success('salvage'),
+    fewerStepsVerdict: str(report.claims?.fewerSteps?.verdict),
+    salvageVerdict: str(report.claims?.salvageBeatsSft?.verdict),
+  };
+}
+
+export interface StatusOptions {
+  /** This process runs the experiment (the app's own replay), whatever run.lock says. */
+  runningHere?: boolean;
+  /** The clock, for the running attempt's seconds (tests). */
+  now?: number;
+}
+
+/** An experiment's stages, state, headline figures and time left; errors name the id, file and field. */
+export function experimentStatus(labDir: string, id: string, opts: StatusOptions = {}): ExperimentInfo {
+  const config = readRecordedConfig(labDir, id);
+  const dir = labPaths.experiment(labDir, config.id);
+  const events = readStageEvents(join(dir, 'stages.jsonl'));
+  const runBy = opts.runningHere ? null : liveRunLock(dir);
+  const isRunning = opts.runningHere === true || runBy !== null;
+  const now = opts.now ?? Date.now();
+
+  const stages = experimentStages(config).map((s): ExperimentStageInfo => {
+    const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
+    const last = mine.at(-1);
+    const ended = mine.filter((e) => e.elapsedS !== undefined);
+    const status: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
+    const outputsPath = join(dir, 'outputs', `${s.name}.json`);
+    const outputs = status === 'done' && existsSync(outputsPath) ? readJsonFile(outputsPath, z.unknown(), 'JSON') : null;
+    const planned = plannedWork(config, s.name);
+    const done = status === 'done' ? planned?.total : status === 'pending' ? 0 : planned && Math.min(planned.total, workDone(dir, labDir, s.name, events));
+    const progress: StageProgress | null = planned ? { done: done ?? 0, total: planned.total, unit: planned.unit } : null;
+    // The attempt under way has no elapsedS yet: its seconds run from its "started" line.
+    const runningS = status === 'running' && last ? Math.max(0, (now - Date.parse(last.at)) / 1000) : 0;
+    const endedS = ended.reduce((n, e) => n + (e.elapsedS ?? 0), 0);
+    return {
+      name: s.name, status,
+      outputs: outputs === null ? [] : stageOutputRefs(s.name, outputs),
+      elapsedS: ended.length || runningS ? Math.round((endedS + runningS) * 100) / 100 : null,
+      attempts: mine.filter((e) => e.status === 'started').length,
+      error: last?.status === 'failed' ? (last.error ?? null) : null,
+      progress,
+      summary: outputs === null ? null : stageSummary(s.name, outputs),
+      estimateS: null,
+    };
+  });
+  const remaining = estimateRemaining(stages);
+
+  const reportPath = join(dir, 'report.json');
+  const headline = existsSync(reportPath) ? headlineOf(readJsonFile(reportPath, z.record(z.string(), z.unknown()), 'JSON')) : null;
+  const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
+  return {
+    id: config.id, preset: config.preset, createdAt: config.createdAt, replayOf: config.replayOf ?? null,
+    stages, stagesDone: stages.filter((s) => s.status === 'done').length, state, hasReport: headline !== null, headline, runBy,
+    elapsedS: Math.round(stages.reduce((n, s) => n + (s.elapsedS ?? 0), 0)),
+    remaining,
+  };
+}
+
+/** An evaluation split with nothing finished yet is estimated from another's seconds per episode. */
+const FALLBACK: Record<string, string[]> = { 'eval-heldout': ['eval-test', 'eval-train'], 'eval-train': ['eval-test', 'eval-heldout'], 'eval-test': ['eval-heldout', 'eval-train'] };
+
+/**
+ * Fills each unfinished stage's estimateS from the finished stages of its kind: seconds per unit
+ * of work (episode, step, iteration) where the kind has units, else seconds per stage. A kind
+ * with nothing finished is estimated from the running stage's own pace once it has done some
+ * work (an evaluation, from another split's pace first); otherwise the stage is listed as not
+ * estimated and left out of the total.
+ */
+function estimateRemaining(stages: ExperimentStageInfo[]): ExperimentInfo['remaining'] {
+  const rate = new Map<string, number>();
+  const byKind = new Map<string, { s: number; units: number }>();
+  for (const st of stages) {
+    if (st.status !== 'done' || st.elapsedS === null) continue;
+    const k = stageKind(st.name);
+    const acc = byKind.get(k) ?? { s: 0, units: 0 };
+    acc.s += st.elapsedS;
+    acc.units += st.progress?.total ?? 1;
+    byKind.set(k, acc);
+  }
+  for (const [k, { s, units }] of byKind) rate.set(k, s / units);
+  let estimateS = 0;
+  const unestimated: string[] = [];
+  for (const st of stages) {
+    if (st.status === 'done') continue;
+    const left = st.progress ? st.progress.total - st.progress.done : 1;
+    const kind = stageKind(st.name);
+    let perUnit = rate.get(kind) ?? (FALLBACK[kind] ?? []).map((k) => rate.get(k)).find((r) => r !== undefined);
+    if (perUnit === undefined && st.progress && st.progress.done > 0 && st.elapsedS) perUnit = st.elapsedS / st.progress.done;
+    if (perUnit === undefined) {
+      unestimated.push(st.name);
+      continue;
+    }
+    st.estimateS = Math.round(left * perUnit);
+    estimateS += st.estimateS;
+  }
+  return { estimateS: Math.round(estimateS), unestimated };
+}
+
+/** One line of what a finished stage measured, for the status table. */
+function stageSummary(stage: string, outputs: unknown): string | null {
+  const o = (outputs ?? {}) as Record<string, any>;
+  const pct = (k: number, n: number) => `${k}/${n}, ${((100 * k) / Math.max(1, n)).toFixed(1)}%`;
+  const kind = stageKind(stage);
+  if (kind === 'collect') {
+    const arms = Array.isArray(o.summary?.arms) ? (o.summary.arms as Array<Record<string, any>>) : [];
+    return arms.map((a) => `${a.arm} ${num(a.successes) ?? '?'}/${num(a.tasks) ?? '?'}`).join(', ') || null;
+  }
+  if (kind === 'datasets') return `reflect ${num(o.reflect?.episodes)} episodes / ${num(o.reflect?.steps)} steps, plain ${num(o.plain?.episodes)} / ${num(o.plain?.steps)}`;
+  if (kind === 'sft') return num(o.result?.valLoss) === null ? null : `validation loss ${(o.result.valLoss as number).toFixed(3)}`;
+  if (kind.startsWith('eval-')) {
+    const s = o.overall?.success;
+    return num(s?.k) === null || num(s?.n) === null ? null : `solved ${pct(s.k, s.n)}`;
+  }
+  if (kind === 'mine') return num(o.failures) === null ? null : `${o.failures as number} failures mined of ${num(o.failed) ?? '?'} failed`;
+  if (kind === 'salvage') {
+    const states = num(o.states);
+    return states === null ? null : `${states} states (${num(o.critical) ?? '?'} critical)`;
+  }
+  return null;
+}
