@@ -130,7 +130,7 @@ export class DemoSession {
 
   constructor(
     private deps: { env: BrowserEnv; server: TaskServer; store: LabStore; browserKind: string },
-    private request: { family: string; seed: number; maxSteps?: number },
+    request: { family: string; seed: number; maxSteps?: number },
     private on: DemoEvents,
   ) {
     let ready!: () => void;

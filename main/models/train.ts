@@ -14,7 +14,7 @@ import { isCheckpoint, loadModel, loadTokenizer, saveModel, type SatSettings } f
 import { writeFileAtomic } from '../store/json-file.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from './train-state.ts';
-import { TransformerLM, defaultModelConfig, oneHot } from './model.ts';
+import { TransformerLM, defaultModelConfig } from './model.ts';
 import { Rng } from '../common/rng.ts';
 import { Tokenizer, tokenizerSample, trainTokenizer } from './tokenizer.ts';
 import { greedyWindows } from './distill.ts';

@@ -5,8 +5,8 @@
  */
 import { describeAction } from '../environment/action-target.ts';
 import { statusOf, type EpisodeStatus, type LabStore } from '../store/lab.ts';
-import { provenanceOf, type Provenance } from '../store/provenance.ts';
-import type { ComparedEpisode, ComparedStep, EpisodeComparison } from '../../preload/views.ts';
+import { provenanceOf } from '../store/provenance.ts';
+import type { ComparedEpisode, EpisodeComparison } from '../../preload/views.ts';
 
 /**
  * Read and line up the episodes. `outcomeOf` gives the outcome after a person's label (the

@@ -10,13 +10,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabStore, EpisodeData } from '../store/lab.ts';
 import type { StepRecord } from '../store/schema.ts';
-import { RunFolder, summarise, type CollectConfig, type CollectSummary, type ShortenedEvent } from '../collection/collect-run.ts';
+import { RunFolder, summarise, type ShortenedEvent } from '../collection/collect-run.ts';
 import type { Arm, AttemptEvent } from '../collection/retries.ts';
 import { ReflectionStore, stateKey } from '../collection/reflect.ts';
-import { planShortening, type Cut } from '../collection/shorten.ts';
+import { planShortening } from '../collection/shorten.ts';
 import { readDecisions } from './review-decisions.ts';
 import { labPaths } from '../store/layout.ts';
-import type { AttemptView, ReviewDecision, CollectionRunInfo, Divergence, ReviewTask, ReviewTaskRow, ShortenedView, StepView } from '../../preload/views.ts';
+import type { AttemptView, CollectionRunInfo, Divergence, ReviewTask, ReviewTaskRow, ShortenedView, StepView } from '../../preload/views.ts';
 
 export function listRunIds(labDir: string): string[] {
   const dir = labPaths.runs(labDir);

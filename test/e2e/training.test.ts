@@ -28,7 +28,6 @@ import type { WebServer } from '../../main/server/web.ts';
 import { trainingFixture, type TrainingFixture } from '../server/training-fixture.ts';
 
 let f: TrainingFixture;
-let service: LabService;
 let web: WebServer;
 let app: WebApp | undefined;
 let page: Page;
@@ -51,7 +50,7 @@ before(async () => {
   f = await trainingFixture({ labDir: store.dir, rollout: { episodeId: rollout.id, step: 2, family: 'flights', seed: 10001 } });
   await renderer.done;
   app = await openWebApp(new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() }), renderer.dir, { width: 1400, height: 1000 });
-  ({ service, web, page } = app);
+  ({ web, page } = app);
 });
 
 after(async () => {

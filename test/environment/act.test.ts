@@ -1,16 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useEnvironment } from '../helpers/environment.ts';
 
-let host: ChromiumHost;
 let server: FixtureServer;
 let env: BrowserEnv;
 
-useEnvironment({ stepTimeoutMs: 5000 }, (f) => ({ host, server, env } = f));
+useEnvironment({ stepTimeoutMs: 5000 }, (f) => ({ server, env } = f));
 
 const id = (obs: Observation, name: string, role?: string): string => {
   const el = obs.elements.find((e) => e.name === name && (role ? e.role === role : e.role !== 'text'));

@@ -6,16 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useEnvironment } from '../helpers/environment.ts';
 
-let host: ChromiumHost;
 let server: FixtureServer;
 let env: BrowserEnv;
 
-useEnvironment({}, (f) => ({ host, server, env } = f));
+useEnvironment({}, (f) => ({ server, env } = f));
 
 const inPage = async (expression: string) =>
   (await env.session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })).result.value;

@@ -15,7 +15,7 @@
  * unbiased for KL(pi || pi_sft), never negative, and exactly 0 where the two policies agree.
  */
 import * as tf from '@tensorflow/tfjs';
-import { oneHot, type TransformerLM } from '../../models/model.ts';
+import type { TransformerLM } from '../../models/model.ts';
 import type { Batch } from '../../models/batches.ts';
 import { sftBatch } from '../sft.ts';
 

@@ -9,7 +9,6 @@
  * log-probability kept is still the policy's own over the whole vocabulary: the guide decides which
  * actions are tried, the gradient is that of the policy the training pass sees.
  */
-import * as tf from '@tensorflow/tfjs';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
 import { Rng } from '../../common/rng.ts';
 import { maskedRow, nucleusDistribution, sample } from '../../decode/sampling.ts';

@@ -1,5 +1,5 @@
 /** Calendar pages: month grid, day agenda, event detail, event form, delete confirmation, search. */
-import type { InstanceContext, SiteRequest } from '../../types.ts';
+import type { InstanceContext } from '../../types.ts';
 import { attr, html, layout, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
 import { MONTHS } from '../common/dates.ts';
