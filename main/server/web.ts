@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
 import { parseParams } from '../../preload/params.ts';
 import { APP_CSP, REPORT_CSP } from '../csp.ts';
@@ -37,11 +38,7 @@ export interface WebServer {
 export const SESSION_COOKIE = 'lab-session';
 
 function sessionCookie(header: string | undefined): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return null;
+  return parseCookie(header ?? '')[SESSION_COOKIE] ?? null;
 }
 
 function bearer(header: string | undefined): string | null {
@@ -81,7 +78,7 @@ export async function startWebServer(opts: { service: LabService; rendererDir: s
       if (req.method !== 'POST') return void res.writeHead(405, { ...security, allow: 'POST' }).end();
       const originOk = !req.headers.origin || req.headers.origin === origin;
       if (!originOk || !tokenOk(bearer(req.headers.authorization))) return void res.writeHead(403, security).end('bad token');
-      res.writeHead(204, { ...security, 'set-cookie': `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' }).end();
+      res.writeHead(204, { ...security, 'set-cookie': stringifySetCookie({ name: SESSION_COOKIE, value: token, httpOnly: true, sameSite: 'strict', path: '/' }), 'cache-control': 'no-store' }).end();
       return;
     }
     const blob = url.pathname.match(/^\/blob\/([0-9a-f]{64})\.png$/);

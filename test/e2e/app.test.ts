@@ -294,7 +294,9 @@ test('web mode refuses requests without the token; the app trades it for an Http
   const session = await fetch(`${web.url}/session`, { method: 'POST', headers: { authorization: `Bearer ${web.token}` } });
   assert.equal(session.status, 204);
   const cookie = session.headers.get('set-cookie')!;
-  assert.match(cookie, /^lab-session=[^;]+; HttpOnly; SameSite=Strict; Path=\/$/);
+  const [pair, ...attributes] = cookie.split('; ');
+  assert.equal(pair, `lab-session=${web.token}`);
+  assert.deepEqual(attributes.sort(), ['HttpOnly', 'Path=/', 'SameSite=Strict'], 'session-only (no Expires), script cannot read it, never sent cross-site');
   assert.equal((await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`, { headers: { cookie: cookie.split(';')[0] } })).status, 404, 'authorized: no such screenshot');
   assert.equal((await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`, { headers: { authorization: `Bearer ${web.token}` } })).status, 404);
   // The app's own requests hold no token in their URLs.
