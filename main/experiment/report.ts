@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { Rng } from '../common/rng.ts';
 import { rate, tMean, type Interval, type Mean, type Rate } from '../policy/stats.ts';
 import type { EvalReport } from '../policy/eval.ts';
-import type { ExperimentFolder } from './folder.ts';
+import { readRecordedConfig, type ExperimentFolder } from './folder.ts';
+import { labPaths } from '../store/layout.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import type { ExperimentConfig, Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
@@ -258,4 +259,20 @@ export async function writeReport(folder: ExperimentFolder, browserKind: string)
   writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + '\n');
   writeFileAtomic(htmlPath, await renderReportHtml(report));
   return { report, reportPath, htmlPath };
+}
+
+/**
+ * report.json of experiment `id`, parsed; an experiment without one is named with how far it got.
+ * Not schema-checked field by field: reports written by older versions lack newer blocks, and
+ * readers (the Markdown renderer) say so where a block is missing.
+ */
+export function readReport(labDir: string, id: string): { report: ExperimentReport; path: string } {
+  readRecordedConfig(labDir, id); // the id and the folder, named in the error
+  const path = join(labPaths.experiment(labDir, id), 'report.json');
+  if (!existsSync(path)) throw new Error(`experiment ${id} has no report yet (${path} is written when its last stage ends); see where it stands with \`lab experiment status ${id}\``);
+  try {
+    return { report: JSON.parse(readFileSync(path, 'utf8')) as ExperimentReport, path };
+  } catch (err) {
+    throw new Error(`${path}: not JSON (${(err as Error).message})`);
+  }
 }

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { runLab as lab, startLab } from '../helpers/lab-cli.ts';
 import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
 import type { Comparison } from '../../main/experiment/compare.ts';
+import { ExperimentFolder } from '../../main/experiment/folder.ts';
+import { experimentConfig } from '../../main/experiment/config.ts';
 
 interface StageLine { stage: string; status: string }
 const stageLog = (dir: string): StageLine[] =>
@@ -132,4 +134,40 @@ test('lab experiment: a bad preset or flag is refused with a clear error', async
   await assert.rejects(lab('--lab', labDir, 'experiment', '--preset', 'huge'), /--preset must be one of tiny, demo, full, got "huge"/);
   await assert.rejects(lab('--lab', labDir, 'experiment', '--resume', 'nope', '--seeds', '2'), /--seeds cannot be combined with --resume/);
   await assert.rejects(lab('--lab', labDir, 'experiment', '--preset', 'full', '--seeds', '2'), /full preset runs at least 3 training seeds/);
+});
+
+test('lab experiment report: the finished experiment as text, --json (report.json itself) and --markdown (every table, its figures read from report.json)', async () => {
+  const path = join(labDir, 'experiments', 'orig', 'report.json');
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  assert.deepEqual(JSON.parse((await lab('--lab', labDir, 'experiment', 'report', 'orig', '--json')).stdout), report);
+  assert.match((await lab('--lab', labDir, 'experiment', 'report', 'orig')).stdout, new RegExp(`claim 1 \\(fewer steps on solved test tasks\\): ${report.claims.fewerSteps.verdict}`));
+
+  const md = (await lab('--lab', labDir, 'experiment', 'report', 'orig', '--markdown')).stdout;
+  assert.match(md, /^# Experiment `orig` \(preset tiny\)$/m);
+  assert.match(md, new RegExp(`^\\*\\*Claim 1: ${report.claims.fewerSteps.verdict}\\.\\*\\*`, 'm'));
+  assert.match(md, new RegExp(`^\\*\\*Claim 2: ${report.claims.salvageBeatsSft.verdict}\\.\\*\\*`, 'm'));
+  // One row per method, with its success as report.json pools it.
+  for (const m of report.methods) {
+    const s = m.test.success;
+    const row = md.split('\n').find((l: string) => l.startsWith(`| ${m.method} |`));
+    assert.ok(row, `a row for ${m.method}`);
+    assert.ok(row!.includes(`| ${s.k}/${s.n}, ${s.value === null ? 'n/a' : `${(100 * s.value).toFixed(1)}%`}`), row);
+  }
+  for (const a of report.ablations) assert.ok(md.includes(`| ${a.variant} |`), a.variant);
+  assert.ok(md.includes(`${report.failureModes.failures} failures mined from ${report.failureModes.failed} failed rollouts`));
+  // Every table is well formed: as many cells in each row as in its header.
+  for (const block of md.split('\n\n').filter((b: string) => b.startsWith('| '))) {
+    const widths = block.trim().split('\n').map((l: string) => l.split(/(?<!\\)\|/).length);
+    assert.ok(widths.every((w: number) => w === widths[0]), block);
+  }
+
+  // A report written before reports stated their precision still renders, and says so.
+  const { renderReportMarkdown } = await import('../../main/experiment/report-markdown.ts');
+  const { precision: _, ...old } = report;
+  assert.match(renderReportMarkdown(old), /^Precision: not recorded/m);
+  // Nothing to report yet, or no such experiment: named.
+  const fresh = mkdtempSync(join(tmpdir(), 'lab-experiment-report-'));
+  ExperimentFolder.create(fresh, experimentConfig('tiny', 'early'));
+  await assert.rejects(lab('--lab', fresh, 'experiment', 'report', 'early'), /experiment early has no report yet .*lab experiment status early/);
+  await assert.rejects(lab('--lab', labDir, 'experiment', 'report', 'nope'), /no experiment nope in /);
 });

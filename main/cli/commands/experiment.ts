@@ -4,6 +4,7 @@
  * ablation over training seeds, evaluate, report), recorded in lab/experiments/<id>/ and resumable.
  */
 import type { Command } from 'commander';
+import { dirname, join } from 'node:path';
 import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig, experimentPresets } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
@@ -12,6 +13,8 @@ import { compareExperiments, type Comparison } from '../../experiment/compare.ts
 import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 import { experimentStatus } from '../../experiment/status.ts';
+import { readReport } from '../../experiment/report.ts';
+import { renderReportMarkdown } from '../../experiment/report-markdown.ts';
 import type { ExperimentInfo } from '../../../preload/views.ts';
 import { formatDuration } from '../../../preload/duration.ts';
 
@@ -113,6 +116,19 @@ export function registerExperimentCommand(program: Command): void {
       const status = experimentStatus(store.dir, id);
       if (cmd.optsWithGlobals().json) return printJson(status);
       printStatus(status);
+    });
+
+  experiment
+    .command('report <id>')
+    .description('the report of finished experiment <id> (its report.json): the claims, methods and verdicts as text, or --markdown (every table, to paste into docs) or --json')
+    .option('--markdown', 'print the whole report as Markdown tables')
+    .option('--json', 'print report.json')
+    .action((id: string, o: { markdown?: boolean }, cmd: Command) => {
+      const store = openLab(cmd);
+      const { report, path } = readReport(store.dir, id);
+      if (cmd.optsWithGlobals().json) return printJson(report);
+      if (o.markdown) return void process.stdout.write(renderReportMarkdown(report));
+      printSummary(report, path, join(dirname(path), 'report.html'));
     });
 
   experiment
