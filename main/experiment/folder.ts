@@ -80,6 +80,16 @@ export class ExperimentFolder {
     return new ExperimentFolder(dir, config, events);
   }
 
+  /**
+   * The folder as it stands, to read only (a partial report): another process may be running the
+   * experiment, so a torn last line is skipped rather than cut, and nothing is written.
+   */
+  static read(labDir: string, id: string): ExperimentFolder {
+    const config = readRecordedConfig(labDir, id);
+    const dir = labPaths.experiment(labDir, id);
+    return new ExperimentFolder(dir, config, readStageEvents(join(dir, 'stages.jsonl')));
+  }
+
   log(e: Omit<StageEvent, 'at'>): void {
     const full = { ...e, at: new Date().toISOString() };
     this.events.push(full);

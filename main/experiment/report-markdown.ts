@@ -33,7 +33,7 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   const within = (x: number | null, target: number, unit: string) => (x === null ? 'no interval' : `+-${num(x, unit === 'steps' ? 2 : 1)} ${unit} (target +-${target}: ${x <= target ? 'met' : 'not met'})`);
   const out: string[] = [];
   out.push(`# Experiment \`${r.experimentId}\` (preset ${r.config.preset})`);
-  out.push(`${formatDuration(r.totalS)}${r.totalS >= 60 ? ` (${int(Math.round(r.totalS))} s)` : ''} of stages; browser ${r.backend.browser}; SFT on ${r.backend.sft.join(', ')}, Salvage-DS on ${r.backend.salvage.join(', ') || 'n/a'}. Report written ${r.createdAt}.`);
+  out.push(`${formatDuration(r.totalS)}${r.totalS >= 60 ? ` (${int(Math.round(r.totalS))} s)` : ''} of stages; browser ${r.backend.browser}; SFT on ${r.backend.sft.join(', ')}, Salvage-DS on ${r.backend.salvage.join(', ') || 'n/a'}. ${r.partial ? `**Partial report** of an unfinished experiment (${r.partial.stagesDone} of ${r.partial.stages} stages; each Salvage-DS variant over the training seeds evaluated so far), made` : 'Report written'} ${r.createdAt}.`);
 
   out.push('## Claims');
   out.push(`**Claim 1: ${c1.verdict}.** ${sentence(c1.claim)}. Steps on solved test tasks: ${mean(c1.reflect)} reflection-trained against ${mean(c1.plain)} plain-trained; difference ${steps(c1.difference)} (bootstrap 95% interval), ${c1.relativeReduction === null ? 'no relative figure' : `${pct(c1.relativeReduction)} fewer`}. On the ${c1.common.tasks} test tasks both solved: ${num(c1.common.reflect)} against ${num(c1.common.plain)}, ${steps(c1.common.difference)}.`);

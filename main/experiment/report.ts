@@ -40,6 +40,8 @@ export interface MethodResult {
 
 export interface ExperimentReport {
   experimentId: string;
+  /** Present in a report of an unfinished experiment (`lab experiment report ID --partial`): the stages it stands on. */
+  partial?: { stagesDone: number; stages: number };
   createdAt: string;
   config: ExperimentConfig;
   backend: { browser: string; sft: string[]; salvage: string[] };
@@ -149,9 +151,28 @@ function pooled(evals: EvalOutputs[]): MethodResult['test'] {
   };
 }
 
-export async function buildReport(folder: ExperimentFolder, browserKind: string): Promise<ExperimentReport> {
+/** Stages a report needs finished even when partial: everything before the Salvage-DS runs. */
+export const REPORT_BASE_STAGES = ['collect-reflect', 'collect-plain', 'datasets', 'sft-reflect', 'sft-plain', 'eval-sft-reflect-test', 'eval-sft-plain-test', 'eval-sft-reflect-heldout', 'rollout-train', 'mine'];
+
+/**
+ * The report from the stages' outputs. `partial`: an experiment still running (or stopped) once
+ * its SFT, evaluation and mining stages are done: each Salvage-DS variant is pooled over the
+ * training seeds whose evaluations have finished (none yet: no figure), and `partial` says how many
+ * stages it stands on. A partial report is printed, never written as report.json (whose presence
+ * marks an experiment finished).
+ */
+export async function buildReport(folder: ExperimentFolder, browserKind: string, opts: { partial?: boolean } = {}): Promise<ExperimentReport> {
   const cfg = folder.config;
   const out = <T>(stage: string) => folder.outputs<T>(stage);
+  const stages = experimentStages(cfg);
+  const done = stages.filter((st) => folder.isDone(st.name)).length;
+  const partial = opts.partial === true && done < stages.length;
+  if (partial) {
+    const missing = REPORT_BASE_STAGES.filter((st) => !folder.isDone(st));
+    if (missing.length) throw new Error(`experiment ${cfg.id}: a partial report needs its SFT, evaluation and mining stages; not finished yet: ${missing.join(', ')}`);
+  }
+  // Salvage-DS stages: all of them in a finished experiment, the finished ones in a partial report.
+  const finished = (stage: string) => !partial || folder.isDone(stage);
   const sft = { reflect: out<SftOutputs>('sft-reflect'), plain: out<SftOutputs>('sft-plain') };
   const evRefl = out<EvalOutputs>('eval-sft-reflect-test');
   const evPlain = out<EvalOutputs>('eval-sft-plain-test');
@@ -176,11 +197,11 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
     { method: 'sft-reflect', seeds: [cfg.sft.seed], test: pooled([evRefl]), heldout: pooled([out<EvalOutputs>('eval-sft-reflect-heldout')]) },
   ];
   for (const v of cfg.salvage.variants) {
-    const seeds = cfg.salvage.seeds;
+    const seeds = cfg.salvage.seeds.filter((s) => finished(`eval-${v}-s${s}-test`));
     methods.push({
       method: v, seeds,
       test: pooled(seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-test`))),
-      heldout: pooled(seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-heldout`))),
+      heldout: pooled(cfg.salvage.seeds.filter((s) => finished(`eval-${v}-s${s}-heldout`)).map((s) => out<EvalOutputs>(`eval-${v}-s${s}-heldout`))),
     });
   }
   const m = (name: string) => methods.find((x) => x.method === name)!;
@@ -192,8 +213,8 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
   const hv = verdictOf(heldDiff, 1);
   const both2: Verdict = tv === hv ? tv : [tv, hv].includes('not measurable') ? 'not measurable' : [tv, hv].includes('not reproduced') ? 'not reproduced' : 'inconclusive';
 
-  const salvageOuts = cfg.salvage.seeds.flatMap((s) => cfg.salvage.variants.map((v) => out<SalvageOutputs>(`salvage-${v}-s${s}`)));
-  const timings = experimentStages(cfg).map((s) => {
+  const salvageOuts = cfg.salvage.seeds.flatMap((s) => cfg.salvage.variants.filter((v) => finished(`salvage-${v}-s${s}`)).map((v) => out<SalvageOutputs>(`salvage-${v}-s${s}`)));
+  const timings = stages.map((s) => {
     const ev = folder.events.filter((e) => e.stage === s.name && e.elapsedS !== undefined);
     return { stage: s.name, elapsedS: Math.round(ev.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100, attempts: folder.events.filter((e) => e.stage === s.name && e.status === 'started').length };
   });
@@ -206,6 +227,7 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string)
 
   return {
     experimentId: cfg.id,
+    ...(partial ? { partial: { stagesDone: done, stages: stages.length } } : {}),
     createdAt: new Date().toISOString(),
     config: cfg,
     backend: { browser: browserKind, sft: [...new Set([sft.reflect.result.backend, sft.plain.result.backend])], salvage: [...new Set(salvageOuts.map((s) => s.result.backend))] },
@@ -275,4 +297,12 @@ export function readReport(labDir: string, id: string): { report: ExperimentRepo
   } catch (err) {
     throw new Error(`${path}: not JSON (${(err as Error).message})`);
   }
+}
+
+/** The browser an experiment's evaluations ran in, as its first SFT test episode's header records it. */
+export function recordedBrowser(folder: ExperimentFolder, labDir: string): string {
+  const first = episodesOf(folder.outputs<EvalOutputs>('eval-sft-reflect-test'))[0];
+  if (!first) return 'unknown';
+  const header = JSON.parse(readFileSync(labPaths.episodeFile(labDir, first.episodeId), 'utf8').split('\n')[0]) as { env?: { browser?: string } };
+  return header.env?.browser ?? 'unknown';
 }

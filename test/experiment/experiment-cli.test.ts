@@ -5,7 +5,7 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLab as lab, startLab } from '../helpers/lab-cli.ts';
@@ -170,4 +170,35 @@ test('lab experiment report: the finished experiment as text, --json (report.jso
   ExperimentFolder.create(fresh, experimentConfig('tiny', 'early'));
   await assert.rejects(lab('--lab', fresh, 'experiment', 'report', 'early'), /experiment early has no report yet .*lab experiment status early/);
   await assert.rejects(lab('--lab', labDir, 'experiment', 'report', 'nope'), /no experiment nope in /);
+});
+
+test('lab experiment report --partial: an unfinished experiment reported from its finished stages, each variant over the seeds evaluated so far; nothing written', async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'lab-experiment-partial-'));
+  cpSync(labDir, copy, { recursive: true });
+  const dir = join(copy, 'experiments', 'orig');
+  const finished = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+  // A finished experiment: --partial reads its report.json as it is.
+  assert.deepEqual(JSON.parse((await lab('--lab', copy, 'experiment', 'report', 'orig', '--partial', '--json')).stdout), finished);
+
+  // Stopped before plain-GRPO's evaluations: their done lines are not there (as after a kill).
+  rmSync(join(dir, 'report.json'));
+  const unfinish = (stages: string[]) => {
+    const lines = readFileSync(join(dir, 'stages.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+    writeFileSync(join(dir, 'stages.jsonl'), lines.filter((l) => { const e = JSON.parse(l); return !(stages.includes(e.stage) && e.status === 'done'); }).join('\n') + '\n');
+  };
+  unfinish(['eval-plain-grpo-s1-test', 'eval-plain-grpo-s1-heldout']);
+  const before = readFileSync(join(dir, 'stages.jsonl'), 'utf8');
+  const partial = JSON.parse((await lab('--lab', copy, 'experiment', 'report', 'orig', '--partial', '--json')).stdout);
+  assert.deepEqual(partial.partial, { stagesDone: finished.timings.length - 2, stages: finished.timings.length });
+  type Method = { method: string; seeds: number[]; test: { success: { n: number } } };
+  const method = (r: { methods: Method[] }, name: string) => r.methods.find((m) => m.method === name)!;
+  assert.deepEqual(method(partial, 'salvage'), method(finished, 'salvage'), 'a variant whose evaluations finished: as in the finished report');
+  assert.deepEqual([method(partial, 'plain-grpo').seeds, method(partial, 'plain-grpo').test.success.n], [[], 0], 'no seed evaluated: no figure');
+  assert.deepEqual(partial.claims, finished.claims);
+  assert.match((await lab('--lab', copy, 'experiment', 'report', 'orig', '--partial', '--markdown')).stdout, /\*\*Partial report\*\* of an unfinished experiment \(\d+ of \d+ stages/);
+  assert.ok(!existsSync(join(dir, 'report.json')) && readFileSync(join(dir, 'stages.jsonl'), 'utf8') === before, 'read only');
+  // Without --partial there is no report; before mining there is no partial one either.
+  await assert.rejects(lab('--lab', copy, 'experiment', 'report', 'orig'), /experiment orig has no report yet/);
+  unfinish(['mine']);
+  await assert.rejects(lab('--lab', copy, 'experiment', 'report', 'orig', '--partial'), /a partial report needs its SFT, evaluation and mining stages; not finished yet: mine/);
 });

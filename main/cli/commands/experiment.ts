@@ -4,7 +4,9 @@
  * ablation over training seeds, evaluate, report), recorded in lab/experiments/<id>/ and resumable.
  */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { labPaths } from '../../store/layout.ts';
 import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig, experimentPresets } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
@@ -13,7 +15,7 @@ import { compareExperiments, type Comparison } from '../../experiment/compare.ts
 import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 import { experimentStatus } from '../../experiment/status.ts';
-import { readReport } from '../../experiment/report.ts';
+import { buildReport, readReport, recordedBrowser } from '../../experiment/report.ts';
 import { renderReportMarkdown } from '../../experiment/report-markdown.ts';
 import type { ExperimentInfo } from '../../../preload/views.ts';
 import { formatDuration } from '../../../preload/duration.ts';
@@ -102,7 +104,7 @@ export function registerExperimentCommand(program: Command): void {
         return;
       }
       if (o.json) return printJson({ experimentId: id, ...(folder.config.replayOf ? { replayOf: folder.config.replayOf } : {}), dir: folder.dir, stopped: false, report: result.reportPath, html: result.htmlPath, claims: result.report.claims, methods: result.report.methods, totalS: result.report.totalS });
-      printSummary(result.report, result.reportPath, result.htmlPath);
+      printSummary(result.report, result.reportPath);
       if (folder.config.replayOf) say(`compare with the original: npm run lab -- experiment compare ${folder.config.replayOf} ${id}`);
     });
   });
@@ -123,12 +125,15 @@ export function registerExperimentCommand(program: Command): void {
     .description('the report of finished experiment <id> (its report.json): the claims, methods and verdicts as text, or --markdown (every table, to paste into docs) or --json')
     .option('--markdown', 'print the whole report as Markdown tables')
     .option('--json', 'print report.json')
-    .action((id: string, o: { markdown?: boolean }, cmd: Command) => {
+    .option('--partial', 'an unfinished experiment (running or stopped) once its SFT, evaluation and mining stages are done: the report of the finished stages, each Salvage-DS variant over the training seeds evaluated so far (printed, not written)')
+    .action(async (id: string, o: { markdown?: boolean; partial?: boolean }, cmd: Command) => {
       const store = openLab(cmd);
-      const { report, path } = readReport(store.dir, id);
+      const { report, path } = o.partial && !existsSync(join(labPaths.experiment(store.dir, id), 'report.json'))
+        ? await partialReport(store.dir, id)
+        : readReport(store.dir, id);
       if (cmd.optsWithGlobals().json) return printJson(report);
       if (o.markdown) return void process.stdout.write(renderReportMarkdown(report));
-      printSummary(report, path, join(dirname(path), 'report.html'));
+      printSummary(report, path);
     });
 
   experiment
@@ -186,7 +191,13 @@ function printComparison(c: Comparison): void {
   out(`\n${differing} figure(s) differ (time aside), ${outside} outside the original's interval`);
 }
 
-function printSummary(r: ExperimentReport, json: string, html: string): void {
+async function partialReport(labDir: string, id: string): Promise<{ report: ExperimentReport; path: null }> {
+  const folder = ExperimentFolder.read(labDir, id);
+  if (!folder.isDone('eval-sft-reflect-test')) throw new Error(`experiment ${id}: a partial report needs its SFT, evaluation and mining stages; see where it stands with \`lab experiment status ${id}\``);
+  return { report: await buildReport(folder, recordedBrowser(folder, labDir), { partial: true }), path: null };
+}
+
+function printSummary(r: ExperimentReport, json: string | null): void {
   const out = (l: string) => process.stdout.write(l + '\n');
   const pct = (x: number | null, why: string) => figure(x === null ? null : `${(100 * x).toFixed(1)}%`, why);
   const pts = (x: number | null) => figure(x === null ? null : `${(100 * x).toFixed(1)} pts`, 'no episodes');
@@ -197,5 +208,6 @@ function printSummary(r: ExperimentReport, json: string, html: string): void {
   out(`claim 2 (Salvage-DS beats SFT): ${c2.verdict}: test ${pts(c2.test.difference.value)} (${c2.test.verdict}), held-out ${pts(c2.heldout.difference.value)} (${c2.heldout.verdict})`);
   const table = [['method', 'test success', 'held-out success'], ...r.methods.map((m) => [m.method, pct(m.test.success.value, 'no episodes'), m.heldout ? pct(m.heldout.success.value, 'no episodes') : 'not evaluated'])];
   process.stdout.write(formatColumns(table));
-  out(`report: ${json}\n        ${html}`);
+  if (r.partial) out(`partial: ${r.partial.stagesDone} of ${r.partial.stages} stages; each Salvage-DS variant over the training seeds evaluated so far`);
+  if (json) out(`report: ${json}\n        ${join(dirname(json), 'report.html')}`);
 }
