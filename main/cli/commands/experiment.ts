@@ -14,9 +14,6 @@ import { createReplay } from '../../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
 import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
-import { experimentStatus } from '../../experiment/status.ts';
-import { buildReport, readReport, recordedBrowser } from '../../experiment/report.ts';
-import { renderReportMarkdown } from '../../experiment/report-markdown.ts';
 import type { ExperimentInfo } from '../../../preload/views.ts';
 import { formatDuration } from '../../../preload/duration.ts';
 
@@ -113,8 +110,10 @@ export function registerExperimentCommand(program: Command): void {
     .command('status <id>')
     .description('where experiment <id> stands: each stage\'s status, seconds and progress (episodes, steps, iterations), what finished stages measured, and the time left estimated from finished stages of the same kind; reads only, safe while it runs')
     .option('--json', 'print the status as JSON')
-    .action((id: string, _o: unknown, cmd: Command) => {
+    .action(async (id: string, _o: unknown, cmd: Command) => {
       const store = openLab(cmd);
+      // Loaded here, not at start-up: the stage list imports the training and browser modules.
+      const { experimentStatus } = await import('../../experiment/status.ts');
       const status = experimentStatus(store.dir, id);
       if (cmd.optsWithGlobals().json) return printJson(status);
       printStatus(status);
@@ -128,6 +127,7 @@ export function registerExperimentCommand(program: Command): void {
     .option('--partial', 'an unfinished experiment (running or stopped) once its SFT, evaluation and mining stages are done: the report of the finished stages, each Salvage-DS variant over the training seeds evaluated so far (printed, not written)')
     .action(async (id: string, o: { markdown?: boolean; partial?: boolean }, cmd: Command) => {
       const store = openLab(cmd);
+      const [{ readReport }, { renderReportMarkdown }] = await Promise.all([import('../../experiment/report.ts'), import('../../experiment/report-markdown.ts')]);
       const { report, path } = o.partial && !existsSync(join(labPaths.experiment(store.dir, id), 'report.json'))
         ? await partialReport(store.dir, id)
         : readReport(store.dir, id);
@@ -192,6 +192,7 @@ function printComparison(c: Comparison): void {
 }
 
 async function partialReport(labDir: string, id: string): Promise<{ report: ExperimentReport; path: null }> {
+  const { buildReport, recordedBrowser } = await import('../../experiment/report.ts');
   const folder = ExperimentFolder.read(labDir, id);
   if (!folder.isDone('eval-sft-reflect-test')) throw new Error(`experiment ${id}: a partial report needs its SFT, evaluation and mining stages; see where it stands with \`lab experiment status ${id}\``);
   return { report: await buildReport(folder, recordedBrowser(folder, labDir), { partial: true }), path: null };
