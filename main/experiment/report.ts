@@ -151,9 +151,6 @@ function pooled(evals: EvalOutputs[]): MethodResult['test'] {
   };
 }
 
-/** Stages a report needs finished even when partial: everything before the Salvage-DS runs. */
-export const REPORT_BASE_STAGES = ['collect-reflect', 'collect-plain', 'datasets', 'sft-reflect', 'sft-plain', 'eval-sft-reflect-test', 'eval-sft-plain-test', 'eval-sft-reflect-heldout', 'rollout-train', 'mine'];
-
 /**
  * The report from the stages' outputs. `partial`: an experiment still running (or stopped) once
  * its SFT, evaluation and mining stages are done: each Salvage-DS variant is pooled over the
@@ -168,7 +165,9 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
   const done = stages.filter((st) => folder.isDone(st.name)).length;
   const partial = opts.partial === true && done < stages.length;
   if (partial) {
-    const missing = REPORT_BASE_STAGES.filter((st) => !folder.isDone(st));
+    // A partial report needs everything before the first Salvage-DS run.
+    const base = stages.slice(0, stages.findIndex((st) => st.name.startsWith('salvage-')));
+    const missing = base.map((st) => st.name).filter((st) => !folder.isDone(st));
     if (missing.length) throw new Error(`experiment ${cfg.id}: a partial report needs its SFT, evaluation and mining stages; not finished yet: ${missing.join(', ')}`);
   }
   // Salvage-DS stages: all of them in a finished experiment, the finished ones in a partial report.
@@ -284,7 +283,8 @@ export async function writeReport(folder: ExperimentFolder, browserKind: string)
 }
 
 /**
- * report.json of experiment `id`, parsed; an experiment without one is named with how far it got.
+ * report.json of experiment `id`, parsed; an experiment without one is named, with the command that
+ * shows where it stands.
  * Not schema-checked field by field: reports written by older versions lack newer blocks, and
  * readers (the Markdown renderer) say so where a block is missing.
  */
