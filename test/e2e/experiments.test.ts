@@ -80,10 +80,12 @@ test('the experiments view lists the experiment with its stages and report, and 
   await page.waitForURL('**#/experiments/orig-replay1');
   await page.locator('[data-testid="experiment-row"][data-id="orig-replay1"] td.state.running').waitFor();
   await page.locator('[data-testid="experiment-stages"] tr[data-stage="collect-reflect"][data-status="done"]').waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"][data-status="running"]').waitFor({ timeout: 60_000 });
+  // Either SFT stage: the tiny preset's run a few seconds each, and a loaded machine may show the first one late.
+  await page.locator('[data-testid="experiment-stages"] tr[data-stage^="sft-"][data-status="running"]').waitFor({ timeout: 60_000 });
   await page.getByTestId('experiment-progress').waitFor();
   await page.getByTestId('cancel-experiment').click();
-  await page.getByTestId('experiment-end').filter({ hasText: /^Stopped in stage sft-/ }).waitFor({ timeout: 60_000 });
+  // Where the cancel lands depends on the machine's pace; what matters is that a stage was stopped mid-way.
+  await page.getByTestId('experiment-end').filter({ hasText: /^Stopped in stage [a-z0-9-]+;/ }).waitFor({ timeout: 60_000 });
   assert.equal(await page.locator('[data-testid="experiment-row"][data-id="orig-replay1"] td.state').textContent(), 'stopped');
 
   // Resume it from the view; it finishes and the comparison appears.
