@@ -57,7 +57,7 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   out.push('## Methods');
   out.push(`Tier ${r.config.eval.tier}, greedy${r.config.eval.guided ? ', guided' : ''}; success with Wilson 95% intervals, pooled over training seeds.`);
   out.push(table(['method', 'training seeds', 'test success', 'steps on solved', 'invalid actions', 'held-out success'],
-    r.methods.map((m) => [m.method, m.seeds.join(', '), success(m.test.success), mean(m.test.stepsOnSolved), pct(m.test.invalidActions.value), m.heldout ? success(m.heldout.success) : '-'])));
+    r.methods.map((m) => [m.method, m.seeds.join(', ') || 'none yet', success(m.test.success), mean(m.test.stepsOnSolved), pct(m.test.invalidActions.value), m.heldout ? success(m.heldout.success) : '-'])));
 
   if (r.ablations.length) {
     out.push('## Ablations');
@@ -74,14 +74,16 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   out.push(table(['mode', 'all', ...families], modes.map((m) => [m, String(f.byMode[m]), ...families.map((fam) => String(f.byFamily[fam]?.[m] ?? 0))])));
 
   out.push('## Time');
-  const byKind = new Map<string, { s: number; stages: number }>();
+  const byKind = new Map<string, { s: number; stages: number; ran: number }>();
   for (const t of r.timings) {
     const kind = t.stage.startsWith('collect-') ? 'collection' : t.stage.startsWith('sft-') ? 'SFT' : t.stage.startsWith('salvage-') ? 'Salvage-DS' : t.stage === 'mine' || t.stage === 'rollout-train' ? 'rollouts and mining' : t.stage === 'datasets' ? 'datasets' : 'evaluations';
-    const acc = byKind.get(kind) ?? { s: 0, stages: 0 };
+    const acc = byKind.get(kind) ?? { s: 0, stages: 0, ran: 0 };
     acc.s += t.elapsedS;
     acc.stages++;
+    if (t.elapsedS > 0) acc.ran++;
     byKind.set(kind, acc);
   }
-  out.push(table(['stages', 'count', 'seconds'], [...byKind].map(([k, v]) => [k, String(v.stages), int(Math.round(v.s))])));
+  // A partial report counts the stages that ran so far (a stage's time covers every attempt).
+  out.push(table(['stages', 'count', 'seconds'], [...byKind].map(([k, v]) => [k, r.partial ? `${v.ran} of ${v.stages}` : String(v.stages), int(Math.round(v.s))])));
   return out.join('\n\n') + '\n';
 }
