@@ -4,13 +4,11 @@
  */
 import type { Interval } from '../policy/stats.ts';
 import type { Difference, ExperimentReport, Verdict } from './report.ts';
+import { ci, num, pct } from './report-format.ts';
 
 type Charts = typeof import('echarts');
 
 const esc = (s: unknown) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));
-const ci = (c: Interval | null | undefined, f: (x: number) => string) => (c ? ` [${f(c.low)}, ${f(c.high)}]` : '');
 const pts = (d: Difference) => (d.value === null ? 'n/a' : `${(100 * d.value).toFixed(1)} pts${ci(d.ci95, (x) => (100 * x).toFixed(1))}`);
 
 function svg(ec: Charts, option: Record<string, unknown>, width = 640, height = 300): string {

@@ -4,20 +4,18 @@
  * spent, as tables to paste into a README, a paper's notes or an issue. Every figure is read from
  * report.json (`lab experiment report ID --markdown`), so what the docs quote can be regenerated.
  */
-import type { Interval, Mean, Rate } from '../policy/stats.ts';
+import type { Mean, Rate } from '../policy/stats.ts';
 import type { Difference, ExperimentReport } from './report.ts';
+import { ci, num, pct } from './report-format.ts';
 import { formatDuration } from '../../preload/duration.ts';
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));
-const interval = (c: Interval | null | undefined, f: (x: number) => string) => (c ? ` [${f(c.low)}, ${f(c.high)}]` : '');
 const signed = (x: number, f: (x: number) => string) => `${x > 0 ? '+' : ''}${f(x)}`;
 /** A success-rate difference in points: "+2.4 [-1.0, +5.8]". */
-const points = (d: Difference) => (d.value === null ? 'n/a' : `${signed(100 * d.value, (x) => x.toFixed(1))}${interval(d.ci95, (x) => signed(x * 100, (y) => y.toFixed(1)))}`);
+const points = (d: Difference) => (d.value === null ? 'n/a' : `${signed(100 * d.value, (x) => x.toFixed(1))}${ci(d.ci95, (x) => signed(x * 100, (y) => y.toFixed(1)))}`);
 /** A steps difference: "-0.11 [-0.24, +0.03]". */
-const steps = (d: Difference) => (d.value === null ? 'n/a' : `${signed(d.value, (x) => x.toFixed(2))}${interval(d.ci95, (x) => signed(x, (y) => y.toFixed(2)))}`);
-const success = (r: Rate) => `${r.k}/${r.n}, ${pct(r.value)}${interval(r.ci95, (x) => (100 * x).toFixed(1))}`;
-const mean = (m: Mean) => (m.value === null ? 'n/a' : `${num(m.value)}${interval(m.ci95, (x) => x.toFixed(2))} (n = ${m.n})`);
+const steps = (d: Difference) => (d.value === null ? 'n/a' : `${signed(d.value, (x) => x.toFixed(2))}${ci(d.ci95, (x) => signed(x, (y) => y.toFixed(2)))}`);
+const success = (r: Rate) => `${r.k}/${r.n}, ${pct(r.value)}${ci(r.ci95, (x) => (100 * x).toFixed(1))}`;
+const mean = (m: Mean) => (m.value === null ? 'n/a' : `${num(m.value)}${ci(m.ci95, (x) => x.toFixed(2))} (n = ${m.n})`);
 const int = (x: number) => x.toLocaleString('en-US');
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -7,15 +7,16 @@
  *
  * Reads only: stages.jsonl's last line may be half-written, and is then skipped (readStageEvents).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from '../store/json-file.ts';
+import { readJsonl } from '../store/jsonl.ts';
 import { labPaths } from '../store/layout.ts';
 import { EVAL_PROGRESS_FILE } from '../policy/eval-splits.ts';
 import { heldOutFamilies } from '../tasks/registry.ts';
 import type { ExperimentConfig } from './config.ts';
-import { readRecordedConfig, readStageEvents, type StageEvent } from './folder.ts';
+import { ExperimentFolder } from './folder.ts';
 import { experimentStages } from './stages.ts';
 import { stageOutputRefs } from './stage-refs.ts';
 import { liveRunLock } from './run-lock.ts';
@@ -50,34 +51,25 @@ export function plannedWork(config: ExperimentConfig, stage: string): { total: n
   return null;
 }
 
-/** Non-empty lines of an append-only file, a torn last line aside; 0 when it does not exist. */
-function countLines(path: string): number {
-  if (!existsSync(path)) return 0;
-  const lines = readFileSync(path, 'utf8').split('\n');
-  return lines.slice(0, -1).filter((l) => l.trim()).length;
+/**
+ * The records of a file a stage appends to; none when it does not exist yet. A torn last line (the
+ * writer stopped mid-line) is left out; the writer repairs it before its next append.
+ */
+function appended(path: string): Array<Record<string, unknown>> {
+  return existsSync(path) ? readJsonl(path, z.record(z.string(), z.unknown())).records : [];
 }
 
-/** Distinct values of `key` over the complete JSON lines of a file (a resumed run may repeat some). */
-function distinct(path: string, key: (r: Record<string, unknown>) => unknown): number {
-  if (!existsSync(path)) return 0;
-  const seen = new Set<string>();
-  for (const line of readFileSync(path, 'utf8').split('\n').slice(0, -1)) {
-    try {
-      seen.add(JSON.stringify(key(JSON.parse(line) as Record<string, unknown>)));
-    } catch {
-      // a torn line in the middle (a kill, then a resume) counts as nothing
-    }
-  }
-  return seen.size;
-}
+/** Distinct values of `key` over those records (a resumed run may repeat some). */
+const distinct = (path: string, key: (r: Record<string, unknown>) => unknown): number => new Set(appended(path).map((r) => JSON.stringify(key(r)))).size;
 
 /** Work a stage that has not finished has done so far, counted from the files it appends to. */
-function workDone(dir: string, labDir: string, stage: string, events: StageEvent[]): number {
+function workDone(folder: ExperimentFolder, labDir: string, stage: string): number {
   const kind = stageKind(stage);
-  if (kind === 'sft') return distinct(join(dir, 'curves', `${stage}.jsonl`), (r) => r.step);
-  if (kind === 'salvage') return countLines(join(dir, 'policies', stage, 'salvage-stats.jsonl'));
+  if (kind === 'sft') return distinct(join(folder.dir, 'curves', `${stage}.jsonl`), (r) => r.step);
+  if (kind === 'salvage') return appended(join(folder.dir, 'policies', stage, 'salvage-stats.jsonl')).length;
   if (kind.startsWith('eval-')) {
-    const evalId = events.filter((e) => e.stage === stage && typeof e.state?.evalId === 'string').at(-1)?.state?.evalId as string | undefined;
+    // The id an evaluation stage records before its first episode (as stages.ts resumes it).
+    const evalId = folder.lastState(stage)?.evalId as string | undefined;
     return evalId ? distinct(join(labPaths.eval(labDir, evalId), EVAL_PROGRESS_FILE), (r) => [r.family, r.seed, r.run]) : 0;
   }
   return 0;
@@ -105,9 +97,8 @@ export interface StatusOptions {
 
 /** An experiment's stages, state, headline figures and time left; errors name the id, file and field. */
 export function experimentStatus(labDir: string, id: string, opts: StatusOptions = {}): ExperimentInfo {
-  const config = readRecordedConfig(labDir, id);
-  const dir = labPaths.experiment(labDir, config.id);
-  const events = readStageEvents(join(dir, 'stages.jsonl'));
+  const folder = ExperimentFolder.read(labDir, id);
+  const { config, dir, events } = folder;
   const runBy = opts.runningHere ? null : liveRunLock(dir);
   const isRunning = opts.runningHere === true || runBy !== null;
   const now = opts.now ?? Date.now();
@@ -120,7 +111,7 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
     const outputsPath = join(dir, 'outputs', `${s.name}.json`);
     const outputs = status === 'done' && existsSync(outputsPath) ? readJsonFile(outputsPath, z.unknown(), 'JSON') : null;
     const planned = plannedWork(config, s.name);
-    const done = status === 'done' ? planned?.total : status === 'pending' ? 0 : planned && Math.min(planned.total, workDone(dir, labDir, s.name, events));
+    const done = status === 'done' ? planned?.total : status === 'pending' ? 0 : planned && Math.min(planned.total, workDone(folder, labDir, s.name));
     const progress: StageProgress | null = planned ? { done: done ?? 0, total: planned.total, unit: planned.unit } : null;
     // The attempt under way has no elapsedS yet: its seconds run from its "started" line.
     const runningS = status === 'running' && last ? Math.max(0, (now - Date.parse(last.at)) / 1000) : 0;
