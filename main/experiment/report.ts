@@ -17,6 +17,7 @@ import { rate, tMean, type Interval, type Mean, type Rate } from '../policy/stat
 import type { EvalReport } from '../policy/eval.ts';
 import { readRecordedConfig, type ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
+import type { LabStore } from '../store/lab.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import type { ExperimentConfig, Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
@@ -299,10 +300,8 @@ export function readReport(labDir: string, id: string): { report: ExperimentRepo
   }
 }
 
-/** The browser an experiment's evaluations ran in, as its first SFT test episode's header records it. */
-export function recordedBrowser(folder: ExperimentFolder, labDir: string): string {
+/** The browser an experiment's evaluations ran in, as its first SFT test episode's (validated) header records it. */
+export function recordedBrowser(folder: ExperimentFolder, store: LabStore): string {
   const first = episodesOf(folder.outputs<EvalOutputs>('eval-sft-reflect-test'))[0];
-  if (!first) return 'unknown';
-  const header = JSON.parse(readFileSync(labPaths.episodeFile(labDir, first.episodeId), 'utf8').split('\n')[0]) as { env?: { browser?: string } };
-  return header.env?.browser ?? 'unknown';
+  return first ? store.readEpisode(first.episodeId).header.env.browser : 'unknown';
 }

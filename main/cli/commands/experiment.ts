@@ -15,6 +15,7 @@ import { compareExperiments, type Comparison } from '../../experiment/compare.ts
 import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 import type { ExperimentInfo } from '../../../preload/views.ts';
+import type { LabStore } from '../../store/lab.ts';
 import { formatDuration } from '../../../preload/duration.ts';
 
 interface ExperimentFlags extends BrowserFlags {
@@ -129,7 +130,7 @@ export function registerExperimentCommand(program: Command): void {
       const store = openLab(cmd);
       const [{ readReport }, { renderReportMarkdown }] = await Promise.all([import('../../experiment/report.ts'), import('../../experiment/report-markdown.ts')]);
       const { report, path } = o.partial && !existsSync(join(labPaths.experiment(store.dir, id), 'report.json'))
-        ? await partialReport(store.dir, id)
+        ? await partialReport(store, id)
         : readReport(store.dir, id);
       if (cmd.optsWithGlobals().json) return printJson(report);
       if (o.markdown) return void process.stdout.write(renderReportMarkdown(report));
@@ -191,11 +192,11 @@ function printComparison(c: Comparison): void {
   out(`\n${differing} figure(s) differ (time aside), ${outside} outside the original's interval`);
 }
 
-async function partialReport(labDir: string, id: string): Promise<{ report: ExperimentReport; path: null }> {
+async function partialReport(store: LabStore, id: string): Promise<{ report: ExperimentReport; path: null }> {
   const { buildReport, recordedBrowser } = await import('../../experiment/report.ts');
-  const folder = ExperimentFolder.read(labDir, id);
+  const folder = ExperimentFolder.read(store.dir, id);
   // buildReport names the stages a partial report still waits for.
-  const browser = folder.isDone('eval-sft-reflect-test') ? recordedBrowser(folder, labDir) : 'unknown';
+  const browser = folder.isDone('eval-sft-reflect-test') ? recordedBrowser(folder, store) : 'unknown';
   return { report: await buildReport(folder, browser, { partial: true }), path: null };
 }
 
