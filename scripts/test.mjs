@@ -24,7 +24,7 @@ function findTests(dir) {
 }
 
 // Files that run alone: those whose assertions race a clock.
-const ALONE = [/^test\/collection\/endpoint-outage\.test\.ts$/, /^test\/datasets\/cli\.test\.ts$/, /^test\/environment\/(faults|page-lifetime)\.test\.ts$/];
+const ALONE = [/^test\/collection\/endpoint-outage\.test\.ts$/, /^test\/datasets\/cli\.test\.ts$/, /^test\/environment\/(faults|page-lifetime|fidelity)\.test\.ts$/];
 // The longest files (20-60 s each on a quiet 2-core machine), longest first. The first builds the
 // shared tiny experiment; the second does not need it, so nobody waits for it idle.
 const LONGEST_FIRST = [

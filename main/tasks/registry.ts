@@ -11,12 +11,18 @@ import { wikiFamily } from './families/wiki/index.ts';
 import { realEstateFamily } from './families/realestate/index.ts';
 import { compareFamily } from './families/compare/index.ts';
 import { ticketsFamily } from './families/tickets/index.ts';
+import { factbookFamily } from './families/factbook/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily];
+const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily, factbookFamily];
 
-/** Families used for training and testing (not held out). */
+/** The site families used for training and testing (neither held out nor a drill). */
 export function trainingFamilies(): TaskFamily[] {
-  return families.filter((f) => !f.heldOut);
+  return families.filter((f) => !f.heldOut && !f.drill);
+}
+
+/** Synthetic practice families: trained on when a recipe names them, never part of the default test pool. */
+export function drillFamilies(): TaskFamily[] {
+  return families.filter((f) => f.drill);
 }
 
 /** Held-out families: test seeds only, for generalisation results. */

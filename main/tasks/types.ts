@@ -146,6 +146,12 @@ export interface TaskFamily<State = any> {
    * training. Absent or false for ordinary families. Their test range is the usual one.
    */
   readonly heldOut?: boolean;
+  /**
+   * Drill families are synthetic practice sites for training (train and test seeds as usual), kept
+   * out of `trainingFamilies()`, so evaluations and recipes over "the training families" do not
+   * change when a drill is added. Absent or false for ordinary families.
+   */
+  readonly drill?: boolean;
   /** Who decides success (default 'site': check() reads the site's state). */
   readonly checker?: Checker;
   /**

@@ -34,7 +34,7 @@ after(async () => {
   await server.stop();
 });
 
-for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets']) {
+for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets', 'factbook']) {
   test(`${family}: the oracle succeeds in real Chromium on a test seed of every tier`, { skip: chromium ? false : 'no Chromium installed' }, async (t) => {
     const steps: number[][] = [[], [], []];
     // One test seed per tier, a different one each (the per-family tests run many more seeds

@@ -53,6 +53,10 @@ const ROUTES: Record<string, { get: string[]; post: Array<[string, string[]]> }>
     get: ['/', '/events', '/event/{x}', '/event/{x}/seats', '/event/{x}/checkout', '/order/{x}', '/orders'],
     post: [['/event/{x}/seats', ['seat', 'seat']], ['/event/{x}/checkout', ['name', 'email', 'delivery', 'agree']]],
   },
+  factbook: {
+    get: ['/', '/about', '/search', '/r/{x}', '/nope'],
+    post: [['/notice', ['return', 'choice']], ['/r/{x}', ['x']]],
+  },
   restaurants: {
     get: ['/', '/search', '/restaurant/{x}', '/reserve', '/reservation/{x}', '/reservations', '/account'],
     post: [['/reserve', ['restaurant', 'date', 'party', 'time', 'name', 'phone', 'occasion']], ['/promo', ['return', 'choice']], ['/membership/cancel', ['x']]],
@@ -67,7 +71,7 @@ for (const [family, routes] of Object.entries(ROUTES)) {
     const base = inst.ctx.baseUrl;
     // Real ids too, so handlers get past their lookups and meet junk fields.
     const st = inst.ctx.state as any;
-    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'tickets' ? [String(st.events[0].id)] : family === 'compare' ? [String(st.stores[0].items[0].id), String(st.stores[1].items.find((i: { inStock: boolean }) => i.inStock).id)] : family === 'realestate' ? [String(st.homes[0].id)] : family === 'wiki' ? [st.cities[0].slug, st.countries[0].name, '%E0%A4%A', 'Main_Page'] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
+    const ids = family === 'shop' ? [String(st.products[0].id), '0'] : family === 'webmail' ? [String(st.messages[0].id), 'archive'] : family === 'hotels' ? [String(st.hotels[0].id), st.cities[0], '%E0%A4%A'] : family === 'restaurants' ? [String(st.restaurants[0].id)] : family === 'jobs' ? [String(st.jobs[0].id)] : family === 'tickets' ? [String(st.events[0].id)] : family === 'compare' ? [String(st.stores[0].items[0].id), String(st.stores[1].items.find((i: { inStock: boolean }) => i.inStock).id)] : family === 'realestate' ? [String(st.homes[0].id)] : family === 'factbook' ? [st.records[0].name.replace(/ /g, '_'), '%E0%A4%A'] : family === 'wiki' ? [st.cities[0].slug, st.countries[0].name, '%E0%A4%A', 'Main_Page'] : family === 'calendar' ? [String(st.events[0].id), st.today, st.today.slice(0, 7), '2026-02-30', '0000-00'] : [];
     if (family === 'flights') {
       const g = st.goal;
       await fetch(`${base}/select`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ flight: g.flight, from: g.from, to: g.to, date: g.date, passengers: '2', class: 'Business' }).toString(), redirect: 'manual' });

@@ -1,0 +1,119 @@
+/** Factbook pages: home (record links at tier 1), search with exact-name jump, record pages in the site's fact layout, a newsletter dialog. */
+import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
+import { html, layout, type Raw } from '../common/html.ts';
+import { currentPath, hrefs, safeReturn } from '../common/site.ts';
+import type { FactRecord, FactbookState } from './data.ts';
+
+export type Ctx = InstanceContext<FactbookState>;
+const page = (body: string): SiteResponse => ({ kind: 'html', body });
+
+export function recordPath(name: string): string {
+  return '/r/' + encodeURIComponent(name.replace(/\s+/g, '_'));
+}
+
+function noticeDialog(ctx: Ctx, req: SiteRequest): Raw | undefined {
+  const n = ctx.state.notice;
+  if (!n || n.dismissed) return undefined;
+  return html`<div class="modal-backdrop">
+<div class="modal" role="dialog" aria-labelledby="notice-title">
+<h2 id="notice-title">${n.title}</h2>
+<p>News about the ${ctx.state.kind} of ${ctx.state.siteName}, once a week.</p>
+<form method="post" action="${hrefs(ctx)('/notice')}">
+<input type="hidden" name="return" value="${currentPath(req)}">
+<button type="submit" name="choice" value="join" class="primary">${n.join}</button>
+<button type="submit" name="choice" value="close" class="secondary">${n.close}</button>
+</form>
+</div>
+</div>`;
+}
+
+function sitePage(ctx: Ctx, req: SiteRequest, title: string, main: Raw, q = ''): string {
+  const href = hrefs(ctx);
+  return layout({
+    title,
+    siteName: ctx.state.siteName,
+    theme: 'theme-factbook',
+    homeHref: href('/'),
+    header: html`<form class="search" role="search" method="get" action="${href('/search')}">
+<input type="search" name="q" value="${q}" aria-label="Search ${ctx.state.kind}" placeholder="Search ${ctx.state.kind}">
+<button type="submit">Search</button>
+</form>`,
+    nav: html`<ul><li><a href="${href('/')}">Home</a></li><li><a href="${href('/about')}">About</a></li></ul>`,
+    main,
+    overlay: noticeDialog(ctx, req),
+  });
+}
+
+function recordLink(ctx: Ctx, name: string): Raw {
+  return html`<a href="${hrefs(ctx)(recordPath(name))}">${name}</a>`;
+}
+
+function factsBlock(s: FactbookState, r: FactRecord): Raw {
+  if (s.layout === 'table') return html`<table class="facts"><caption>Facts</caption><tbody>${r.facts.map((f) => html`<tr><th scope="row">${f.label}</th><td>${f.shown}</td></tr>`)}</tbody></table>`;
+  if (s.layout === 'list') return html`<dl class="facts">${r.facts.map((f) => html`<dt>${f.label}</dt><dd>${f.shown}</dd>`)}</dl>`;
+  if (s.layout === 'lines') return html`<ul class="facts">${r.facts.map((f) => html`<li><b>${f.label}:</b> ${f.shown}</li>`)}</ul>`;
+  return html`<table class="facts"><caption>Facts</caption><thead><tr>${r.facts.map((f) => html`<th scope="col">${f.label}</th>`)}</tr></thead><tbody><tr>${r.facts.map((f) => html`<td>${f.shown}</td>`)}</tr></tbody></table>`;
+}
+
+function recordPage(ctx: Ctx, req: SiteRequest, r: FactRecord): string {
+  const s = ctx.state;
+  const others = s.records.filter((x) => x !== r).slice(0, 3);
+  return sitePage(
+    ctx,
+    req,
+    r.name,
+    html`<article>
+<h1>${r.name}</h1>
+<p>${r.intro}</p>
+${factsBlock(s, r)}
+${r.items ? html`<table class="items"><caption>${r.items.caption}</caption><thead><tr><th scope="col">${r.items.itemHeader}</th><th scope="col">${r.items.valueHeader}</th></tr></thead>
+<tbody>${r.items.rows.map((row) => html`<tr><th scope="row">${row.item}</th><td>${row.value}</td></tr>`)}</tbody></table>` : ''}
+<h2>See also</h2>
+<ul>${others.map((x) => html`<li>${recordLink(ctx, x.name)}</li>`)}</ul>
+</article>`,
+  );
+}
+
+export function handleFactbook(req: SiteRequest, ctx: Ctx): SiteResponse {
+  const s = ctx.state;
+  if (req.method === 'POST') {
+    if (req.path !== '/notice' || !s.notice) return { kind: 'not_found' };
+    s.notice.dismissed = true;
+    if (req.form.get('choice') === 'join') s.notice.joined = true;
+    return { kind: 'redirect', location: safeReturn(req.form.get('return')) };
+  }
+  if (req.path === '/') {
+    const list = s.homeLinks ? html`<h2>All ${s.kind}</h2><ul class="chips">${s.records.map((r) => html`<li>${recordLink(ctx, r.name)}</li>`)}</ul>` : html`<p>Search the ${s.kind} by name with the search box above.</p>`;
+    return page(sitePage(ctx, req, 'Home', html`<h1>${s.siteName}</h1><p>A register of ${s.records.length} ${s.kind}.</p>${list}`));
+  }
+  if (req.path === '/about') return page(sitePage(ctx, req, 'About', html`<h1>About</h1><p>${s.siteName} keeps facts about ${s.kind}. Entries are checked once a year.</p>`));
+  if (req.path === '/search') {
+    const q = (req.query.get('q') ?? '').trim();
+    const exact = s.records.find((r) => r.name.toLowerCase() === q.toLowerCase());
+    if (exact) return { kind: 'redirect', location: recordPath(exact.name) };
+    const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+    const hits = words.length ? s.records.filter((r) => words.some((w) => r.name.toLowerCase().includes(w))) : [];
+    return page(
+      sitePage(
+        ctx,
+        req,
+        'Search',
+        html`<h1>Search</h1>${q ? html`<p role="status">${hits.length} result${hits.length === 1 ? '' : 's'} for "${q}".</p>` : html`<p>Type a name to search.</p>`}
+<ul class="results">${hits.map((r) => html`<li>${recordLink(ctx, r.name)}</li>`)}</ul>`,
+        q,
+      ),
+    );
+  }
+  const m = req.path.match(/^\/r\/(.+)$/);
+  if (m) {
+    let name = '';
+    try {
+      name = decodeURIComponent(m[1]).replace(/_/g, ' ');
+    } catch {
+      return { kind: 'not_found' };
+    }
+    const r = s.records.find((x) => x.name === name);
+    if (r) return page(recordPage(ctx, req, r));
+  }
+  return { kind: 'not_found' };
+}
