@@ -23,7 +23,7 @@ import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
-import { heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
+import { drillFamilies, heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
 import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from './stats.ts';
@@ -99,9 +99,11 @@ export interface EvalReport {
 export function evalFamilies(spec: string, split: EvalSplit): string[] {
   const pool = (split === 'heldout' ? heldOutFamilies() : trainingFamilies()).map((f) => f.name);
   if (spec === 'all' || spec === '') return pool;
+  // A drill family (factbook) is evaluated on its own seeds when named, never as part of "all".
+  const named = split === 'heldout' ? pool : [...pool, ...drillFamilies().map((f) => f.name)];
   const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
   for (const n of names) {
-    if (!pool.includes(n)) throw new Error(`--tasks: "${n}" is not a ${split === 'heldout' ? 'held-out' : 'training'} family (${split}: ${pool.join(', ')})`);
+    if (!named.includes(n)) throw new Error(`--tasks: "${n}" is not a ${split === 'heldout' ? 'held-out' : 'training or drill'} family (${split}: ${named.join(', ')})`);
   }
   return names;
 }

@@ -79,7 +79,10 @@ test('evaluation tasks: runs take consecutive blocks of test seeds; held-out and
   assert.deepEqual(evalTasks({ tasks: 'shop', split: 'train', seeds: 2, runs: 1 }, server).map((t) => t.seed), [0, 1]);
   assert.deepEqual(evalFamilies('all', 'heldout').sort(), ['restaurants', 'wiki']);
   assert.ok(!evalFamilies('all', 'test').includes('wiki'));
-  assert.throws(() => evalFamilies('wiki', 'test'), /"wiki" is not a training family/);
+  assert.throws(() => evalFamilies('wiki', 'test'), /"wiki" is not a training or drill family/);
+  assert.ok(!evalFamilies('all', 'test').includes('factbook'), 'a drill is not in the default pool');
+  assert.deepEqual(evalFamilies('factbook,shop', 'test'), ['factbook', 'shop']);
+  assert.throws(() => evalFamilies('factbook', 'heldout'), /not a held-out family/);
   assert.throws(() => evalFamilies('shop', 'heldout'), /not a held-out family/);
 });
 

@@ -53,6 +53,12 @@ export interface FactbookState {
   records: FactRecord[];
   /** Tier 1 lists every record on the home page; tiers 2 and 3 reach them by search only. */
   homeLinks: boolean;
+  /**
+   * Records the home page features and links at every tier (a sentence, "recently updated"). At
+   * tiers 2 and 3 they are never the ones asked about, so a policy learns to search rather than
+   * open whichever record is linked.
+   */
+  featured: string[];
   /** A newsletter dialog over every page until closed; signing up is a side effect the checker counts. */
   notice: { title: string; join: string; close: string; dismissed: boolean; joined: boolean } | null;
   goal: FactbookGoal;
@@ -105,6 +111,9 @@ const LABELS: Array<[string, Make]> = [
   ['Email', email],
 ];
 
+const PEOPLE = new Set(LABELS.filter(([, make]) => make === person).map(([label]) => label));
+const YEARS = new Set(LABELS.filter(([, make]) => make === year).map(([label]) => label));
+
 const ITEM_TABLES: Array<{ caption: string; itemHeader: string; valueHeader: string; items: string[]; value: Make }> = [
   { caption: 'Fees', itemHeader: 'Ticket', valueHeader: 'Fee', items: ['Day pass', 'Season pass', 'Guided tour', 'Family ticket', 'Evening entry', 'Group booking'], value: (rng) => { const c = rng.int(2, 90) * 100 + rng.pick([0, 50]); const s = `$${(c / 100).toFixed(2)}`; return { shown: s, answer: s }; } },
   { caption: 'Timetable', itemHeader: 'Service', valueHeader: 'Departs', items: ['Morning boat', 'Harbour bus', 'Night ferry', 'Shuttle', 'Express coach', 'Local train'], value: (rng) => { const s = `${String(rng.int(5, 22)).padStart(2, '0')}:${rng.pick(['05', '15', '20', '35', '40', '55'])}`; return { shown: s, answer: s }; } },
@@ -129,7 +138,7 @@ function recordName(rng: Rng, taken: Set<string>): string {
 }
 
 /** The site of a seed: records, layout and dialog; the same for every tier of that seed. */
-function generateSite(seed: number): Omit<FactbookState, 'goal' | 'homeLinks'> {
+function generateSite(seed: number): Omit<FactbookState, 'goal' | 'homeLinks' | 'featured'> {
   const rng = new Rng(mixSeed(seed, 'factbook'));
   const kind = rng.pick(KINDS);
   // One invented label per site, with a number or a word: only matching the task's word finds it.
@@ -190,7 +199,13 @@ export function generateFactbookTask(seed: number, tier: Tier): { state: Factboo
     const f = rng.pick(r.facts);
     const l = f.label.toLowerCase();
     goal = { kind: 'fact', record: r.name, label: f.label, answer: f.answer };
-    question = rng.pick([`What is the ${l} of ${r.name}?`, `Look up ${r.name} and tell me its ${l}.`, `Find the ${l} listed for ${r.name}.`, `Which ${l} does ${r.name} have?`]);
+    const wordings = [`What is the ${l} of ${r.name}?`, `Look up ${r.name} and tell me its ${l}.`, `Find the ${l} listed for ${r.name}.`, `Which ${l} does ${r.name} have?`];
+    // Questions as people ask them: "who" for a person, "in which year was it built" for a year.
+    if (PEOPLE.has(f.label)) wordings.push(`Who is the ${l} of ${r.name}?`);
+    if (YEARS.has(f.label)) wordings.push(`In which year was ${r.name} ${l}?`);
+    question = rng.pick(wordings);
   }
-  return { state: { ...site, homeLinks: tier === 1, goal }, instruction: question + end };
+  const asked = goal.kind === 'compare' ? goal.records : [goal.record];
+  const featured = rng.sample(tier === 1 ? site.records : site.records.filter((x) => !asked.includes(x.name)), rng.int(1, 3)).map((x) => x.name);
+  return { state: { ...site, homeLinks: tier === 1, featured, goal }, instruction: question + end };
 }

@@ -84,7 +84,9 @@ export function handleFactbook(req: SiteRequest, ctx: Ctx): SiteResponse {
   }
   if (req.path === '/') {
     const list = s.homeLinks ? html`<h2>All ${s.kind}</h2><ul class="chips">${s.records.map((r) => html`<li>${recordLink(ctx, r.name)}</li>`)}</ul>` : html`<p>Search the ${s.kind} by name with the search box above.</p>`;
-    return page(sitePage(ctx, req, 'Home', html`<h1>${s.siteName}</h1><p>A register of ${s.records.length} ${s.kind}.</p>${list}`));
+    const [first, ...recent] = s.featured;
+    const featured = html`<section><h2>Featured</h2><p>${recordLink(ctx, first)} is this week's featured entry.</p>${recent.length ? html`<h3>Recently updated</h3><ul>${recent.map((n) => html`<li>${recordLink(ctx, n)}</li>`)}</ul>` : ''}</section>`;
+    return page(sitePage(ctx, req, 'Home', html`<h1>${s.siteName}</h1><p>A register of ${s.records.length} ${s.kind}.</p>${featured}${list}`));
   }
   if (req.path === '/about') return page(sitePage(ctx, req, 'About', html`<h1>About</h1><p>${s.siteName} keeps facts about ${s.kind}. Entries are checked once a year.</p>`));
   if (req.path === '/search') {
