@@ -18,6 +18,8 @@ oracle=(--agent oracle --retries 0 --reflect none --tier 1 --parallel 2)
 lab collect --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --seeds 80
 lab collect --tasks factbook:train "${oracle[@]}" --seeds 600
 lab collect --tasks factbook:train --agent oracle --retries 0 --reflect none --tier 2 --parallel 2 --seeds 240
-lab datasets create --name reading --status success --split 0.97,0.03,0 --description "oracle, tier 1: nine training families x 80 seeds, factbook 600 (+240 at tier 2)"
-lab train sft --dataset reading --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
+# Oracle episodes only: an evaluation run in the same lab records the policy's test and held-out episodes too.
+agents=(); for f in shop flights webmail hotels jobs calendar realestate compare tickets factbook; do agents+=(--agent "oracle:$f"); done
+lab datasets create --name reading-oracle "${agents[@]}" --status success --split 0.97,0.03,0 --description "oracle, tier 1: nine training families x 80 seeds, factbook 600 (+240 at tier 2)"
+lab train sft --dataset reading-oracle --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
   --answer value --steps "$STEPS" --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50

@@ -2,7 +2,7 @@
 import type { AgentTurn } from '../../agent.ts';
 import type { TaskSpec } from '../../types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, find, instancePath } from '../common/oracle.ts';
+import { OracleAgent, act, find, instancePath, titleFromPath } from '../common/oracle.ts';
 import type { Ctx } from './pages.ts';
 
 export class WikiOracle extends OracleAgent {
@@ -21,12 +21,7 @@ export class WikiOracle extends OracleAgent {
   protected decide(obs: Observation): AgentTurn {
     const g = this.ctx.state.goal;
     const { path } = instancePath(obs.url);
-    let title = '';
-    try {
-      title = path.startsWith('/wiki/') ? decodeURIComponent(path.slice(6)).replace(/_/g, ' ') : '';
-    } catch {
-      title = '';
-    }
+    const title = titleFromPath(path, '/wiki/');
     // A path may name the page it is on twice in a row (the winner of a superlative, read again).
     while (this.read < g.path.length && title === g.path[this.read]) this.read++;
     if (this.read >= g.path.length) return { thought: `The ${g.label} is ${g.answer}.`, action: act.say(`The answer is ${g.answer}.`) };
