@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
 # The reading stage: fine-tunes a policy (default: the shipped one) on oracle episodes of the nine
-# training families plus the factbook reading drill, with value answers (`--answer value`), about
-# 35 minutes on two cores:
-#   1. oracle episodes, tier 1, training seeds: 80 per training family, 600 factbook; 240 factbook
-#      at tier 2 (records reached by search);
-#   2. one dataset of every successful episode;
-#   3. SFT from INIT under the shipped policy's prompt settings, answers learned as the value alone.
+# training families plus the factbook reading drill (main/tasks/families/factbook), about 35 minutes
+# on two cores:
+#   1. oracle episodes on training seeds: 80 per training family at tier 1; factbook 600 at tier 1
+#      (records linked from home), 240 at tier 2 (reached by search) and 300 at tier 3 (two records
+#      compared, both by search);
+#   2. one dataset of those oracle episodes (not of the policy's own evaluation episodes, which a
+#      lab holds too);
+#   3. 800 SFT steps from INIT under the shipped policy's prompt settings.
 # Usage: LAB=.lab INIT=resources/models/web-policy OUT=.lab/policies/reading bash scripts/train-reading-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAB=${LAB:-.lab}
 INIT=${INIT:-resources/models/web-policy}
 OUT=${OUT:-$LAB/policies/reading}
-STEPS=${STEPS:-600}
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
-oracle=(--agent oracle --retries 0 --reflect none --tier 1 --parallel 2)
-lab collect --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --seeds 80
-lab collect --tasks factbook:train "${oracle[@]}" --seeds 600
-lab collect --tasks factbook:train --agent oracle --retries 0 --reflect none --tier 2 --parallel 2 --seeds 240
-# Oracle episodes only: an evaluation run in the same lab records the policy's test and held-out episodes too.
+oracle=(--agent oracle --retries 0 --reflect none --parallel 2)
+lab collect --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 80
+lab collect --tasks factbook:train "${oracle[@]}" --tier 1 --seeds 600
+lab collect --tasks factbook:train "${oracle[@]}" --tier 2 --seeds 240
+lab collect --tasks factbook:train "${oracle[@]}" --tier 3 --seeds 300
 agents=(); for f in shop flights webmail hotels jobs calendar realestate compare tickets factbook; do agents+=(--agent "oracle:$f"); done
-lab datasets create --name reading-oracle "${agents[@]}" --status success --split 0.97,0.03,0 --description "oracle, tier 1: nine training families x 80 seeds, factbook 600 (+240 at tier 2)"
+lab datasets create --name reading-oracle "${agents[@]}" --status success --split 0.97,0.03,0 \
+  --description "oracle, training seeds: nine training families x 80 (tier 1); factbook 600 (tier 1), 240 (tier 2), 300 (tier 3)"
 lab train sft --dataset reading-oracle --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
-  --answer value --steps "$STEPS" --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50
+  --answer message --steps 800 --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50

@@ -42,10 +42,20 @@ export function messageVocabulary(actions: Iterable<string>): string[] {
   return [...count].filter(([, n]) => n >= min).map(([w]) => w).sort();
 }
 
+/**
+ * A number with separators ("2,082,181", "259.80"). Its digit runs are words each, so the word rule
+ * alone would let "1653.1653" through (seen held out: a policy copying "1653" ran on into a second
+ * copy after the full stop); such a number must be one the prompt shows.
+ */
+const SEPARATED_NUMBER = /\d+(?:[.,]\d+)+/g;
+
 /** The words a guided message may hold, whole and as prefixes of a word still being written. */
 export interface AllowedWords {
   whole: Set<string>;
   prefixes: Set<string>;
+  /** Numbers with separators the prompt shows (also without thousands separators), and their prefixes. */
+  numbers: Set<string>;
+  numberPrefixes: Set<string>;
 }
 
 /**
@@ -54,16 +64,30 @@ export interface AllowedWords {
  */
 export function allowedWords(prompt: string, vocabulary: readonly string[]): AllowedWords {
   const whole = new Set([...(prompt.match(WORD) ?? []), ...(prompt.match(/\d{1,3}(?:,\d{3})+/g) ?? []).map((n) => n.replace(/,/g, '')), ...vocabulary]);
-  const prefixes = new Set<string>();
-  for (const w of whole) for (let k = 1; k <= w.length; k++) prefixes.add(w.slice(0, k));
-  return { whole, prefixes };
+  // As shown, without thousands separators, and without the cents ("$1,299.00" answered "$1,299").
+  const shown = (prompt.match(SEPARATED_NUMBER) ?? []).flatMap((n) => [n, n.replace(/\.\d+$/, '')]);
+  const numbers = new Set(shown.flatMap((n) => [n, n.replace(/,(?=\d{3})/g, '')]));
+  return { whole, prefixes: prefixesOf(whole), numbers, numberPrefixes: prefixesOf(numbers) };
 }
 
-/** Whether every word of `text` is allowed; with `open`, the last one may still be growing into one. */
+function prefixesOf(words: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const w of words) for (let k = 1; k <= w.length; k++) out.add(w.slice(0, k));
+  return out;
+}
+
+/**
+ * Whether every word of `text` is allowed, and every number with separators is one the prompt
+ * shows; with `open`, the last of each may still be growing into one.
+ */
 export function wordsAllowed(text: string, open: boolean, words: AllowedWords): boolean {
   for (const m of text.matchAll(WORD)) {
     const growing = open && m.index! + m[0].length === text.length;
     if (!(growing ? words.prefixes : words.whole).has(m[0])) return false;
+  }
+  for (const m of text.matchAll(SEPARATED_NUMBER)) {
+    const growing = open && m.index! + m[0].length === text.length;
+    if (!(growing ? words.numberPrefixes : words.numbers).has(m[0])) return false;
   }
   return true;
 }

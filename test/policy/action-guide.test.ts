@@ -13,7 +13,7 @@ import { resourcePath } from '../../main/paths.ts';
 import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { parseAction } from '../../main/environment/actions.ts';
 import { MAX_THOUGHT_CHARS } from '../../main/policy/prompt.ts';
-import { messageVocabulary } from '../../main/policy/message-words.ts';
+import { allowedWords, messageVocabulary, wordsAllowed } from '../../main/policy/message-words.ts';
 
 const PROMPT = 'Task: Add the Terra Jacket to the cart.\nPage: /p/7 | Shop\n[12] button "Add to cart"\n[7] link "Home"\nSome text\n[48] combobox "Size" value="S" collapsed options: S | XL\n[30] textbox "Note"\n[5] checkbox "Gift wrap"\nHistory: none\nNext:\n';
 const ELEMENTS = promptElements(PROMPT);
@@ -203,6 +203,19 @@ test('the message vocabulary: digit-free words that recur across the targets\' m
     "send_msg_to_user('Seaside Inn is the cheapest.')", "fill('12', 'Oslo')", "click('4')", 'not an action',
   ];
   assert.deepEqual(messageVocabulary(actions), ['Room', 'The', 'costs', 'night', 'per']);
+});
+
+test('a message\'s numbers with separators are ones the prompt shows: "1653." may not run on into "1653.1653"', () => {
+  const words = allowedWords('Founded 1653\nPopulation 2,082,181\nPrice $259.80\nTotal $1,299.00', ['The', 'is']);
+  const ok = (text: string, open = false) => wordsAllowed(text, open, words);
+  assert.ok(ok('The Founded is 1653.'));
+  assert.ok(ok('2,082,181') && ok('2082181') && ok('$259.80'), 'as shown, and without thousands separators');
+  assert.ok(!ok('1653.1653'), 'a second copy after the full stop is not a number the page shows');
+  assert.ok(!ok('1653.1', true), 'nor the start of one');
+  assert.ok(ok('259.8', true), 'a number still being written may be the start of one the page shows');
+  assert.ok(!ok('259.8'), 'but not end there');
+  assert.ok(!ok('2,082'), 'a piece of a separated number is not one');
+  assert.ok(ok('$1,299.00') && ok('$1,299') && ok('1299'), 'a price with or without its cents');
 });
 
 test('a banned action cannot be written, nor begun where it is the only way on; other actions stay open', () => {
