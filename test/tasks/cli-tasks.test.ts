@@ -39,6 +39,8 @@ test('`lab tasks list` marks held-out families', async () => {
   const rows = JSON.parse((await lab('tasks', 'list', '--json')).stdout);
   assert.deepEqual(rows.filter((r: { heldOut: boolean }) => r.heldOut).map((r: { family: string }) => r.family), ['restaurants', 'wiki']);
   assert.match((await lab('tasks', 'list')).stdout, /held out: test seeds 10000-10999 only/);
+  assert.match((await lab('tasks', 'list')).stdout, /factbook .*\n\s+drill \(not in eval's default families\): train seeds 0-9999/);
+  assert.equal(rows.find((r: { family: string }) => r.family === 'factbook').drill, true);
 });
 
 test('`lab tasks validate` runs oracle and random agent in the real environment and reports per family', { skip: chromium ? false : 'no Chromium installed' }, async () => {

@@ -96,6 +96,7 @@ export function registerTasksCommands(program: Command): void {
         family: f.name,
         description: f.description,
         heldOut: !!f.heldOut,
+        ...(f.drill ? { drill: true } : {}),
         ...(f.checker && f.checker !== 'site' ? { checker: f.checker } : {}),
         trainSeeds: [f.seeds.train.from, f.seeds.train.to - 1],
         testSeeds: [f.seeds.test.from, f.seeds.test.to - 1],
@@ -107,7 +108,7 @@ export function registerTasksCommands(program: Command): void {
             ? `imported: tasks (seeds) ${r.testSeeds.join('-')}, test only, judged by lab judge`
             : r.heldOut
               ? `held out: test seeds ${r.testSeeds.join('-')} only, never trained on`
-              : `train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
+              : `${r.drill ? 'drill (not in eval\'s default families): ' : ''}train seeds ${r.trainSeeds.join('-')}, test seeds ${r.testSeeds.join('-')}`;
         process.stdout.write(`${r.family.padEnd(12)} ${r.description}\n${''.padEnd(12)} ${seeds}\n`);
       }
     });
