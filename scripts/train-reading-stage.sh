@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reading stage: fine-tunes a policy (default: the shipped one) on oracle episodes of the nine
-# training families plus the factbook reading drill (main/tasks/families/factbook), about 35 minutes
+# training families plus the factbook reading drill (main/tasks/families/factbook), about 50 minutes
 # on two cores:
 #   1. oracle episodes on training seeds: 80 per training family at tier 1; factbook 600 at tier 1
 #      (records linked from home), 240 at tier 2 (reached by search) and 300 at tier 3 (two records
