@@ -64,16 +64,6 @@ export function instancePath(url: string): { path: string; query: URLSearchParam
   }
 }
 
-/** The title a page path names below a prefix ("/wiki/Port_Ellen" under "/wiki/" -> "Port Ellen"); '' for any other path. */
-export function titleFromPath(path: string, prefix: string): string {
-  if (!path.startsWith(prefix)) return '';
-  try {
-    return decodeURIComponent(path.slice(prefix.length)).replace(/_/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
 /**
  * Does a control hold the wanted value? `alternatives` lets a select match on its option value
  * too, since environments differ in whether a select reports the chosen label or value.

@@ -39,6 +39,21 @@ export function cookieBanner(ui: UiState, href: (p: string) => string, returnPat
 </div>`;
 }
 
+/** The path of a page named by its title below a prefix: ("/wiki/", "Port Ellen") -> "/wiki/Port_Ellen", escaped. */
+export function titlePath(prefix: string, title: string): string {
+  return prefix + encodeURIComponent(title.replace(/\s+/g, '_'));
+}
+
+/** The title a page path names below a prefix (titlePath's inverse); '' for any other path or one that does not decode. */
+export function titleFromPath(path: string, prefix: string): string {
+  if (!path.startsWith(prefix)) return '';
+  try {
+    return decodeURIComponent(path.slice(prefix.length)).replace(/_/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
 /** Only instance-relative paths are followed back, never another origin. */
 export function safeReturn(path: string | null): string {
   return path && path.startsWith('/') && !path.startsWith('//') ? path : '/';

@@ -82,10 +82,10 @@ const person: Make = (rng) => {
   const s = `${rng.pick(FIRST)} ${rng.pick(LAST)}`;
   return { shown: s, answer: s };
 };
+const capitalized = (s: string) => s[0].toUpperCase() + s.slice(1);
 const word: Make = (rng) => {
-  const s = rng.pick(WORDS);
-  const cap = s[0].toUpperCase() + s.slice(1);
-  return { shown: cap, answer: cap };
+  const s = capitalized(rng.pick(WORDS));
+  return { shown: s, answer: s };
 };
 const code: Make = (rng) => {
   const s = `${String.fromCharCode(65 + rng.below(26))}${String.fromCharCode(65 + rng.below(26))}-${rng.int(100, 9999)}`;
@@ -124,7 +124,7 @@ const ITEM_TABLES: Array<{ caption: string; itemHeader: string; valueHeader: str
 function inventedWord(rng: Rng, syllables: number): string {
   let s = '';
   for (let i = 0; i < syllables; i++) s += rng.pick(SYL);
-  return s[0].toUpperCase() + s.slice(1);
+  return capitalized(s);
 }
 
 function recordName(rng: Rng, taken: Set<string>): string {

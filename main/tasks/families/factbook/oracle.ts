@@ -2,8 +2,9 @@
 import type { AgentTurn } from '../../agent.ts';
 import type { TaskSpec } from '../../types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, find, instancePath, titleFromPath } from '../common/oracle.ts';
-import type { Ctx } from './pages.ts';
+import { OracleAgent, act, find, instancePath } from '../common/oracle.ts';
+import { titleFromPath } from '../common/site.ts';
+import { RECORD_PREFIX, type Ctx } from './pages.ts';
 
 export class FactbookOracle extends OracleAgent {
   readonly name = 'oracle:factbook';
@@ -25,7 +26,7 @@ export class FactbookOracle extends OracleAgent {
     if (close) return { thought: 'A newsletter dialog covers the page; close it.', action: act.click(close) };
     const wanted = g.kind === 'compare' ? g.records : [g.record];
     const { path } = instancePath(obs.url);
-    const title = titleFromPath(path, '/r/');
+    const title = titleFromPath(path, RECORD_PREFIX);
     if (title === wanted[this.read]) this.read++;
     if (this.read >= wanted.length) return { thought: `The ${g.label} is ${g.answer}.`, action: act.say(g.kind === 'compare' ? `${g.answer} has the higher ${g.label.toLowerCase()}.` : `The ${g.label.toLowerCase()} of ${g.kind === 'item' ? `the ${g.item.toLowerCase()} at ${g.record}` : g.record} is ${g.answer}.`) };
     const next = wanted[this.read];

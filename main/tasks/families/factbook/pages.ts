@@ -1,14 +1,17 @@
 /** Factbook pages: home (record links at tier 1), search with exact-name jump, record pages in the site's fact layout, a newsletter dialog. */
 import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
 import { html, layout, type Raw } from '../common/html.ts';
-import { currentPath, hrefs, safeReturn } from '../common/site.ts';
+import { currentPath, hrefs, safeReturn, titleFromPath, titlePath } from '../common/site.ts';
 import type { FactRecord, FactbookState } from './data.ts';
 
 export type Ctx = InstanceContext<FactbookState>;
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 
+/** Record pages live at /r/<name>, spaces as underscores. */
+export const RECORD_PREFIX = '/r/';
+
 export function recordPath(name: string): string {
-  return '/r/' + encodeURIComponent(name.replace(/\s+/g, '_'));
+  return titlePath(RECORD_PREFIX, name);
 }
 
 function noticeDialog(ctx: Ctx, req: SiteRequest): Raw | undefined {
@@ -106,16 +109,7 @@ export function handleFactbook(req: SiteRequest, ctx: Ctx): SiteResponse {
       ),
     );
   }
-  const m = req.path.match(/^\/r\/(.+)$/);
-  if (m) {
-    let name = '';
-    try {
-      name = decodeURIComponent(m[1]).replace(/_/g, ' ');
-    } catch {
-      return { kind: 'not_found' };
-    }
-    const r = s.records.find((x) => x.name === name);
-    if (r) return page(recordPage(ctx, req, r));
-  }
-  return { kind: 'not_found' };
+  const name = titleFromPath(req.path, RECORD_PREFIX);
+  const r = name ? s.records.find((x) => x.name === name) : undefined;
+  return r ? page(recordPage(ctx, req, r)) : { kind: 'not_found' };
 }

@@ -2,7 +2,8 @@
 import type { AgentTurn } from '../../agent.ts';
 import type { TaskSpec } from '../../types.ts';
 import type { Observation } from '../../../environment/types.ts';
-import { OracleAgent, act, find, instancePath, titleFromPath } from '../common/oracle.ts';
+import { OracleAgent, act, find, instancePath } from '../common/oracle.ts';
+import { titleFromPath } from '../common/site.ts';
 import type { Ctx } from './pages.ts';
 
 export class WikiOracle extends OracleAgent {

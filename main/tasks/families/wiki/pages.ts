@@ -1,7 +1,7 @@
 /** Wiki pages: main page, search with exact-title jump, and articles with infobox, contents, sections and tables. */
 import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
 import { html, layout, type Raw } from '../common/html.ts';
-import { hrefs } from '../common/site.ts';
+import { hrefs, titleFromPath, titlePath } from '../common/site.ts';
 import { MONTHS_SHORT, type City, type Country, type WikiState } from './data.ts';
 
 export type Ctx = InstanceContext<WikiState>;
@@ -26,7 +26,7 @@ function wikiPage(ctx: Ctx, title: string, main: Raw, q = ''): string {
 const n = (x: number) => x.toLocaleString('en-US');
 
 function link(ctx: Ctx, name: string): Raw {
-  return html`<a href="${hrefs(ctx)('/wiki/' + encodeURIComponent(name.replace(/\s+/g, '_')))}">${name}</a>`;
+  return html`<a href="${hrefs(ctx)(titlePath('/wiki/', name))}">${name}</a>`;
 }
 
 function cityArticle(ctx: Ctx, c: City): string {
@@ -115,7 +115,7 @@ export function handleWiki(req: SiteRequest, ctx: Ctx): SiteResponse {
     const q = (req.query.get('q') ?? '').trim();
     const all = [...s.countries.map((c) => ({ name: c.name, text: `${c.name} country capital ${c.capital} ${c.language} ${c.cities.join(' ')}` })), ...s.cities.map((c) => ({ name: c.name, text: `${c.name} city ${c.country} ${c.river} ${c.mayor} ${c.industries.join(' ')}` }))];
     const exact = all.find((a) => a.name.toLowerCase() === q.toLowerCase());
-    if (exact) return { kind: 'redirect', location: '/wiki/' + encodeURIComponent(exact.name.replace(/\s+/g, '_')) };
+    if (exact) return { kind: 'redirect', location: titlePath('/wiki/', exact.name) };
     const words = q.toLowerCase().split(/\s+/).filter(Boolean);
     const hits = words.length ? all.filter((a) => words.every((w) => a.text.toLowerCase().includes(w))) : [];
     return page(
@@ -129,14 +129,9 @@ ${q ? html`<p role="status">${hits.length} result${hits.length === 1 ? '' : 's'}
       ),
     );
   }
-  const m = req.path.match(/^\/wiki\/(.+)$/);
-  if (m) {
-    let title = '';
-    try {
-      title = decodeURIComponent(m[1]).replace(/_/g, ' ');
-    } catch {
-      return { kind: 'not_found' };
-    }
+  // An empty title or one that does not decode is no article page at all.
+  const title = titleFromPath(req.path, '/wiki/');
+  if (title) {
     const city = s.cities.find((c) => c.name === title);
     if (city) return page(cityArticle(ctx, city));
     const country = s.countries.find((c) => c.name === title);
