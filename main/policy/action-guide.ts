@@ -35,11 +35,12 @@ export interface PromptElement {
  * or `role "name" [ID] ...`): what the policy can act on.
  */
 export function promptElements(prompt: string): PromptElement[] {
-  // A line may be marked (`* [ID] ...`) and an option (`*XL`) as matching the task (see prompt.ts).
-  const idFirst = /^(?:\* )?\[([^\]\s']+)\] (\S*)(.*)$/;
+  // A line may be marked (`* [ID] ...`) and an option (`*XL`) as matching the task, or (`= ...`) as
+  // the value of a label the task names (see prompt.ts).
+  const idFirst = /^(?:[*=] )?\[([^\]\s']+)\] (\S*)(.*)$/;
   // Roles are lower-case words (and a few input types the environment names in capitals), which
   // keeps a text run such as `Price [EUR] 80` from reading as an element.
-  const nameFirst = /^(?:\* )?([a-z][A-Za-z]*|Date|DateTime|InputTime|ColorWell)(?: "(?:[^"\\]|\\.)*")? \[([^\]\s']+)\](.*)$/;
+  const nameFirst = /^(?:[*=] )?([a-z][A-Za-z]*|Date|DateTime|InputTime|ColorWell)(?: "(?:[^"\\]|\\.)*")? \[([^\]\s']+)\](.*)$/;
   return prompt.split('\n').flatMap((line) => {
     const a = idFirst.exec(line);
     const b = a ? null : nameFirst.exec(line);
@@ -47,7 +48,8 @@ export function promptElements(prompt: string): PromptElement[] {
     const [id, role, rest] = a ? [a[1], a[2], a[3]] : [b![2], b![1], b![3]];
     const options = / options: (.*)$/.exec(rest);
     const element: PromptElement = { id, role, options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] };
-    if (b) element.head = line.replace(/^\* /, '').slice(0, line.replace(/^\* /, '').indexOf(` [${id}]`));
+    const unmarked = line.replace(/^[*=] /, '');
+    if (b) element.head = unmarked.slice(0, unmarked.indexOf(` [${id}]`));
     return [element];
   });
 }

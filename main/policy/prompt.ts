@@ -18,7 +18,7 @@ import { renderElementLine } from '../agents/observation-text.ts';
 export const ELEMENT_ORDERS = ['page', 'task', 'task-values', 'task-layout'] as const;
 export const ELEMENT_LAYOUTS = ['id-first', 'name-first'] as const;
 export const THOUGHT_KINDS = ['dataset', 'element'] as const;
-export const ANSWER_FORMS = ['message', 'value'] as const;
+export const ANSWER_FORMS = ['message', 'value', 'cite'] as const;
 
 export const PromptSettings = z.object({
   /** Character budget of the element list before tokenization (viewport first, then page order). */
@@ -51,6 +51,16 @@ export const PromptSettings = z.object({
    */
   markTaskMatches: z.boolean().default(false),
   /**
+   * Mark the value of a label the task names: `= ` before the cell beside a row header the task
+   * names (`= cell "341,171" [42]` after `rowheader "Population"`), the text after a short label
+   * line ("Built", then "1840"), and the cells under a column header the task names (by layout:
+   * the cell's centre lies within the header's width). Reading "the population of Mogor" off a
+   * layout it never trained on is matching a word, then taking its neighbour: the prompt computes
+   * the match, as it ranks elements, so the policy only has to copy the marked line. Absent in
+   * older policies: false.
+   */
+  markValues: z.boolean().default(false),
+  /**
    * How an element line is laid out. `id-first`: `[12] link "Shoes"` (policies trained before the
    * field existed). `name-first`: `link "Shoes" [12]`, so the id's position has read the name, and
    * a pointer that lands there knows which element it chose.
@@ -70,13 +80,15 @@ export const PromptSettings = z.object({
    * the line of the element that shows it as the thought when thoughts are `element`; only where
    * the sample knows the value (see ./answer-value.ts), else the sentence. Measured on the shipped
    * policy (600 steps from it): 87/180 on test against 97/180, held out unchanged at 0/60; with
-   * nothing before the value the pointer started mid-number ("88.8" for $259.88).
+   * nothing before the value the pointer started mid-number ("88.8" for $259.88). `cite`: the
+   * sentence, as `message`, with the line of the element that shows the value as the thought when
+   * thoughts are `element` (the pointer copies the line, then the value from its own thought).
    */
   answer: z.enum(ANSWER_FORMS).default('message'),
 });
 export type PromptSettings = z.infer<typeof PromptSettings>;
 
-export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, elementLayout: 'name-first', thought: 'dataset', answer: 'message' };
+export const defaultPromptSettings: PromptSettings = { maxPageChars: 700, maxNameChars: 40, maxHistory: 3, elementOrder: 'task', markTaskMatches: false, markValues: false, elementLayout: 'name-first', thought: 'dataset', answer: 'message' };
 
 export interface PolicyPromptInput {
   instruction: string;
@@ -124,7 +136,7 @@ export function taskWords(text: string): Set<string> {
  * dialogs, sticky bars), then the viewport. That cut 51% to 14%. The rule reads only the page and the task,
  * so training and inference rank alike.
  */
-export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction), withValues = false, overlayByLayout = false): number[] {
+export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction), withValues = false, overlayByLayout = false, labels: readonly number[] = labelsOfValues(elements, shared)): number[] {
   const firstBelow = elements.findIndex((e) => !e.inViewport);
   const drawnOver = overlayByLayout ? overlaysByLayout(elements) : [];
   const priority = elements.map((e, i) => {
@@ -135,7 +147,7 @@ export function elementPriorities(elements: readonly PageElement[], instruction:
   });
   if (withValues) {
     // Just below its label: kept whenever the label is, unless the budget ends between them.
-    for (let i = 1; i < elements.length; i++) if (valueOfLabel(elements, i, shared)) priority[i] = Math.max(priority[i], priority[i - 1] - 0.25);
+    for (let i = 1; i < elements.length; i++) if (labels[i] >= 0) priority[i] = Math.max(priority[i], priority[labels[i]] - 0.25);
   }
   return priority;
 }
@@ -175,7 +187,78 @@ const LABEL_ROLES = new Set(['rowheader', 'columnheader', 'LabelText', 'term', '
 function valueOfLabel(elements: readonly PageElement[], i: number, shared: readonly number[]): boolean {
   const label = elements[i - 1];
   const isLabel = LABEL_ROLES.has(label.role) || (label.role === 'text' && /:\s*$/.test(label.name));
-  return isLabel && shared[i - 1] > 0 && shared[i] === 0 && !CONTROL_ROLES.has(elements[i].role);
+  return isLabel && shared[i - 1] > 0 && isValue(elements[i], shared[i]);
+}
+
+const isValue = (e: PageElement, shared: number) => shared === 0 && !CONTROL_ROLES.has(e.role);
+
+/** A text line that reads as a label: at most three words, no sentence punctuation ("Built", "Visitors per year"). */
+/** A text line that reads as a label: at most three words, no colon or sentence punctuation ("Built", "Visitors per year"). */
+const isShortLabelText = (e: PageElement) => e.role === 'text' && e.name.length <= 30 && e.name.trim().split(/\s+/).length <= 3 && !/[.!?,;:]/.test(e.name);
+
+/** A text line that holds its own label and value ("Motto word: Ivory"): the label part, or null. */
+const ownLabel = (e: PageElement) => (e.role === 'text' ? /^([^:]{1,30}):\s+\S/.exec(e.name)?.[1] ?? null : null);
+
+const CELL_ROLES = new Set(['cell', 'gridcell']);
+
+/**
+ * For each element, the index of the label the task names whose value it is, or -1. Always: the
+ * element right after a label (valueOfLabel). With `extended` (prompt setting markValues), by the
+ * page's structure instead:
+ * - a table cell scores the task words its row header (the row header before it on the same line)
+ *   and its column header (the header above whose width holds the cell's centre) share; the cells
+ *   of the best score are values, so "the Deluxe King Room's price per night" marks one cell, not
+ *   every room's price or the room's other cells. A cell may repeat its headers' words ("$233.00
+ *   per night"), no others;
+ * - a text line "Label: value" whose label the task names is its own value;
+ * - the element after a term or a short label line the task names (a definition list prints as
+ *   bare lines: "Built", then "1840").
+ */
+export function labelsOfValues(elements: readonly PageElement[], shared: readonly number[], extended = false, instruction = ''): number[] {
+  if (!extended) return elements.map((_, i) => (i > 0 && valueOfLabel(elements, i, shared) ? i - 1 : -1));
+  const labelOf = elements.map(() => -1);
+  const task = taskWords(instruction);
+  const words = (e: PageElement) => [...taskWords(e.name)].filter((w) => task.has(w));
+  const ownWords = (i: number, headers: number[]) => {
+    const allowed = new Set(headers.flatMap((h) => words(elements[h])));
+    return words(elements[i]).every((w) => allowed.has(w));
+  };
+  const overlapsY = (a: Box, b: Box) => a.y < b.y + b.height && b.y < a.y + a.height;
+  // Table cells, by their headers.
+  let headerRow: number[] = [];
+  let inBody = true;
+  let rowHeader = -1;
+  const scored: Array<{ i: number; score: number; label: number }> = [];
+  elements.forEach((e, i) => {
+    if (e.role === 'columnheader') {
+      if (inBody) headerRow = [];
+      inBody = false;
+      headerRow.push(i);
+      return;
+    }
+    inBody = true;
+    if (e.role === 'rowheader') {
+      rowHeader = i;
+      return;
+    }
+    if (!CELL_ROLES.has(e.role)) return;
+    const centre = e.box.x + e.box.width / 2;
+    const col = headerRow.find((h) => centre >= elements[h].box.x && centre <= elements[h].box.x + elements[h].box.width && elements[h].box.y <= e.box.y);
+    const row = rowHeader >= 0 && overlapsY(elements[rowHeader].box, e.box) ? rowHeader : undefined;
+    const headers = [row, col].filter((h): h is number => h !== undefined);
+    const score = headers.reduce((n, h) => n + shared[h], 0);
+    if (score > 0 && ownWords(i, headers)) scored.push({ i, score, label: row !== undefined && shared[row] > 0 ? row : col! });
+  });
+  const best = Math.max(0, ...scored.map((c) => c.score));
+  for (const c of scored) if (c.score === best) labelOf[c.i] = c.label;
+  // Labels in text: "Label: value" lines, and terms or short label lines followed by their value.
+  elements.forEach((e, i) => {
+    const label = ownLabel(e);
+    if (label !== null && [...taskWords(label)].some((w) => task.has(w))) labelOf[i] = i;
+    const prev = elements[i - 1];
+    if (prev && (prev.role === 'term' || prev.role === 'DescriptionListTerm' || isShortLabelText(prev)) && shared[i - 1] > 0 && isValue(e, shared[i])) labelOf[i] = i - 1;
+  });
+  return labelOf;
 }
 
 /** How many task words each element's name, value and options contain. */
@@ -204,14 +287,14 @@ function namedInTask(text: string, instruction: string): boolean {
  * learns to match a name in the task to a name on the page (it clicks the right kind of link, on
  * the wrong product), so the match is computed, as the element ranking is, and shown.
  */
-function elementLines(visible: readonly PageElement[], instruction: string, shared: readonly number[], s: PromptSettings): string[] {
+function elementLines(visible: readonly PageElement[], instruction: string, shared: readonly number[], labels: readonly number[], s: PromptSettings): string[] {
   const nameFirst = s.elementLayout === 'name-first';
   const clipAt = (e: PageElement) => (e.role === 'text' ? (s.maxTextChars ?? s.maxNameChars) : s.maxNameChars);
-  if (!s.markTaskMatches) return visible.map((e) => renderElementLine(e, clipAt(e), nameFirst));
-  const best = Math.max(0, ...shared);
+  const best = s.markTaskMatches ? Math.max(0, ...shared) : 0;
   return visible.map((e, i) => {
-    const options = e.options?.map((o) => (namedInTask(o, instruction) ? `*${o}` : o));
+    const options = s.markTaskMatches ? e.options?.map((o) => (namedInTask(o, instruction) ? `*${o}` : o)) : undefined;
     const line = renderElementLine(options ? { ...e, options } : e, clipAt(e), nameFirst);
+    if (s.markValues && labels[i] >= 0) return `= ${line}`;
     return best > 0 && shared[i] === best ? `* ${line}` : line;
   });
 }
@@ -235,9 +318,10 @@ function renderElements(input: PolicyPromptInput, s: PromptSettings, budget: num
   const visible = s.elementOrder === 'task-layout' ? withoutEchoes(shown) : shown;
   const byTask = s.elementOrder !== 'page';
   const byLayout = s.elementOrder === 'task-layout';
-  const shared = byTask || s.markTaskMatches ? sharedTaskWords(visible, input.instruction, byLayout ? WORD_SHARE : 1) : [];
-  const lines = elementLines(visible, input.instruction, shared, s);
-  const priority = byTask ? elementPriorities(visible, input.instruction, shared, s.elementOrder !== 'task', byLayout) : visible.map((e) => Number(e.inViewport));
+  const shared = byTask || s.markTaskMatches || s.markValues ? sharedTaskWords(visible, input.instruction, byLayout ? WORD_SHARE : 1) : [];
+  const labels = shared.length ? labelsOfValues(visible, shared, s.markValues, input.instruction) : [];
+  const lines = elementLines(visible, input.instruction, shared, labels, s);
+  const priority = byTask ? elementPriorities(visible, input.instruction, shared, s.elementOrder !== 'task', byLayout, labels) : visible.map((e) => Number(e.inViewport));
   const order = visible.map((_, i) => i).sort((a, b) => priority[b] - priority[a] || a - b);
   const kept = new Set<number>();
   let used = 0;
@@ -291,7 +375,11 @@ export function elementThought(e: PageElement, s: PromptSettings): string {
  * element's line as its thought; with `answer: 'value'`, a message whose goal value the sample
  * knows becomes that value alone (thought: the line of an element showing it, if one does).
  */
-export function policyTarget(input: Pick<PolicyPromptInput, 'elements'>, target: { thought: string; action: string; answer?: string }, s: PromptSettings): { thought: string; action: string } {
+export function policyTarget(input: PolicyPromptInput, target: { thought: string; action: string; answer?: string }, s: PromptSettings): { thought: string; action: string } {
+  if (s.answer === 'cite' && s.thought === 'element' && target.answer && target.action.startsWith('send_msg_to_user(')) {
+    const cited = citedLine(input, target.answer, s);
+    return { thought: cited ?? target.thought, action: target.action };
+  }
   if (s.answer === 'value' && target.answer && target.action.startsWith('send_msg_to_user(')) {
     const value = target.answer;
     const holder = s.thought === 'element' ? input.elements.find((e) => e.name.includes(value)) : undefined;
@@ -307,6 +395,18 @@ export function policyTarget(input: Pick<PolicyPromptInput, 'elements'>, target:
   }
   const e = id === undefined ? undefined : input.elements.find((x) => x.id === id);
   return { thought: e ? elementThought(e, s) : target.thought, action: target.action };
+}
+
+/**
+ * The thought of an answer under `answer: 'cite'`: the line of the element that shows the value
+ * (the shortest name holding it: "341,171" over a paragraph that mentions it), when the prompt
+ * prints that line; a line the model cannot see would teach it to invent one.
+ */
+function citedLine(input: PolicyPromptInput, value: string, s: PromptSettings): string | undefined {
+  const holders = input.elements.filter((e) => e.visible && e.name.includes(value)).sort((a, b) => a.name.length - b.name.length);
+  if (!holders.length) return undefined;
+  const prompt = renderPolicyPrompt(input, s);
+  return holders.map((e) => elementThought(e, s)).find((line) => prompt.includes(line));
 }
 
 export interface ParsedPolicyOutput {

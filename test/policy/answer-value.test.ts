@@ -44,9 +44,10 @@ test('the value a message states comes from the regenerated task; a message that
 });
 
 const el = (id: string, role: string, name: string): PageElement => ({ id, role, name, tag: 'span', box: { x: 0, y: 0, width: 10, height: 10 }, visible: true, inViewport: true });
+const promptInput = (elements: PageElement[]) => ({ instruction: 'What does the Deluxe Room at Harbor Inn cost per night?', url: 'http://127.0.0.1/i/x/hotel/4', title: 'Harbor Inn', history: [], elements });
 
 test('answer value: the message becomes the value alone, its thought the line of the element showing it; message form and unknown values keep the sentence', () => {
-  const input = { elements: [el('4', 'link', 'Harbor Inn'), el('31', 'text', 'Deluxe Room: $233.00 per night'), el('40', 'button', 'Book')] };
+  const input = promptInput([el('4', 'link', 'Harbor Inn'), el('31', 'text', 'Deluxe Room: $233.00 per night'), el('40', 'button', 'Book')]);
   const target = { thought: 'The Deluxe Room costs $233.00 per night.', action: "send_msg_to_user('The Deluxe Room at Harbor Inn costs $233.00 per night.')", answer: '$233.00' };
   const value = { ...defaultPromptSettings, elementLayout: 'name-first' as const, thought: 'element' as const, answer: 'value' as const };
   // A text run prints as its bare text: the thought is that span of the prompt, value included.
@@ -54,13 +55,27 @@ test('answer value: the message becomes the value alone, its thought the line of
   // Dataset thoughts: only the action changes.
   assert.deepEqual(policyTarget(input, target, { ...value, thought: 'dataset' }), { thought: target.thought, action: "send_msg_to_user('$233.00')" });
   // No element shows it: the dataset's thought stays.
-  assert.equal(policyTarget({ elements: [] }, target, value).thought, target.thought);
+  assert.equal(policyTarget(promptInput([]), target, value).thought, target.thought);
   // The message form, or a sample that does not know the value, learns the sentence.
   assert.deepEqual(policyTarget(input, target, { ...value, answer: 'message' }), { thought: target.thought, action: target.action });
   const { answer: _, ...unknown } = target;
   assert.equal(policyTarget(input, unknown, value).action, target.action);
   // Policies trained before the field learned the sentence.
   assert.equal(PromptSettings.parse({ maxPageChars: 1, maxNameChars: 1, maxHistory: 0 }).answer, 'message');
+});
+
+test('answer cite: the sentence stays, its thought the printed line of the element showing the value (the shortest), never a line the prompt cut', () => {
+  const target = { thought: 'The Deluxe Room costs $233.00 per night.', action: "send_msg_to_user('The Deluxe Room at Harbor Inn costs $233.00 per night.')", answer: '$233.00' };
+  const cite = { ...defaultPromptSettings, elementLayout: 'name-first' as const, thought: 'element' as const, answer: 'cite' as const };
+  const elements = [el('4', 'link', 'Harbor Inn'), el('30', 'text', 'Rooms from $233.00 a night, breakfast included, sea view'), el('31', 'cell', '$233.00'), el('40', 'button', 'Book')];
+  assert.deepEqual(policyTarget(promptInput(elements), target, cite), { thought: 'cell "$233.00" [31]', action: target.action });
+  // The holder is cut from a prompt too small for it: the dataset's thought stays.
+  const tight = { ...cite, maxPageChars: 30 };
+  assert.equal(policyTarget(promptInput([...Array.from({ length: 6 }, (_, i) => el(String(50 + i), 'button', `Filter number ${i}`)), el('31', 'cell', '$233.00')]), target, tight).thought, target.thought);
+  // Without element thoughts, or without a known value, cite is the message form.
+  assert.equal(policyTarget(promptInput(elements), target, { ...cite, thought: 'dataset' }).thought, target.thought);
+  const { answer: _, ...unknown } = target;
+  assert.deepEqual(policyTarget(promptInput(elements), unknown, cite), { thought: target.thought, action: target.action });
 });
 
 test('an oracle episode\'s answer step carries its goal value into the policy samples, and a value-form policy learns it alone', async () => {

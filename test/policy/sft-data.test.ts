@@ -190,6 +190,39 @@ test('task-match marks: the lines sharing the most task words get "* ", options 
   assert.deepEqual(promptElements(text).map((e) => e.id), ['1', '2', '3', '4']);
 });
 
+test('value marks: "= " before the value beside a row header, after a short label line and under a column header the task names; nothing else, and nothing without the setting', () => {
+  const page: PageElement[] = [
+    el('20', 'heading', 'Mogor'),
+    el('41', 'rowheader', 'Population'), el('42', 'cell', '341,171'),
+    el('43', 'rowheader', 'Mayor'), el('44', 'cell', 'Ilse Holm'),
+    el('50', 'text', 'Built'), el('51', 'text', '1840'),
+    el('52', 'text', 'Mogor was built on the Elsa River in 1231.'), el('53', 'text', 'A market town'),
+    at(el('60', 'columnheader', 'City'), 0, 100, 100, 20), at(el('61', 'columnheader', 'Population'), 100, 100, 100, 20),
+    at(el('62', 'link', 'Saloburg'), 0, 120, 60, 20), at(el('63', 'cell', '12,000'), 100, 120, 60, 20),
+    at(el('64', 'link', 'Lendoburg'), 0, 140, 60, 20), at(el('65', 'cell', '9,500'), 100, 140, 60, 20),
+    at(el('70', 'columnheader', 'Population'), 0, 300, 100, 20), at(el('71', 'button', '1,000'), 0, 320, 100, 20),
+  ];
+  const input = { ...sample.input, instruction: 'What is the population of Mogor? When was it built?', elements: page };
+  const marked = renderPolicyPrompt(input, { ...defaultPromptSettings, elementOrder: 'task-values', markValues: true, maxPageChars: 2000 });
+  const lines = marked.split('\n').filter((l) => l.startsWith('= '));
+  assert.deepEqual(lines, ['= cell "341,171" [42]', '= 1840', '= cell "12,000" [63]', '= cell "9,500" [65]']);
+  // A label the task does not name (Mayor), a sentence that names a task word, the next table's header row and a control: unmarked.
+  assert.match(marked, /^cell "Ilse Holm" \[44\]$/m);
+  assert.match(marked, /^A market town$/m);
+  assert.match(marked, /^button "1,000" \[71\]$/m);
+  // The marked line still reads as an element, with its head unmarked (the guide's thoughts match it).
+  assert.deepEqual(promptElements(marked).find((e) => e.id === '42'), { id: '42', role: 'cell', options: [], head: 'cell "341,171"' });
+  // Off (and absent, as in older policy.json files): the prompt is as before.
+  const plain = renderPolicyPrompt(input, { ...defaultPromptSettings, elementOrder: 'task-values', maxPageChars: 2000 });
+  assert.doesNotMatch(plain, /^= /m);
+  assert.equal(PromptSettings.parse({ maxPageChars: 1, maxNameChars: 1, maxHistory: 0 }).markValues, false);
+  // Under a tight budget a marked column value comes along with its header, as a row value does.
+  const table = { ...input, elements: page.slice(10, 15) };
+  const tight = renderPolicyPrompt(table, { ...defaultPromptSettings, elementOrder: 'task-values', markValues: true, maxPageChars: 60 });
+  assert.match(tight, /columnheader "Population" \[61\]\n= cell "12,000" \[63\]/);
+  assert.doesNotMatch(renderPolicyPrompt(table, { ...defaultPromptSettings, elementOrder: 'task-values', maxPageChars: 60 }), /12,000/);
+});
+
 test('name-first element lines put the id after the name; the action guide reads both layouts alike', () => {
   const page: PageElement[] = [el('1', 'link', 'Terra Jacket'), { ...el('4', 'combobox', 'Size'), options: ['S', 'XL'] }, el('9', 'text', 'Price [EUR] 80')];
   const input = { ...sample.input, instruction: 'Buy the Terra Jacket.', elements: page };

@@ -50,6 +50,7 @@ interface SftFlags {
   elementOrder: string;
   promptWeight: string;
   markTaskMatches?: boolean;
+  markValues?: boolean;
   elementLayout: string;
   thought: PromptSettings['thought'];
   answer: PromptSettings['answer'];
@@ -118,11 +119,12 @@ export function registerPolicyCommands(program: Command): void {
     .option('--element-order <order>', 'which elements fill the page budget first: task (shares words with the task, controls, overlays), task-values (task, and the value beside a label the task names comes with it), task-layout (task-values, with overlays found by layout and kept first, task words common on the page ignored, echoing headings dropped) or page (viewport, then page order)', defaultPromptSettings.elementOrder)
     .option('--element-layout <layout>', `element lines: ${ELEMENT_LAYOUTS.join(' | ')} (\`link "Shoes" [12]\`: the id after the name it stands for)`, defaultPromptSettings.elementLayout)
     .addOption(new Option('--thought <kind>', 'the thought line learned: dataset (the collecting agent\'s thought) or element (the acted-on element\'s line as the prompt prints it, `link "Shoes" [12]`, which the pointer copies)').choices(THOUGHT_KINDS).default(defaultPromptSettings.thought))
-    .addOption(new Option('--answer <form>', 'how answers are learned: message (the collecting agent\'s sentence) or value (the goal\'s value alone, `send_msg_to_user(\'$233.00\')`, where the task names it; every checker accepts it)').choices(ANSWER_FORMS).default(defaultPromptSettings.answer))
+    .addOption(new Option('--answer <form>', 'how answers are learned: message (the collecting agent\'s sentence), value (the goal\'s value alone, `send_msg_to_user(\'$233.00\')`, where the task names it; every checker accepts it) or cite (the sentence, with the line of the element showing the value as the thought; needs --thought element)').choices(ANSWER_FORMS).default(defaultPromptSettings.answer))
     .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
     .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
     .option('--length-buckets', 'draw each batch from samples of similar length (less padding per step) instead of uniformly')
     .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
+    .option('--mark-values', 'mark the value of a label the task names (the cell beside a row header, the text after a short label line, the cells under a column header) "= " in every prompt')
     .option('--prompt-weight <x>', 'loss weight of prompt tokens (0: context only; the validation loss counts target tokens only)', String(defaultSftJob.promptWeight))
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
     .option('--checkpoint-every <n>', 'steps between checkpoints', String(defaultSftJob.checkpointEvery))
@@ -136,7 +138,7 @@ export function registerPolicyCommands(program: Command): void {
       if (!(TOKENIZER_SPACES as readonly string[]).includes(o.tokenizerSpaces)) throw new Error(`--tokenizer-spaces must be ${TOKENIZER_SPACES.join(' or ')}, got "${o.tokenizerSpaces}"`);
       const prompt: PromptSettings = {
         ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'],
-        markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
+        markTaskMatches: o.markTaskMatches ?? defaultPromptSettings.markTaskMatches, markValues: o.markValues ?? defaultPromptSettings.markValues, elementLayout: o.elementLayout as PromptSettings['elementLayout'],
         thought: o.thought, answer: o.answer, ...(o.maxTextChars ? { maxTextChars: int(o.maxTextChars) } : {}),
       };
       const init = o.init ? resolve(o.init) : undefined;
