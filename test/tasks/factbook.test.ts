@@ -78,6 +78,30 @@ test('factbook: tier 2 reaches a record by search only (an exact name jumps to i
   assert.ok(b.html.includes('&lt;b&gt;x&lt;/b&gt;'));
 });
 
+test('factbook: home links every region and says nothing of searching; a region page lists its records; sections are linked from a contents list on the record page', async () => {
+  const { inst, s, b } = open(10000, 2, (x) => !x.notice && x.goal.kind === 'fact' && !!x.records[0].sections);
+  const g = s.goal as Extract<FactbookState['goal'], { kind: 'fact' }>;
+  await b.goto(inst.spec.startUrl);
+  for (const region of s.regions) assert.ok(b.has('link', region), `home links ${region}`);
+  assert.doesNotMatch(b.text(), /search box|by name/i, 'no hint to search');
+  const asked = s.records.find((r) => r.name === g.record)!;
+  await b.click('link', asked.region);
+  assert.ok(b.has('heading', asked.region));
+  for (const r of s.records) assert.equal(b.has('link', r.name), r.region === asked.region, `${r.name} listed in its own region only`);
+  await b.click('link', g.record);
+  assert.ok(b.has('heading', g.record) && b.text().includes(g.answer));
+  for (const section of asked.sections!) {
+    assert.ok(b.has('link', section.title), `contents link ${section.title}`);
+    assert.ok(b.has('heading', section.title), `section ${section.title}`);
+  }
+  server.releaseInstance(inst.ctx.id);
+  // Regions and sections come from their own stream: half the sites have sections, and every record a region.
+  const sites = Array.from({ length: 200 }, (_, seed) => generateFactbookTask(seed, 1).state);
+  const withSections = sites.filter((x) => x.records.every((r) => r.sections && r.sections.length >= 3)).length;
+  assert.ok(withSections > 60 && withSections < 140, `${withSections} of 200 sites have sections`);
+  assert.ok(sites.every((x) => x.regions.length >= 3 && x.records.every((r) => x.regions.includes(r.region))));
+});
+
 test('factbook: signing up in the newsletter dialog is a side effect that fails the task; closing it does not', async () => {
   for (const choice of ['join', 'close'] as const) {
     const { inst, s, b } = open(10000, 1, (x) => !!x.notice);

@@ -38,6 +38,10 @@ export interface FactRecord {
   intro: string;
   facts: Fact[];
   items?: ItemTable;
+  /** The region the record is listed under (home links every region; a region page lists its records). */
+  region: string;
+  /** Prose sections after the facts, linked from a contents list at the top (sites with sections only). */
+  sections?: Array<{ title: string; text: string }>;
 }
 
 export type FactbookGoal =
@@ -49,6 +53,8 @@ export interface FactbookState {
   siteName: string;
   /** What the registry lists, plural ("lighthouses"). */
   kind: string;
+  /** Regions the records are listed under, as home links them (a second route to a record, as a country is to a city). */
+  regions: string[];
   layout: FactLayout;
   records: FactRecord[];
   /** Tier 1 lists every record on the home page; tiers 2 and 3 reach them by search only. */
@@ -137,6 +143,43 @@ function recordName(rng: Rng, taken: Set<string>): string {
   }
 }
 
+const REGION_TAILS = ['', ' District', ' Valley', ' Coast', ' Quarter', ' Heights', ' Vale'];
+const SECTION_TITLES = ['History', 'Access', 'Services', 'Collections', 'Events', 'Notes', 'Surroundings', 'Visiting', 'Architecture', 'Gallery'];
+const SECTION_SENTENCES = [
+  (name: string, kind: string) => `${name} has been part of the local ${kind} for generations.`,
+  (name: string) => `Visitors to ${name} are asked to follow the signs from the main entrance.`,
+  (name: string) => `Records about ${name} are kept in the reading room and may be consulted on request.`,
+  (name: string) => `Seasonal events at ${name} are announced on the notice board.`,
+  (name: string) => `The surroundings of ${name} are quiet outside the busy months.`,
+  (name: string, kind: string) => `Like the other ${kind} of the region, ${name} is maintained by volunteers.`,
+];
+
+/**
+ * Regions and prose sections, drawn from their own stream so that the records, labels and
+ * questions of a seed stay as they were before these existed. Half the sites give each record a
+ * contents list of 3-5 sections: links on the very page that holds the answer, which a policy must
+ * learn to pass by (an encyclopedia's article has them; the first drill's record pages did not).
+ */
+function addRegionsAndSections(seed: number, kind: string, records: FactRecord[]): string[] {
+  const rng = new Rng(mixSeed(seed, 'factbook-regions'));
+  const taken = new Set(records.map((r) => r.name));
+  const regions = Array.from({ length: rng.int(3, 5) }, () => {
+    for (;;) {
+      const name = inventedWord(rng, 2) + rng.pick(REGION_TAILS);
+      if (!taken.has(name)) {
+        taken.add(name);
+        return name;
+      }
+    }
+  });
+  const titles = rng.chance(0.5) ? rng.sample(SECTION_TITLES, rng.int(3, 5)) : [];
+  for (const r of records) {
+    r.region = rng.pick(regions);
+    if (titles.length) r.sections = titles.map((title) => ({ title, text: rng.sample(SECTION_SENTENCES, 2).map((f) => f(r.name, kind)).join(' ') }));
+  }
+  return regions;
+}
+
 /** The site of a seed: records, layout and dialog; the same for every tier of that seed. */
 function generateSite(seed: number): Omit<FactbookState, 'goal' | 'homeLinks' | 'featured'> {
   const rng = new Rng(mixSeed(seed, 'factbook'));
@@ -157,12 +200,13 @@ function generateSite(seed: number): Omit<FactbookState, 'goal' | 'homeLinks' | 
       valueHeader: itemKind.valueHeader,
       rows: rng.sample(itemKind.items, rng.int(3, 5)).map((item) => ({ item, value: itemKind.value(rng).shown })),
     };
-    records.push({ name, intro: `${name} is one of the ${kind} in the ${rng.pick(SITE_WORDS).toLowerCase()}, listed since ${rng.int(1990, 2024)}.`, facts, ...(items ? { items } : {}) });
+    records.push({ name, intro: `${name} is one of the ${kind} in the ${rng.pick(SITE_WORDS).toLowerCase()}, listed since ${rng.int(1990, 2024)}.`, facts, ...(items ? { items } : {}), region: '' });
   }
   const notice = rng.chance(0.35)
     ? { title: rng.pick(['Stay in the loop', 'Join our newsletter', 'Become a friend of the registry', 'Get weekly updates']), join: rng.pick(['Sign up', 'Subscribe', 'Join now']), close: rng.pick(['No thanks', 'Close', 'Not now', 'Maybe later', 'Dismiss']), dismissed: false, joined: false }
     : null;
-  return { siteName: `${inventedWord(rng, 2)} ${rng.pick(SITE_WORDS)}`, kind, layout: rng.pick(FACT_LAYOUTS), records, notice };
+  const site = { siteName: `${inventedWord(rng, 2)} ${rng.pick(SITE_WORDS)}`, kind, layout: rng.pick(FACT_LAYOUTS), records, notice };
+  return { ...site, regions: addRegionsAndSections(seed, kind, records) };
 }
 
 // Every answer task of the built-in sites asks to be told "in a message" (test/tasks/generation.test.ts).

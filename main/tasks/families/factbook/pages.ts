@@ -14,6 +14,12 @@ export function recordPath(name: string): string {
   return titlePath(RECORD_PREFIX, name);
 }
 
+/** Region pages live at /region/<name>. */
+const REGION_PREFIX = '/region/';
+
+/** An in-page anchor for a section title ("Visiting" -> "visiting"). */
+const anchor = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
 function noticeDialog(ctx: Ctx, req: SiteRequest): Raw | undefined {
   const n = ctx.state.notice;
   if (!n || n.dismissed) return undefined;
@@ -51,6 +57,14 @@ function recordLink(ctx: Ctx, name: string): Raw {
   return html`<a href="${hrefs(ctx)(recordPath(name))}">${name}</a>`;
 }
 
+function regionLink(ctx: Ctx, name: string): Raw {
+  return html`<a href="${hrefs(ctx)(titlePath(REGION_PREFIX, name))}">${name}</a>`;
+}
+
+function regionsBlock(ctx: Ctx): Raw {
+  return html`<section><h2>Regions</h2><ul class="chips">${ctx.state.regions.map((r) => html`<li>${regionLink(ctx, r)}</li>`)}</ul></section>`;
+}
+
 function factsBlock(s: FactbookState, r: FactRecord): Raw {
   if (s.layout === 'table') return html`<table class="facts"><caption>Facts</caption><tbody>${r.facts.map((f) => html`<tr><th scope="row">${f.label}</th><td>${f.shown}</td></tr>`)}</tbody></table>`;
   if (s.layout === 'list') return html`<dl class="facts">${r.facts.map((f) => html`<dt>${f.label}</dt><dd>${f.shown}</dd>`)}</dl>`;
@@ -67,10 +81,12 @@ function recordPage(ctx: Ctx, req: SiteRequest, r: FactRecord): string {
     r.name,
     html`<article>
 <h1>${r.name}</h1>
-<p>${r.intro}</p>
+<p>${r.intro} Region: ${regionLink(ctx, r.region)}.</p>
+${r.sections ? html`<nav aria-label="Contents"><ul>${r.sections.map((x) => html`<li><a href="#${anchor(x.title)}">${x.title}</a></li>`)}</ul></nav>` : ''}
 ${factsBlock(s, r)}
 ${r.items ? html`<table class="items"><caption>${r.items.caption}</caption><thead><tr><th scope="col">${r.items.itemHeader}</th><th scope="col">${r.items.valueHeader}</th></tr></thead>
 <tbody>${r.items.rows.map((row) => html`<tr><th scope="row">${row.item}</th><td>${row.value}</td></tr>`)}</tbody></table>` : ''}
+${(r.sections ?? []).map((x) => html`<h2 id="${anchor(x.title)}">${x.title}</h2><p>${x.text}</p>`)}
 <h2>See also</h2>
 <ul>${others.map((x) => html`<li>${recordLink(ctx, x.name)}</li>`)}</ul>
 </article>`,
@@ -86,10 +102,18 @@ export function handleFactbook(req: SiteRequest, ctx: Ctx): SiteResponse {
     return { kind: 'redirect', location: safeReturn(req.form.get('return')) };
   }
   if (req.path === '/') {
-    const list = s.homeLinks ? html`<h2>All ${s.kind}</h2><ul class="chips">${s.records.map((r) => html`<li>${recordLink(ctx, r.name)}</li>`)}</ul>` : html`<p>Search the ${s.kind} by name with the search box above.</p>`;
+    // Tiers 2 and 3 say nothing of searching: home looks as it does at tier 1 (featured records,
+    // regions), only without the asked record, so what sends a policy to the search box is that
+    // no link names what the task asks for.
+    const list = s.homeLinks ? html`<h2>All ${s.kind}</h2><ul class="chips">${s.records.map((r) => html`<li>${recordLink(ctx, r.name)}</li>`)}</ul>` : '';
     const [first, ...recent] = s.featured;
     const featured = html`<section><h2>Featured</h2><p>${recordLink(ctx, first)} is this week's featured entry.</p>${recent.length ? html`<h3>Recently updated</h3><ul>${recent.map((n) => html`<li>${recordLink(ctx, n)}</li>`)}</ul>` : ''}</section>`;
-    return page(sitePage(ctx, req, 'Home', html`<h1>${s.siteName}</h1><p>A register of ${s.records.length} ${s.kind}.</p>${featured}${list}`));
+    return page(sitePage(ctx, req, 'Home', html`<h1>${s.siteName}</h1><p>A register of ${s.records.length} ${s.kind}.</p>${featured}${regionsBlock(ctx)}${list}`));
+  }
+  const region = titleFromPath(req.path, REGION_PREFIX);
+  if (region && s.regions.includes(region)) {
+    const here = s.records.filter((r) => r.region === region);
+    return page(sitePage(ctx, req, region, html`<h1>${region}</h1><p>${here.length} ${s.kind} listed in ${region}.</p><ul>${here.map((r) => html`<li>${recordLink(ctx, r.name)}</li>`)}</ul>`));
   }
   if (req.path === '/about') return page(sitePage(ctx, req, 'About', html`<h1>About</h1><p>${s.siteName} keeps facts about ${s.kind}. Entries are checked once a year.</p>`));
   if (req.path === '/search') {
