@@ -127,6 +127,10 @@ export function taskWords(text: string): Set<string> {
   return new Set(words.filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP_WORDS.has(w)));
 }
 
+/** Under markValues, the first few marked values (and their labels) are raised this much: above any task-word match. */
+const MAX_BOOSTED_VALUES = 4;
+const MARKED_VALUE_BOOST = 8;
+
 /**
  * How much an element deserves a place in a tight prompt under the `task` order. A tiny model can
  * only act on the ids it is shown: on a results page in page order the element the task needs was
@@ -136,7 +140,7 @@ export function taskWords(text: string): Set<string> {
  * dialogs, sticky bars), then the viewport. That cut 51% to 14%. The rule reads only the page and the task,
  * so training and inference rank alike.
  */
-export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction), withValues = false, overlayByLayout = false, labels: readonly number[] = labelsOfValues(elements, shared)): number[] {
+export function elementPriorities(elements: readonly PageElement[], instruction: string, shared = sharedTaskWords(elements, instruction), withValues = false, overlayByLayout = false, labels: readonly number[] = labelsOfValues(elements, shared), markedValues = false): number[] {
   const firstBelow = elements.findIndex((e) => !e.inViewport);
   const drawnOver = overlayByLayout ? overlaysByLayout(elements) : [];
   const priority = elements.map((e, i) => {
@@ -148,6 +152,17 @@ export function elementPriorities(elements: readonly PageElement[], instruction:
   if (withValues) {
     // Just below its label: kept whenever the label is, unless the budget ends between them.
     for (let i = 1; i < elements.length; i++) if (labels[i] >= 0) priority[i] = Math.max(priority[i], priority[labels[i]] - 0.25);
+  }
+  if (markedValues) {
+    // A marked value and its label before anything else (the first few: a column the task names
+    // marks every row). Prose that repeats the task's record name outranked them and cut the value.
+    let boosted = 0;
+    for (let i = 0; i < elements.length && boosted < MAX_BOOSTED_VALUES; i++) {
+      if (labels[i] < 0) continue;
+      boosted++;
+      priority[i] += MARKED_VALUE_BOOST;
+      if (labels[i] !== i && priority[labels[i]] < priority[i]) priority[labels[i]] = priority[i] + 0.25;
+    }
   }
   return priority;
 }
@@ -196,9 +211,6 @@ const isValue = (e: PageElement, shared: number) => shared === 0 && !CONTROL_ROL
 /** A text line that reads as a label: at most three words, no colon or sentence punctuation ("Built", "Visitors per year"). */
 const isShortLabelText = (e: PageElement) => e.role === 'text' && e.name.length <= 30 && e.name.trim().split(/\s+/).length <= 3 && !/[.!?,;:]/.test(e.name);
 
-/** A text line that holds its own label and value ("Motto word: Ivory"): the label part, or null. */
-const ownLabel = (e: PageElement) => (e.role === 'text' ? /^([^:]{1,30}):\s+\S/.exec(e.name)?.[1] ?? null : null);
-
 const CELL_ROLES = new Set(['cell', 'gridcell']);
 
 /**
@@ -210,7 +222,9 @@ const CELL_ROLES = new Set(['cell', 'gridcell']);
  *   of the best score are values, so "the Deluxe King Room's price per night" marks one cell, not
  *   every room's price or the room's other cells. A cell may repeat its headers' words ("$233.00
  *   per night"), no others;
- * - a text line "Label: value" whose label the task names is its own value;
+ * - a text line "Label: value" is left unmarked: it already shows both, and its label may be one
+ *   the task names only to exclude ("before shipping" marked "Shipping: $9.99", and a fine-tune
+ *   answered compare's prices with the shipping: 6/20 against 20/20);
  * - the element after a term or a short label line the task names (a definition list prints as
  *   bare lines: "Built", then "1840").
  */
@@ -251,10 +265,8 @@ export function labelsOfValues(elements: readonly PageElement[], shared: readonl
   });
   const best = Math.max(0, ...scored.map((c) => c.score));
   for (const c of scored) if (c.score === best) labelOf[c.i] = c.label;
-  // Labels in text: "Label: value" lines, and terms or short label lines followed by their value.
+  // Labels in text: terms or short label lines followed by their value.
   elements.forEach((e, i) => {
-    const label = ownLabel(e);
-    if (label !== null && [...taskWords(label)].some((w) => task.has(w))) labelOf[i] = i;
     const prev = elements[i - 1];
     if (prev && (prev.role === 'term' || prev.role === 'DescriptionListTerm' || isShortLabelText(prev)) && shared[i - 1] > 0 && isValue(e, shared[i])) labelOf[i] = i - 1;
   });
@@ -321,7 +333,7 @@ function renderElements(input: PolicyPromptInput, s: PromptSettings, budget: num
   const shared = byTask || s.markTaskMatches || s.markValues ? sharedTaskWords(visible, input.instruction, byLayout ? WORD_SHARE : 1) : [];
   const labels = shared.length ? labelsOfValues(visible, shared, s.markValues, input.instruction) : [];
   const lines = elementLines(visible, input.instruction, shared, labels, s);
-  const priority = byTask ? elementPriorities(visible, input.instruction, shared, s.elementOrder !== 'task', byLayout, labels) : visible.map((e) => Number(e.inViewport));
+  const priority = byTask ? elementPriorities(visible, input.instruction, shared, s.elementOrder !== 'task', byLayout, labels, s.markValues) : visible.map((e) => Number(e.inViewport));
   const order = visible.map((_, i) => i).sort((a, b) => priority[b] - priority[a] || a - b);
   const kept = new Set<number>();
   let used = 0;
