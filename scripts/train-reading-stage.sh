@@ -7,13 +7,17 @@
 #      compared, both by search);
 #   2. one dataset of those oracle episodes (not of the policy's own evaluation episodes, which a
 #      lab holds too);
-#   3. 800 SFT steps from INIT under the shipped policy's prompt settings.
+#   3. 800 SFT steps from INIT under the shipped policy's prompt settings, plus SFT_EXTRA (e.g.
+#      SFT_EXTRA="--answer cite --mark-values", the v2b run in docs/benchmarks.md).
+# The drill is its second version since commit a461dfd (no search hint at tiers 2-3, regions,
+# section links); the runs measured on the first version are reproduced from commit 063803a.
 # Usage: LAB=.lab INIT=resources/models/web-policy OUT=.lab/policies/reading bash scripts/train-reading-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAB=${LAB:-.lab}
 INIT=${INIT:-resources/models/web-policy}
 OUT=${OUT:-$LAB/policies/reading}
+read -r -a extra <<< "${SFT_EXTRA:-}"
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 oracle=(--agent oracle --retries 0 --reflect none --parallel 2)
 lab collect --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 80
@@ -24,4 +28,4 @@ agents=(); for f in shop flights webmail hotels jobs calendar realestate compare
 lab datasets create --name reading-oracle "${agents[@]}" --status success --split 0.97,0.03,0 \
   --description "oracle, training seeds: nine training families x 80 (tier 1); factbook 600 (tier 1), 240 (tier 2), 300 (tier 3)"
 lab train sft --dataset reading-oracle --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
-  --answer message --steps 800 --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50
+  --answer message --steps 800 --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50 ${extra[@]+"${extra[@]}"}
