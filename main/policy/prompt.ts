@@ -51,13 +51,13 @@ export const PromptSettings = z.object({
    */
   markTaskMatches: z.boolean().default(false),
   /**
-   * Mark the value of a label the task names: `= ` before the cell beside a row header the task
-   * names (`= cell "341,171" [42]` after `rowheader "Population"`), the text after a short label
-   * line ("Built", then "1840"), and the cells under a column header the task names (by layout:
-   * the cell's centre lies within the header's width). Reading "the population of Mogor" off a
-   * layout it never trained on is matching a word, then taking its neighbour: the prompt computes
-   * the match, as it ranks elements, so the policy only has to copy the marked line. Absent in
-   * older policies: false.
+   * Mark the value of a label the task names, `= ` before its line: the table cells whose row and
+   * column headers share the most task words (`= cell "341,171" [42]` after `rowheader
+   * "Population"`), and the line after a term or a short label line ("Built", then "1840"); see
+   * labelsOfValues. The first few marked values and their labels also rank first for the page
+   * budget. Reading "the population of Mogor" off a layout it never trained on is matching a word,
+   * then taking its neighbour: the prompt computes the match, as it ranks elements, so the policy
+   * only has to copy the marked line. Absent in older policies: false.
    */
   markValues: z.boolean().default(false),
   /**
@@ -207,7 +207,6 @@ function valueOfLabel(elements: readonly PageElement[], i: number, shared: reado
 
 const isValue = (e: PageElement, shared: number) => shared === 0 && !CONTROL_ROLES.has(e.role);
 
-/** A text line that reads as a label: at most three words, no sentence punctuation ("Built", "Visitors per year"). */
 /** A text line that reads as a label: at most three words, no colon or sentence punctuation ("Built", "Visitors per year"). */
 const isShortLabelText = (e: PageElement) => e.role === 'text' && e.name.length <= 30 && e.name.trim().split(/\s+/).length <= 3 && !/[.!?,;:]/.test(e.name);
 
@@ -226,14 +225,16 @@ const CELL_ROLES = new Set(['cell', 'gridcell']);
  *   the task names only to exclude ("before shipping" marked "Shipping: $9.99", and a fine-tune
  *   answered compare's prices with the shipping: 6/20 against 20/20);
  * - the element after a term or a short label line the task names (a definition list prints as
- *   bare lines: "Built", then "1840").
+ *   bare lines: "Built", then "1840"). A text label ending in a colon ("Price:", then "$80"), which
+ *   the plain rule reads, is not one here: the runs measured with marks (docs/benchmarks.md) had
+ *   none, and adding it changes their prompts.
  */
 export function labelsOfValues(elements: readonly PageElement[], shared: readonly number[], extended = false, instruction = ''): number[] {
   if (!extended) return elements.map((_, i) => (i > 0 && valueOfLabel(elements, i, shared) ? i - 1 : -1));
   const labelOf = elements.map(() => -1);
   const task = taskWords(instruction);
   const words = (e: PageElement) => [...taskWords(e.name)].filter((w) => task.has(w));
-  const ownWords = (i: number, headers: number[]) => {
+  const wordsOnlyFromHeaders = (i: number, headers: number[]) => {
     const allowed = new Set(headers.flatMap((h) => words(elements[h])));
     return words(elements[i]).every((w) => allowed.has(w));
   };
@@ -261,7 +262,7 @@ export function labelsOfValues(elements: readonly PageElement[], shared: readonl
     const row = rowHeader >= 0 && overlapsY(elements[rowHeader].box, e.box) ? rowHeader : undefined;
     const headers = [row, col].filter((h): h is number => h !== undefined);
     const score = headers.reduce((n, h) => n + shared[h], 0);
-    if (score > 0 && ownWords(i, headers)) scored.push({ i, score, label: row !== undefined && shared[row] > 0 ? row : col! });
+    if (score > 0 && wordsOnlyFromHeaders(i, headers)) scored.push({ i, score, label: row !== undefined && shared[row] > 0 ? row : col! });
   });
   const best = Math.max(0, ...scored.map((c) => c.score));
   for (const c of scored) if (c.score === best) labelOf[c.i] = c.label;
