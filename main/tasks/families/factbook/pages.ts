@@ -1,4 +1,4 @@
-/** Factbook pages: home (record links at tier 1), search with exact-name jump, record pages in the site's fact layout, a newsletter dialog. */
+/** Factbook pages: home (featured records, regions, every record at tier 1), region pages, search with exact-name jump, record pages in the site's fact layout (half with a contents list of sections), a newsletter dialog. */
 import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
 import { html, layout, type Raw } from '../common/html.ts';
 import { currentPath, hrefs, safeReturn, titleFromPath, titlePath } from '../common/site.ts';
