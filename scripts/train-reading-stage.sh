@@ -8,7 +8,7 @@
 #   2. one dataset of those oracle episodes (not of the policy's own evaluation episodes, which a
 #      lab holds too);
 #   3. 800 SFT steps from INIT under the shipped policy's prompt settings, plus SFT_EXTRA (e.g.
-#      SFT_EXTRA="--answer cite --mark-values", the v2b run in docs/benchmarks.md).
+#      SFT_EXTRA="--answer cite --mark-values", the "cite + marks as committed" run in docs/benchmarks.md).
 # The drill is its second version since commit a461dfd (no search hint at tiers 2-3, regions,
 # section links); the runs measured on the first version are reproduced from commit 063803a.
 # Usage: LAB=.lab INIT=resources/models/web-policy OUT=.lab/policies/reading bash scripts/train-reading-stage.sh

@@ -45,4 +45,5 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   assert.equal(fx.store.readEpisode(report.episodes[0].episodeId).header.agent.name, 'policy');
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--targets', 'thoughts'), /--targets must be thought\+action or action/);
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--prompt-weight', '2'), /--prompt-weight must be a number from 0 to 1, got "2"/);
+  await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--answer', 'cite'), /--answer cite needs --thought element/);
 });

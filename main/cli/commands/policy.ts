@@ -124,7 +124,7 @@ export function registerPolicyCommands(program: Command): void {
     .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
     .option('--length-buckets', 'draw each batch from samples of similar length (less padding per step) instead of uniformly')
     .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
-    .option('--mark-values', 'mark the value of a label the task names (the cell beside a row header, the text after a short label line, the cells under a column header) "= " in every prompt')
+    .option('--mark-values', 'mark "= " the value of a label the task names in every prompt (the table cells whose row and column headers share the most task words, the line after a term or a short label line), and rank the first few first')
     .option('--prompt-weight <x>', 'loss weight of prompt tokens (0: context only; the validation loss counts target tokens only)', String(defaultSftJob.promptWeight))
     .option('--eval-every <n>', 'steps between validation losses', String(defaultSftJob.evalEvery))
     .option('--checkpoint-every <n>', 'steps between checkpoints', String(defaultSftJob.checkpointEvery))
@@ -135,6 +135,7 @@ export function registerPolicyCommands(program: Command): void {
       if (!(TARGETS as readonly string[]).includes(o.targets)) throw new Error(`--targets must be ${TARGETS.join(' or ')}, got "${o.targets}"`);
       if (!(ELEMENT_ORDERS as readonly string[]).includes(o.elementOrder)) throw new Error(`--element-order must be ${ELEMENT_ORDERS.join(' or ')}, got "${o.elementOrder}"`);
       if (!(ELEMENT_LAYOUTS as readonly string[]).includes(o.elementLayout)) throw new Error(`--element-layout must be ${ELEMENT_LAYOUTS.join(' or ')}, got "${o.elementLayout}"`);
+      if (o.answer === 'cite' && o.thought !== 'element') throw new Error('--answer cite needs --thought element: the cited line is an element thought');
       if (!(TOKENIZER_SPACES as readonly string[]).includes(o.tokenizerSpaces)) throw new Error(`--tokenizer-spaces must be ${TOKENIZER_SPACES.join(' or ')}, got "${o.tokenizerSpaces}"`);
       const prompt: PromptSettings = {
         ...defaultPromptSettings, maxPageChars: int(o.maxPageChars), maxHistory: int(o.history), elementOrder: o.elementOrder as PromptSettings['elementOrder'],
