@@ -57,7 +57,7 @@ export interface FactbookState {
   regions: string[];
   layout: FactLayout;
   records: FactRecord[];
-  /** Tier 1 lists every record on the home page; tiers 2 and 3 reach them by search only. */
+  /** Tier 1 lists every record on the home page; at tiers 2 and 3 a record is reached by search (or its region's page). */
   homeLinks: boolean;
   /**
    * Records the home page features and links at every tier (a sentence, "recently updated"). At
@@ -160,9 +160,9 @@ const SECTION_SENTENCES = [
  * contents list of 3-5 sections: links on the very page that holds the answer, which a policy must
  * learn to pass by (an encyclopedia's article has them; the first drill's record pages did not).
  */
-function addRegionsAndSections(seed: number, kind: string, records: FactRecord[]): string[] {
+function withRegionsAndSections(seed: number, kind: string, listed: ReadonlyArray<Omit<FactRecord, 'region' | 'sections'>>): { regions: string[]; records: FactRecord[] } {
   const rng = new Rng(mixSeed(seed, 'factbook-regions'));
-  const taken = new Set(records.map((r) => r.name));
+  const taken = new Set(listed.map((r) => r.name));
   const regions = Array.from({ length: rng.int(3, 5) }, () => {
     for (;;) {
       const name = inventedWord(rng, 2) + rng.pick(REGION_TAILS);
@@ -173,11 +173,11 @@ function addRegionsAndSections(seed: number, kind: string, records: FactRecord[]
     }
   });
   const titles = rng.chance(0.5) ? rng.sample(SECTION_TITLES, rng.int(3, 5)) : [];
-  for (const r of records) {
-    r.region = rng.pick(regions);
-    if (titles.length) r.sections = titles.map((title) => ({ title, text: rng.sample(SECTION_SENTENCES, 2).map((f) => f(r.name, kind)).join(' ') }));
-  }
-  return regions;
+  const records = listed.map((r) => {
+    const region = rng.pick(regions);
+    return titles.length ? { ...r, region, sections: titles.map((title) => ({ title, text: rng.sample(SECTION_SENTENCES, 2).map((f) => f(r.name, kind)).join(' ') })) } : { ...r, region };
+  });
+  return { regions, records };
 }
 
 /** The site of a seed: records, layout and dialog; the same for every tier of that seed. */
@@ -188,7 +188,7 @@ function generateSite(seed: number): Omit<FactbookState, 'goal' | 'homeLinks' | 
   const invented: [string, Make] = [`${inventedWord(rng, 2)} ${rng.pick(['index', 'mark', 'grade', 'count'])}`, rng.chance(0.5) ? num(1, 5000) : word];
   const labels = rng.sample([...LABELS, invented], rng.int(4, 7));
   const taken = new Set<string>();
-  const records: FactRecord[] = [];
+  const records: Array<Omit<FactRecord, 'region' | 'sections'>> = [];
   const count = rng.int(5, 9);
   const itemKind = rng.chance(0.4) ? rng.pick(ITEM_TABLES) : undefined;
   for (let i = 0; i < count; i++) {
@@ -200,13 +200,13 @@ function generateSite(seed: number): Omit<FactbookState, 'goal' | 'homeLinks' | 
       valueHeader: itemKind.valueHeader,
       rows: rng.sample(itemKind.items, rng.int(3, 5)).map((item) => ({ item, value: itemKind.value(rng).shown })),
     };
-    records.push({ name, intro: `${name} is one of the ${kind} in the ${rng.pick(SITE_WORDS).toLowerCase()}, listed since ${rng.int(1990, 2024)}.`, facts, ...(items ? { items } : {}), region: '' });
+    records.push({ name, intro: `${name} is one of the ${kind} in the ${rng.pick(SITE_WORDS).toLowerCase()}, listed since ${rng.int(1990, 2024)}.`, facts, ...(items ? { items } : {}) });
   }
   const notice = rng.chance(0.35)
     ? { title: rng.pick(['Stay in the loop', 'Join our newsletter', 'Become a friend of the registry', 'Get weekly updates']), join: rng.pick(['Sign up', 'Subscribe', 'Join now']), close: rng.pick(['No thanks', 'Close', 'Not now', 'Maybe later', 'Dismiss']), dismissed: false, joined: false }
     : null;
-  const site = { siteName: `${inventedWord(rng, 2)} ${rng.pick(SITE_WORDS)}`, kind, layout: rng.pick(FACT_LAYOUTS), records, notice };
-  return { ...site, regions: addRegionsAndSections(seed, kind, records) };
+  const site = { siteName: `${inventedWord(rng, 2)} ${rng.pick(SITE_WORDS)}`, kind, layout: rng.pick(FACT_LAYOUTS), notice };
+  return { ...site, ...withRegionsAndSections(seed, kind, records) };
 }
 
 // Every answer task of the built-in sites asks to be told "in a message" (test/tasks/generation.test.ts).
