@@ -29,7 +29,7 @@ const ModelJson = z.object({
   config: z.object({
     vocabSize: z.number().int(), satTokens: z.number().int(), ctx: z.number().int(), dModel: z.number().int(),
     nLayer: z.number().int(), nHead: z.number().int(), dFF: z.number().int(), initStd: z.number(), seed: z.number().int(),
-    copy: z.boolean().optional(),
+    copy: z.boolean().optional(), copyNext: z.boolean().optional(),
   }),
   sat: SatSettings.nullable(),
   weights: z.array(z.object({ name: z.string(), shape: z.array(z.number().int()) })),

@@ -38,6 +38,13 @@ export interface ModelConfig {
    * Absent or false in models trained before it existed: plain vocabulary logits.
    */
   copy?: boolean;
+  /**
+   * With `copy`: the pointer also scores "the position after the one holding the current token"
+   * by a learned, per-position amount (copy.wnext, copy.bnext), so that continuing a copied span
+   * (after "Nils" comes " Holm") does not depend on the keys having learned it. Absent or false in
+   * models trained before it existed.
+   */
+  copyNext?: boolean;
 }
 
 export const defaultModelConfig: ModelConfig = {
@@ -67,10 +74,13 @@ export class KVCache {
   v: tf.Tensor4D[] = [];
   pk: tf.Tensor3D | null = null;
   ids: number[][];
+  /** Per row, the token each cached position's pointer key was built with as its predecessor (-1: none). */
+  prev: number[][];
   length = 0;
 
   constructor(readonly batch: number) {
     this.ids = Array.from({ length: batch }, () => []);
+    this.prev = Array.from({ length: batch }, () => []);
   }
 
   /** A cache of `n` rows, each a copy of this one-row cache (a group sampled from one prompt). */
@@ -81,6 +91,7 @@ export class KVCache {
     out.v = this.v.map((v) => tf.tile(v, [n, 1, 1, 1]));
     out.pk = this.pk ? tf.tile(this.pk, [n, 1, 1]) : null;
     out.ids = Array.from({ length: n }, () => [...this.ids[0]]);
+    out.prev = Array.from({ length: n }, () => [...this.prev[0]]);
     out.length = this.length;
     return out;
   }
@@ -104,6 +115,7 @@ export class KVCache {
       this.pk = pk;
     }
     this.ids = this.ids.map((row) => row.slice(0, n));
+    this.prev = this.prev.map((row) => row.slice(0, n));
     this.length = n;
   }
 
@@ -137,6 +149,7 @@ export class KVCache {
     this.v = this.v.map((v) => pick(v, 2));
     if (this.pk) this.pk = pick(this.pk, 1);
     this.ids = this.ids.map((row) => indices.map((i) => row[i]));
+    this.prev = this.prev.map((row) => indices.map((i) => row[i]));
     this.length = indices.length;
   }
 
@@ -147,6 +160,7 @@ export class KVCache {
     this.v = [];
     this.pk = null;
     this.ids = this.ids.map(() => []);
+    this.prev = this.prev.map(() => []);
     this.length = 0;
   }
 }
@@ -295,7 +309,13 @@ export class TransformerLM {
     const before = tf.concat([tf.zeros([batch, 1, d]), tok.reshape([batch, len, d]).slice([0, 0, 0], [batch, len - 1, d])], 1).reshape([batch * len, d]) as tf.Tensor2D;
     const keys = tf.add(linear(h, this.p('copy.wk')), linear(before, this.p('copy.wprev'))).reshape([batch, len, d]) as tf.Tensor3D;
     const queries = linear(h, this.p('copy.wq')).reshape([batch, len, d]) as tf.Tensor3D;
-    const pointerBias = tf.add(bias.reshape([bias.shape[0], len, len]), standardOnly(ids.reshape([batch, 1, len]) as tf.Tensor3D, this.config.vocabSize)) as tf.Tensor3D;
+    let pointerBias = tf.add(bias.reshape([bias.shape[0], len, len]), standardOnly(ids.reshape([batch, 1, len]) as tf.Tensor3D, this.config.vocabSize)) as tf.Tensor3D;
+    if (this.config.copyNext) {
+      const idv = Array.from(ids.dataSync());
+      const rows = Array.from({ length: batch }, (_, b) => idv.slice(b * len, (b + 1) * len));
+      const next = continuations(rows, rows.map((r) => r.map((_, j) => (j > 0 ? r[j - 1] : -1))), rows, this.config.vocabSize);
+      pointerBias = tf.add(pointerBias, tf.mul(linear(h, this.p('copy.wnext'), this.p('copy.bnext')).reshape([batch, len, 1]), next)) as tf.Tensor3D;
+    }
     const attn = pointerAttention(queries, keys, pointerBias, this.legacyTrainStep ? tf.softmax : softmaxLastAxis);
     const gate = tf.sigmoid(linear(h, this.p('copy.wg'), this.p('copy.bg'))) as tf.Tensor2D;
     return { gate, attn };
@@ -314,6 +334,8 @@ export class TransformerLM {
     const maxPos = layout ? Math.max(...layout.pos) : past + len - 1;
     if (maxPos >= this.config.ctx) throw new Error(`context full: position ${maxPos} >= ${this.config.ctx}`);
     const rowIds = ids.map((row, b) => [...cache.ids[b], ...row]);
+    // Each position's predecessor as its pointer key saw it (a draft tree's node: its parent).
+    let rowPrev: number[][] | null = null;
     const out = tf.tidy(() => {
       const flat = tf.tensor1d(ids.flat(), 'int32');
       const pos = layout ? tf.tensor1d(layout.pos, 'int32') : tf.range(past, past + len, 1, 'int32');
@@ -342,6 +364,7 @@ export class TransformerLM {
         const p = prevRow ? prevRow[r] : r - 1;
         return p < 0 ? cache.ids[b].at(-1) ?? -1 : row[p];
       }));
+      rowPrev = ids.map((_, b) => [...cache.prev[b], ...prev.slice(b * len, (b + 1) * len)]);
       const before = dense(oneHot(tf.tensor1d(prev, 'int32'), this.inputVocab), this.p('wte'));
       const newKeys = tf.add(dense(h, this.p('copy.wk')), dense(before, this.p('copy.wprev'))).reshape([batch, len, d]);
       const pk = (cache.pk ? tf.concat([cache.pk, newKeys], 1) : newKeys) as tf.Tensor3D;
@@ -350,6 +373,11 @@ export class TransformerLM {
       if (bias) {
         const b3 = bias.reshape([len, past + len]);
         pointerBias = tf.add(pointerBias, (lastOnly ? b3.slice([len - 1, 0], [1, past + len]) : b3).reshape([1, rows, past + len]));
+      }
+      if (this.config.copyNext) {
+        const current = ids.map((row) => (lastOnly ? row.slice(len - 1) : row));
+        const next = continuations(current, rowPrev, rowIds, this.config.vocabSize);
+        pointerBias = tf.add(pointerBias, tf.mul(dense(hOut, this.p('copy.wnext'), this.p('copy.bnext')).reshape([batch, rows, 1]), next));
       }
       const attn = pointerAttention(dense(hOut, this.p('copy.wq')).reshape([batch, rows, d]) as tf.Tensor3D, pk, pointerBias);
       const pCopy = tf.matMul(attn, oneHot3(all, this.config.vocabSize)).reshape([batch * rows, this.config.vocabSize]) as tf.Tensor2D;
@@ -362,6 +390,7 @@ export class TransformerLM {
     cache.v = out.vs;
     cache.pk = out.pk[0] ?? null;
     cache.ids = rowIds;
+    if (rowPrev) cache.prev = rowPrev;
     cache.length = past + len;
     const logits = out.logits.dataSync() as Float32Array;
     out.logits.dispose();
@@ -413,6 +442,20 @@ export class TransformerLM {
     return new TransformerLM(config, params);
   }
 
+  /**
+   * This model with the pointer's continuation bonus added (copyNext), its weights zero: the same
+   * outputs as before until a fine-tune learns them. The model must copy; this one's variables are
+   * handed over, so use only the returned model.
+   */
+  withCopyNext(): TransformerLM {
+    if (!this.config.copy) throw new Error('the continuation bonus is part of the copy path: this model has none');
+    if (this.config.copyNext) return this;
+    const params: Params = new Map(this.params);
+    params.set('copy.wnext', tf.variable(tf.zeros([this.config.dModel, 1]), true));
+    params.set('copy.bnext', tf.variable(tf.zeros([1]), true));
+    return new TransformerLM({ ...this.config, copyNext: true }, params);
+  }
+
   dispose(): void {
     for (const v of this.params.values()) v.dispose();
   }
@@ -435,6 +478,7 @@ export function parameterShapes(c: ModelConfig): [string, number[]][] {
   if (c.copy) {
     s.push(['copy.wq', [c.dModel, c.dModel]], ['copy.wk', [c.dModel, c.dModel]], ['copy.wprev', [c.dModel, c.dModel]],
       ['copy.wg', [c.dModel, 1]], ['copy.bg', [1]]);
+    if (c.copyNext) s.push(['copy.wnext', [c.dModel, 1]], ['copy.bnext', [1]]);
   }
   return s;
 }
@@ -488,6 +532,28 @@ function positionsHolding(ids: tf.Tensor1D, labels: tf.Tensor1D, batch: number, 
     }
   }
   return tf.tensor3d(holds, [batch, len, len]);
+}
+
+/**
+ * next[b, i, j] = 1 where the pointer key at position j of row b was built after the token row b
+ * reads at query i (`prev[b][j] === current[b][i]`): the positions that continue a copy of that
+ * token. Only a standard token continues anything (a SAT's position is never copied from, and
+ * a SAT query gets no bonus). From the ids on the CPU, like positionsHolding.
+ */
+function continuations(current: number[][], prev: number[][], all: number[][], vocabSize: number): tf.Tensor3D {
+  const batch = current.length;
+  const rows = current[0].length;
+  const len = prev[0].length;
+  const next = new Float32Array(batch * rows * len);
+  for (let b = 0; b < batch; b++) {
+    for (let i = 0; i < rows; i++) {
+      const token = current[b][i];
+      if (token < 0 || token >= vocabSize) continue;
+      const out = (b * rows + i) * len;
+      for (let j = 0; j < len; j++) if (prev[b][j] === token && all[b][j] < vocabSize) next[out + j] = 1;
+    }
+  }
+  return tf.tensor3d(next, [batch, rows, len]);
 }
 
 /** Keeps log(0) out of the mixture: far below any probability a model assigns, far above float32's floor. */

@@ -68,11 +68,14 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const start = resumed ?? initial;
   const config = { ...defaultModelConfig, ...defaultSftModel, ...job.model, satTokens: 0, seed: job.seed };
   const { tokenizer, trainSeqs, valSeqs, valOn, valCount, messageWords } = encodeSftData(job, start?.tokenizer ?? null, start?.model.config.ctx ?? config.ctx);
-  const model = start?.model ?? new TransformerLM({ ...config, vocabSize: tokenizer.vocabSize });
+  // A fine-tune may add the pointer's continuation bonus to a policy trained without it (zero weights: the same outputs at step 0).
+  const addNext = initial !== null && job.model.copyNext === true && !initial.model.config.copyNext;
+  if (addNext) hooks.onLog?.('adding the pointer\'s continuation bonus (copy.wnext, copy.bnext) to the initial policy');
+  const model = start ? (addNext ? start.model.withCopyNext() : start.model) : new TransformerLM({ ...config, vocabSize: tokenizer.vocabSize });
   // The job records the architecture it trained: a fine-tune's (or a resumed run's) is its checkpoint's, not the flags' defaults.
   if (start) {
-    const c = start.model.config;
-    job = { ...job, vocabSize: c.vocabSize, model: { dModel: c.dModel, nLayer: c.nLayer, nHead: c.nHead, dFF: c.dFF, ctx: c.ctx, copy: c.copy } };
+    const c = model.config;
+    job = { ...job, vocabSize: c.vocabSize, model: { dModel: c.dModel, nLayer: c.nLayer, nHead: c.nHead, dFF: c.dFF, ctx: c.ctx, copy: c.copy, ...(c.copyNext ? { copyNext: true } : {}) } };
   }
   // Target tokens: the ones the policy writes (weight 1, or 0 for a masked thought); the prompt's weight comes on top.
   const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.slice(s.promptLength).filter((m) => m > 0).length, 0) / trainSeqs.length;

@@ -9,7 +9,7 @@ import { Chooser } from '../../main/decode/verify.ts';
 import { emptyStats } from '../../main/decode/types.ts';
 import { KVCache, MASKED } from '../../main/models/model.ts';
 import { Rng } from '../../main/common/rng.ts';
-import { randomIds, tinyModel } from '../models/tiny.ts';
+import { COPY_VARIANTS, randomIds, tinyModel } from '../models/tiny.ts';
 
 test('a trie of continuations shares prefixes, keeps the first one leading and stops at its node budget', () => {
   const t = trieOf([[5, 6, 7], [5, 6, 9], [8]]);
@@ -49,8 +49,9 @@ test('lookup continuations: different texts that followed the suffix, longest ma
 });
 
 test('verifying a tree whose right branch is not the first keeps exactly the cache AR would have, copy path too', async () => {
-  for (const copy of [false, true]) {
-  const model = await tinyModel({ satTokens: 0, copy });
+  for (const variant of COPY_VARIANTS) {
+  const copy = JSON.stringify(variant);
+  const model = await tinyModel({ satTokens: 0, ...variant });
   const ar = new AutoregressiveDecoder(model);
   for (let p = 0; p < 4; p++) {
     const prompt = randomIds(10 + p, 61, 40 + p);
@@ -80,8 +81,9 @@ test('verifying a tree whose right branch is not the first keeps exactly the cac
 });
 
 test('lookup-tree and sdsat-tree greedy equal AR greedy, with and without the copy path, to the end of the context', async () => {
-  for (const copy of [false, true]) {
-    const model = await tinyModel({ copy });
+  for (const variant of COPY_VARIANTS) {
+    const copy = JSON.stringify(variant);
+    const model = await tinyModel(variant);
     const ar = new AutoregressiveDecoder(model);
     let accepted = 0;
     for (const k of [1, 2, 4]) {

@@ -11,7 +11,7 @@ import { Rng } from '../../main/common/rng.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
 import { AdamW, batchLosses } from '../../main/models/train.ts';
 import { sftBatch } from '../../main/policy/sft.ts';
-import { randomIds, tinyModel } from './tiny.ts';
+import { COPY_VARIANTS, randomIds, tinyModel } from './tiny.ts';
 
 function causal(T: number): tf.Tensor4D {
   const bias = new Float32Array(T * T);
@@ -24,8 +24,8 @@ function trainLogits(model: TransformerLM, ids: number[]): Float32Array {
   return tf.tidy(() => model.forwardTrain(tf.tensor1d(ids, 'int32'), tf.range(0, T, 1, 'int32') as tf.Tensor1D, causal(T), 1, T).dataSync() as Float32Array);
 }
 
-test('a copying model outputs one distribution per row, the same from the training pass, the label pass and the KV cache', async () => {
-  const model = await tinyModel({ copy: true });
+for (const variant of COPY_VARIANTS.filter((v) => v.copy)) test(`a copying model${variant.copyNext ? ' with the continuation bonus' : ''} outputs one distribution per row, the same from the training pass, the label pass and the KV cache`, async () => {
+  const model = await tinyModel(variant);
   const V = model.config.vocabSize;
   const ids = randomIds(40, V, 3);
   const full = trainLogits(model, ids);
@@ -68,8 +68,8 @@ test('the copy path puts probability on tokens of the context: a token never see
   noCopy.dispose();
 });
 
-test('SDSAT greedy equals AR greedy on a copying model (two-pass and one-pass, k = 1..4)', async () => {
-  const model = await tinyModel({ copy: true });
+for (const variant of COPY_VARIANTS.filter((v) => v.copy)) test(`SDSAT greedy equals AR greedy on a copying model${variant.copyNext ? ' with the continuation bonus' : ''} (two-pass and one-pass, k = 1..4)`, async () => {
+  const model = await tinyModel(variant);
   const ar = new AutoregressiveDecoder(model);
   for (let k = 1; k <= 4; k++) {
     for (const sd of [new SdsatDecoder(model, { mode: 'distinct', k: 4 }, k), new SdsatOnePassDecoder(model, { mode: 'distinct', k: 4 }, k)]) {
@@ -84,15 +84,17 @@ test('SDSAT greedy equals AR greedy on a copying model (two-pass and one-pass, k
   model.dispose();
 });
 
-test('a copying model saves and loads; a model without the copy path loads without it', async () => {
+test('a copying model saves and loads (with or without the continuation bonus); a model without the copy path loads without it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'copy-ckpt-'));
   try {
     const tokenizer = trainTokenizer(['abc abc abd'], 260);
-    for (const copy of [true, false]) {
-      const model = await tinyModel({ copy, vocabSize: tokenizer.vocabSize, satTokens: 0 });
-      await saveModel(join(dir, String(copy)), { model, tokenizer, sat: null });
-      const loaded = loadModel(join(dir, String(copy)));
-      assert.equal(Boolean(loaded.model.config.copy), copy);
+    for (const variant of COPY_VARIANTS) {
+      const model = await tinyModel({ ...variant, vocabSize: tokenizer.vocabSize, satTokens: 0 });
+      const name = JSON.stringify(variant).replace(/\W/g, '');
+      await saveModel(join(dir, name), { model, tokenizer, sat: null });
+      const loaded = loadModel(join(dir, name));
+      assert.equal(Boolean(loaded.model.config.copy), Boolean(variant.copy));
+      assert.equal(Boolean(loaded.model.config.copyNext), Boolean(variant.copyNext));
       assert.equal(loaded.model.parameterCount, model.parameterCount);
       const ids = [1, 2, 3, 1, 2];
       assert.deepEqual(trainLogits(loaded.model, ids), trainLogits(model, ids));
@@ -133,4 +135,36 @@ test('with the copy path a tiny model learns to copy unseen sequences far sooner
   // Chance is ln 56 = 4.03 nats per copied token.
   assert.ok(losses.true < 0.2, `copy: ${losses.true}`);
   assert.ok(losses.false > 4 * losses.true, `without copy ${losses.false}, with ${losses.true}`);
+});
+
+test('adding the continuation bonus to a trained copying model changes nothing until it is trained', async () => {
+  const model = await tinyModel({ copy: true });
+  const ids = randomIds(30, 61, 11);
+  const before = trainLogits(model, ids);
+  const next = model.withCopyNext();
+  assert.equal(next.config.copyNext, true);
+  assert.equal(next.parameterCount, model.parameterCount + model.config.dModel + 1);
+  assert.deepEqual(trainLogits(next, ids), before);
+  // A bonus now moves the pointer toward continuations: the logits change.
+  next.p('copy.bnext').assign(tf.tensor1d([3]));
+  assert.notDeepEqual(trainLogits(next, ids), before);
+  await assert.rejects(async () => (await tinyModel()).withCopyNext(), /no(ne)? .*copy|copy path/);
+  next.dispose();
+});
+
+test('the continuation bonus makes a tiny model copy a span after its first token at once, where the pointer alone is still learning', async () => {
+  // The same copying task, 40 steps only: the bonus is one learned number per position away from
+  // "after 17 comes what followed 17 before"; the keys' predecessor embedding has to be learned first.
+  const losses: Record<string, number> = {};
+  for (const copyNext of [true, false]) {
+    const model = await tinyModel({ copy: true, copyNext, initStd: 0.02, nLayer: 1 });
+    const opt = new AdamW(model, 0);
+    const rng = new Rng(1);
+    for (let step = 0; step < 40; step++) opt.step(sftBatch(copySamples(16, rng)), 1e-2, 1, 0);
+    const val = sftBatch(copySamples(32, new Rng(99)));
+    losses[String(copyNext)] = tf.tidy(() => batchLosses(model, val).std.dataSync()[0]);
+    opt.dispose();
+    model.dispose();
+  }
+  assert.ok(losses.true < 0.5 * losses.false, `with the bonus ${losses.true}, without ${losses.false}`);
 });

@@ -1,4 +1,5 @@
 /** Tiny random-init models for fast tests (logits spread wide so float rounding never flips an argmax). */
+import { tensor1d } from '@tensorflow/tfjs';
 import { selectBackend } from '../../main/models/backend.ts';
 import { TransformerLM, defaultModelConfig, type ModelConfig } from '../../main/models/model.ts';
 
@@ -8,8 +9,14 @@ export const tinyConfig: ModelConfig = {
 
 export async function tinyModel(overrides: Partial<ModelConfig> = {}): Promise<TransformerLM> {
   await selectBackend();
-  return new TransformerLM({ ...tinyConfig, ...overrides });
+  const model = new TransformerLM({ ...tinyConfig, ...overrides });
+  // The continuation bonus's bias starts at 0: a clear positive one, so a wrong predecessor shows in the logits.
+  if (model.config.copyNext) model.p('copy.bnext').assign(tensor1d([2]));
+  return model;
 }
+
+/** The copy variants a decoding test runs over: none, the pointer, the pointer with its continuation bonus. */
+export const COPY_VARIANTS: Partial<ModelConfig>[] = [{ copy: false }, { copy: true }, { copy: true, copyNext: true }];
 
 export function randomIds(n: number, vocab: number, seed: number): number[] {
   let s = seed;

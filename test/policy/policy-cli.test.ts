@@ -46,4 +46,5 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--targets', 'thoughts'), /--targets must be thought\+action or action/);
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--prompt-weight', '2'), /--prompt-weight must be a number from 0 to 1, got "2"/);
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--answer', 'cite'), /--answer cite needs --thought element/);
+  await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--copy-next', '--no-copy'), /--copy-next is part of the copy path/);
 });

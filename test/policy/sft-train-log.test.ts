@@ -65,6 +65,13 @@ test('SFT with init starts from that policy: its tokenizer, its architecture, it
   const meta = (d: string) => JSON.parse(readFileSync(join(d, 'model.json'), 'utf8')).meta.job;
   assert.deepEqual(meta(tuned).model, { ...meta(base).model, copy: JSON.parse(readFileSync(join(base, 'model.json'), 'utf8')).config.copy });
   assert.equal(meta(tuned).vocabSize, JSON.parse(readFileSync(join(base, 'model.json'), 'utf8')).config.vocabSize);
+  // Asked for, the pointer's continuation bonus is added to the init's weights at zero: the same validation loss at first.
+  const next = join(dir, 'next');
+  const withNext = await trainSft({ ...job(next, samples), init: base, steps: 2, lr: 0, minLr: 0, evalEvery: 1, model: { ...job(next, samples).model, copyNext: true } });
+  assert.equal(withNext.parameters, trained.parameters + 16 + 1);
+  assert.ok(Math.abs(withNext.valLoss - trained.valLoss) < 1e-5, `with the bonus at zero ${withNext.valLoss}, the init's ${trained.valLoss}`);
+  assert.equal(JSON.parse(readFileSync(join(next, 'model.json'), 'utf8')).config.copyNext, true);
+  assert.equal(meta(next).model.copyNext, true);
   // A SAT-tuned model is refused, by name.
   await assert.rejects(trainSft({ ...job(join(dir, 'sat'), samples), init: resourcePath('models', 'sdsat-code') }), /SAT-tuned model/);
   // A fresh run of the same job without init starts from random weights: a far higher loss.

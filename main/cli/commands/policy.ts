@@ -56,6 +56,7 @@ interface SftFlags {
   answer: PromptSettings['answer'];
   tokenizerSpaces: string;
   copy: boolean;
+  copyNext?: boolean;
   lengthBuckets?: boolean;
   maxTextChars?: string;
   init?: string;
@@ -122,6 +123,7 @@ export function registerPolicyCommands(program: Command): void {
     .addOption(new Option('--answer <form>', 'how answers are learned: message (the collecting agent\'s sentence), value (the goal\'s value alone, `send_msg_to_user(\'$233.00\')`, where the task names it; every checker accepts it) or cite (the sentence, with the line of the element showing the value as the thought; needs --thought element)').choices(ANSWER_FORMS).default(defaultPromptSettings.answer))
     .option('--tokenizer-spaces <s>', `${TOKENIZER_SPACES.join(' | ')}: whether a space joins the word after it in the tokenizer (separate: a word is one token sequence wherever it stands, so it can be copied)`, defaultSftJob.tokenizerSpaces)
     .option('--no-copy', 'no copy (pointer) path in the model: the ablation of what copying buys')
+    .option('--copy-next', 'the pointer also scores, by a learned amount, the position after the one holding the current token (continuing a copied span); with --init, added to a policy trained without it')
     .option('--length-buckets', 'draw each batch from samples of similar length (less padding per step) instead of uniformly')
     .option('--mark-task-matches', 'mark the element lines sharing the most words with the task, and options the task names, in every prompt')
     .option('--mark-values', 'mark "= " the value of a label the task names in every prompt (the table cells whose row and column headers share the most task words, the line after a term or a short label line), and rank the first few first')
@@ -135,6 +137,7 @@ export function registerPolicyCommands(program: Command): void {
       if (!(TARGETS as readonly string[]).includes(o.targets)) throw new Error(`--targets must be ${TARGETS.join(' or ')}, got "${o.targets}"`);
       if (!(ELEMENT_ORDERS as readonly string[]).includes(o.elementOrder)) throw new Error(`--element-order must be ${ELEMENT_ORDERS.join(' or ')}, got "${o.elementOrder}"`);
       if (!(ELEMENT_LAYOUTS as readonly string[]).includes(o.elementLayout)) throw new Error(`--element-layout must be ${ELEMENT_LAYOUTS.join(' or ')}, got "${o.elementLayout}"`);
+      if (o.copyNext && !o.copy) throw new Error('--copy-next is part of the copy path: it cannot go with --no-copy');
       if (o.answer === 'cite' && o.thought !== 'element') throw new Error('--answer cite needs --thought element: the cited line is an element thought');
       if (!(TOKENIZER_SPACES as readonly string[]).includes(o.tokenizerSpaces)) throw new Error(`--tokenizer-spaces must be ${TOKENIZER_SPACES.join(' or ')}, got "${o.tokenizerSpaces}"`);
       const prompt: PromptSettings = {
@@ -168,7 +171,7 @@ export function registerPolicyCommands(program: Command): void {
         steps: int(o.steps), batch: int(o.batch), lr: Number(o.lr), minLr: Number(o.minLr), warmup: int(o.warmup), seed: int(o.seed),
         evalEvery: int(o.evalEvery), checkpointEvery: int(o.checkpointEvery), resume: o.resume, backend: o.backend,
         vocabSize: int(o.vocab), ...encoding, tokenizerSpaces: o.tokenizerSpaces as TokenizerSpaces, lengthBuckets: !!o.lengthBuckets,
-        model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx), copy: o.copy },
+        model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx), copy: o.copy, ...(o.copyNext ? { copyNext: true } : {}) },
         ...(init ? { init } : {}),
       };
       await runSftJob(job, !!o.json);
