@@ -51,6 +51,22 @@ test('lab datasets create / list / show and lab export work end to end', async (
 
 });
 
+test('datasets create refuses to put evaluation tasks (held-out families, test seeds) into the train split unless asked to', async () => {
+  const store = tmpLab();
+  writeEpisode(store, { family: 'shop', seed: 1 });
+  writeEpisode(store, { family: 'shop', seed: 10003, agent: 'policy', split: 'test' });
+  writeEpisode(store, { family: 'wiki', seed: 10001, agent: 'policy', split: 'test' });
+  const dir = store.dir;
+  const refused = lab('--lab', dir, 'datasets', 'create', '--name', 'all', '--status', 'success', '--split', '1,0,0');
+  await assert.rejects(refused, /dataset all was not frozen: 1 episode\(s\) of held-out family wiki .*1 episode\(s\) recorded on test seeds \(shop\).*--allow-eval-tasks/s);
+  assert.equal(existsSync(join(dir, 'datasets', 'all')), false);
+  const oracle = JSON.parse((await lab('--lab', dir, 'datasets', 'create', '--name', 'all', '--agent', 'oracle', '--split', '1,0,0', '--json')).stdout);
+  assert.equal(oracle.manifest.stats.episodes, 1);
+  const allowed = await lab('--lab', dir, 'datasets', 'create', '--name', 'all', '--split', '1,0,0', '--allow-eval-tasks');
+  assert.match(allowed.stdout, /^all v2 .*\n {2}3 episodes/);
+  assert.match(allowed.stderr, /warning: 1 episode\(s\) of held-out family wiki/);
+});
+
 test('bad input to the dataset commands is refused with a message that names it', async () => {
   const store = tmpLab();
   writeEpisode(store);

@@ -75,13 +75,15 @@ export interface EpisodeSpec {
   /** One PNG per step (same length as actions) to record as screenshots. */
   screenshots?: Buffer[];
   createdAt?: string;
+  /** The task seed's split as the episode records it (default train). */
+  split?: 'train' | 'test' | 'other';
 }
 
 /** Write one episode into the lab and return its id. */
 export function writeEpisode(lab: LabStore, spec: EpisodeSpec = {}): string {
   const actions = spec.actions ?? ["click('6')", "fill('3', 'Boston')", "send_msg_to_user('done')"];
   const header = {
-    task: { family: spec.family ?? 'shop', seed: spec.seed ?? 1, tier: spec.tier ?? 1, instruction: spec.instruction ?? 'Buy a red mug', startUrl: 'http://shop.test/', split: 'train' as const },
+    task: { family: spec.family ?? 'shop', seed: spec.seed ?? 1, tier: spec.tier ?? 1, instruction: spec.instruction ?? 'Buy a red mug', startUrl: 'http://shop.test/', split: spec.split ?? ('train' as const) },
     agent: { name: spec.agent ?? 'oracle' },
     env: { viewport: { width: 100, height: 100 }, screenshots: !!spec.screenshots, browser: 'chromium' },
     links: {},
