@@ -15,7 +15,7 @@ import { mixSeed } from '../common/rng.ts';
 import { parsePolicyOutput } from '../policy/prompt.ts';
 import { readPolicySettings, type PolicySettings } from '../policy/settings.ts';
 import { encodePrompt } from '../policy/sft-data.ts';
-import { ActionGuide, NO_REPEAT_NGRAM, promptElements } from '../policy/action-guide.ts';
+import { ActionGuide, NO_REPEAT_NGRAM, citeLinesFor, promptElements } from '../policy/action-guide.ts';
 import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import { stepIo } from './step-io.ts';
 
@@ -219,7 +219,7 @@ export class CompactPolicyAgent implements Agent {
     this.lastPage = page;
     const guide = () => {
       const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: promptText, vocabulary: settings.messageWords } : undefined;
-      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words);
+      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words, citeLinesFor(promptText, settings.prompt.answer));
       return stalled ? g.banAction(stalled) : g;
     };
     const generate = (decoder: Decoder) => decoder.generate(prompt, {

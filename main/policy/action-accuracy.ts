@@ -9,7 +9,7 @@
 import { AutoregressiveDecoder } from '../decode/index.ts';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { ActionGuide, NO_REPEAT_NGRAM, promptElements } from './action-guide.ts';
+import { ActionGuide, NO_REPEAT_NGRAM, citeLinesFor, promptElements } from './action-guide.ts';
 import { parsePolicyOutput, policyTarget, type PolicyPromptInput } from './prompt.ts';
 import { encodePrompt, type PolicySample } from './sft-data.ts';
 import type { PolicySettings } from './settings.ts';
@@ -43,7 +43,8 @@ export async function actionAccuracy(policy: LoadedModel, settings: PolicySettin
     } else {
       const ids = settings.targets === 'action' ? [...prompt, ...tokenizer.encode('\n')] : prompt;
       const maxNew = Math.min(settings.reserve, model.config.ctx - ids.length);
-      const guide = new ActionGuide(tokenizer, promptElements(tokenizer.decode(ids)), eot, settings.targets === 'action', maxNew, NO_REPEAT_NGRAM, settings.prompt.thought === 'element');
+      const text = tokenizer.decode(ids);
+      const guide = new ActionGuide(tokenizer, promptElements(text), eot, settings.targets === 'action', maxNew, NO_REPEAT_NGRAM, settings.prompt.thought === 'element', undefined, citeLinesFor(text, settings.prompt.answer));
       const r = await decoder.generate(ids, { maxNew, stopTokens: [eot], constraint: guide });
       action = parsePolicyOutput(tokenizer.decode(r.tokens.filter((t) => t !== eot))).action;
     }

@@ -18,7 +18,7 @@ import { ACTION_TYPES, formatAction, takesElement, type ActionType } from '../en
 import { inDefaultActionSets } from '../environment/action-sets.ts';
 import type { TokenConstraint } from '../decode/types.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
-import { MAX_THOUGHT_CHARS } from './prompt.ts';
+import { MAX_THOUGHT_CHARS, type PromptSettings } from './prompt.ts';
 import { WORD_CHECKED_ACTIONS, allowedWords, wordsAllowed, type AllowedWords } from './message-words.ts';
 
 /** An element line of a rendered prompt: its id, its role, and the options printed for a select. */
@@ -28,6 +28,8 @@ export interface PromptElement {
   options: string[];
   /** Name-first lines: what stands before the id (`link "Shoes"`), the line an element thought copies. */
   head?: string;
+  /** The line's mark, if any: `*` shares the most words with the task, `=` is the value of a label it names. */
+  mark?: '*' | '=';
 }
 
 /**
@@ -50,8 +52,29 @@ export function promptElements(prompt: string): PromptElement[] {
     const element: PromptElement = { id, role, options: options ? options[1].split(' | ').map((o) => o.replace(/^\*/, '')) : [] };
     const unmarked = line.replace(/^[*=] /, '');
     if (b) element.head = unmarked.slice(0, unmarked.indexOf(` [${id}]`));
+    const mark = /^([*=]) /.exec(line)?.[1];
+    if (mark) element.mark = mark as '*' | '=';
     return [element];
   });
+}
+
+/**
+ * The page's text lines of a rendered prompt, as printed (`= (761) 414-5288` when marked): the
+ * lines between the page line and the history that are no element line, the lines a policy
+ * trained with `answer: 'cite'` may write as the thought of an answer.
+ */
+export function promptTextLines(prompt: string): string[] {
+  const lines = prompt.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('Page: '));
+  const end = lines.findIndex((l, i) => i > start && l.startsWith('History:'));
+  if (start < 0 || end < 0) return [];
+  const elementLine = new Set(lines.filter((l) => promptElements(l).length));
+  return lines.slice(start + 1, end).filter((l) => l.trim() !== '' && !elementLine.has(l) && !/^\(\d+ more\)$/.test(l));
+}
+
+/** The lines a policy may cite as an answer's thought: the prompt's text lines when it learned `answer: 'cite'`, else none. */
+export function citeLinesFor(prompt: string, answer: PromptSettings['answer']): string[] {
+  return answer === 'cite' ? promptTextLines(prompt) : [];
 }
 
 /**
@@ -130,8 +153,11 @@ export class ActionGuide implements TokenConstraint {
   private readonly selections: Map<string, string[]>;
   /** Ids per element-line head (`link "Shoes"`) of a name-first prompt. */
   private readonly heads: Map<string, string[]>;
-  /** With element thoughts: every printed element line up to its id, the thoughts allowed in lower case. */
-  private readonly elementLines: string[];
+  /**
+   * With element thoughts: every printed element line up to its id (and marked `= `, as printed,
+   * when it is), and any cited text lines: the thoughts that do not begin a sentence (upper case).
+   */
+  private readonly thoughtLines: string[];
   /** Whole actions the output may not be (banAction). */
   private readonly banned = new Set<string>();
   /** Words a message or typed text may hold, and their prefixes (null: any). */
@@ -151,18 +177,25 @@ export class ActionGuide implements TokenConstraint {
    *   a thought that begins in lower case (a role, as element lines do) must be a printed element
    *   line up to its id, `link "Shoes" [12]`, so the thought names an element of the page; one that
    *   begins in upper case is a sentence (the thought of an action on no element) and stays free.
+   * @param citeLines the prompt's text lines (promptTextLines), for a policy trained with `answer:
+   *   'cite'`: a thought may also be one of them whole (`(761) 414-5288`, `= 1653`), the value an
+   *   answer copies. Without them, a thought that begins with neither a role nor a capital (a
+   *   number, a parenthesis, a mark) is not allowed.
    * @param words the prompt and the policy's message vocabulary (policy.json `messageWords`): every
    *   word of a message or of typed text must then stand in the prompt or in the vocabulary. A tiny
    *   model glues pieces of names into words no page holds ("Kimable", "costson") and invents
    *   numbers; the answer's names and values are on the page, and its other words are few.
    */
   constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number,
-    private readonly noRepeatNgram = 0, elementThoughts = false, words?: { prompt: string; vocabulary: readonly string[] }) {
+    private readonly noRepeatNgram = 0, elementThoughts = false, words?: { prompt: string; vocabulary: readonly string[] }, citeLines: readonly string[] = []) {
     this.pieces = pieces(tokenizer);
     this.words = words ? allowedWords(latin1(words.prompt), words.vocabulary.map(latin1)) : null;
     this.heads = new Map();
     for (const e of elements) if (e.head) this.heads.set(latin1(e.head), [...(this.heads.get(latin1(e.head)) ?? []), latin1(e.id)]);
-    this.elementLines = elementThoughts ? elements.flatMap((e) => (e.head ? [latin1(`${e.head} [${e.id}]`)] : [])) : [];
+    this.thoughtLines = elementThoughts ? [
+      ...elements.flatMap((e) => (e.head ? [`${e.head} [${e.id}]`, ...(e.mark === '=' ? [`= ${e.head} [${e.id}]`] : [])] : [])),
+      ...citeLines.flatMap((l) => (l.startsWith('= ') ? [l, l.slice(2)] : [l])),
+    ].map(latin1) : [];
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
     this.names = GUIDED_ACTIONS.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
     // Quoted as the targets are (formatAction), after the name and its parenthesis.
@@ -194,13 +227,13 @@ export class ActionGuide implements TokenConstraint {
       // Still in the thought: any piece (up to the trained length), but one that ends the line must begin a possible action.
       const full = text.length >= MAX_THOUGHT_CHARS || (this.maxTokens !== undefined && emitted.length >= Math.floor(this.maxTokens / 2));
       const ids = this.idsAfterHead(text);
-      const lines = this.elementLines.length > 0;
+      const lines = this.thoughtLines.length > 0;
       for (let t = 0; t < mask.length; t++) {
         const piece = this.pieces[t];
         const nl = piece.indexOf('\n');
-        // Element thoughts: lower case starts an element line, upper case a sentence, a newline an empty thought.
-        if (lines && /^[a-z]/.test(text || piece)) mask[t] = this.continuesElementLine(text + piece) ? 1 : 0;
-        else if (lines && text === '' && !/^[A-Z\n]/.test(piece)) mask[t] = 0;
+        // Element thoughts: upper case starts a sentence, a newline an empty thought; anything else
+        // (a role, or a cited value) a printed line.
+        if (lines && !/^[A-Z\n]/.test(text || piece)) mask[t] = this.continuesThoughtLine(text + piece) ? 1 : 0;
         else if (ids) mask[t] = this.continuesElementThought(text, ids, piece) ? 1 : 0;
         else mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(piece.slice(nl + 1)) !== 'dead' ? 1 : 0;
       }
@@ -237,11 +270,11 @@ export class ActionGuide implements TokenConstraint {
     return ids ? { ids, at: open + 2 } : null;
   }
 
-  /** Whether `thought` is the beginning of a printed element line, or one whole and ended, before a possible action. */
-  private continuesElementLine(thought: string): boolean {
+  /** Whether `thought` is the beginning of a thought line (a printed element line, a cited line), or one whole and ended, before a possible action. */
+  private continuesThoughtLine(thought: string): boolean {
     const nl = thought.indexOf('\n');
-    if (nl < 0) return this.elementLines.some((l) => l.startsWith(thought));
-    return this.elementLines.includes(thought.slice(0, nl)) && this.scan(thought.slice(nl + 1)) !== 'dead';
+    if (nl < 0) return this.thoughtLines.some((l) => l.startsWith(thought));
+    return this.thoughtLines.includes(thought.slice(0, nl)) && this.scan(thought.slice(nl + 1)) !== 'dead';
   }
 
   /** Whether `piece` keeps an element thought on an id of `ids` (and, once it is whole, ends the line there, before a possible action). */

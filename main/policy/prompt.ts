@@ -413,13 +413,20 @@ export function policyTarget(input: PolicyPromptInput, target: { thought: string
 /**
  * The thought of an answer under `answer: 'cite'`: the line of the element that shows the value
  * (the shortest name holding it: "341,171" over a paragraph that mentions it), when the prompt
- * prints that line; a line the model cannot see would teach it to invent one.
+ * prints that line; a line the model cannot see would teach it to invent one. A line the prompt
+ * marks as a value (`= 341,171`, under markValues) is cited with its mark: the thought's first token
+ * is then the mark itself on every site, so "a marked value stands on the page" becomes the cue to
+ * answer. (Runs before 2026-12-05's late evening cited it without the mark.)
  */
 function citedLine(input: PolicyPromptInput, value: string, s: PromptSettings): string | undefined {
   const holders = input.elements.filter((e) => e.visible && e.name.includes(value)).sort((a, b) => a.name.length - b.name.length);
   if (!holders.length) return undefined;
-  const prompt = renderPolicyPrompt(input, s);
-  return holders.map((e) => elementThought(e, s)).find((line) => prompt.includes(line));
+  const printed = renderPolicyPrompt(input, s).split('\n');
+  for (const line of holders.map((e) => elementThought(e, s))) {
+    if (printed.some((l) => l.startsWith(`= ${line}`))) return `= ${line}`;
+    if (printed.some((l) => l.includes(line))) return line;
+  }
+  return undefined;
 }
 
 export interface ParsedPolicyOutput {

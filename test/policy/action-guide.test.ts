@@ -6,7 +6,7 @@
 import { selectBackend } from '../../main/models/backend.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionGuide, promptElements, thoughtElement } from '../../main/policy/action-guide.ts';
+import { ActionGuide, citeLinesFor, promptElements, promptTextLines, thoughtElement } from '../../main/policy/action-guide.ts';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
@@ -160,6 +160,30 @@ test('element thoughts: a thought in lower case is a printed element line up to 
   // Without the setting, a lower-case thought is free.
   const free = new ActionGuide(tok, promptElements(prompt), eot, false);
   assert.equal(free.allowed(tok.encode('link "'))![tok.encode('x')[0]], 1);
+});
+
+test('a policy that cites may write a text line of the page, marked or not, as its thought; one that does not, not', () => {
+  // The line a cited answer copies need not begin with a role or a capital: a phone number, a figure, a mark.
+  const prompt = 'Task: What is the phone number of Juniper Diner? Tell me in a message.\nPage: /restaurant/3 | Juniper Diner\nheading "Juniper Diner" [42]\nPhone\n= (761) 414-5288\n= cell "1653" [50]\n2 reviews\nbutton "Find a table" [75]\n(34 more)\nHistory: click(\'68\')\nNext:\n';
+  assert.deepEqual(promptTextLines(prompt), ['Phone', '= (761) 414-5288', '2 reviews']);
+  assert.deepEqual(citeLinesFor(prompt, 'message'), []);
+  assert.deepEqual(promptElements(prompt).map((e) => e.mark), [undefined, '=', undefined]);
+  const tok = trainTokenizer([prompt, "= (761) 414-5288\nsend_msg_to_user('The phone number is (761) 414-5288.')", '= cell "1653" [50]\nclick(\'50\')', '(9x'], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const citing = new ActionGuide(tok, promptElements(prompt), eot, false, undefined, 0, true, undefined, citeLinesFor(prompt, 'cite'));
+  const plain = new ActionGuide(tok, promptElements(prompt), eot, false, undefined, 0, true);
+  const allowed = (g: ActionGuide, text: string) => [...g.allowed(tok.encode(text))!].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  const first = allowed(citing, '');
+  assert.ok(first.some((p) => p.startsWith('=')) && first.some((p) => p.startsWith('(')) && first.some((p) => p.startsWith('2')), `marked and unmarked lines begin: ${first}`);
+  assert.ok(!allowed(plain, '').some((p) => p.startsWith('(') || p.startsWith('2')), 'without cite lines, no figure begins a thought');
+  // A cited line is copied as printed, then ends.
+  assert.ok(allowed(citing, '= (761) 414-').every((p) => '5288\n'.startsWith(p) || p.startsWith('5288\n')), 'the printed line goes on');
+  assert.ok(!allowed(citing, '= (761').some((p) => p.startsWith('9')), 'not a number the page does not print');
+  assert.ok(allowed(citing, '= (761) 414-5288').every((p) => p.startsWith('\n')));
+  assert.ok(allowed(citing, '= (761) 414-5288\n').some((p) => 'send_msg_to_user('.startsWith(p)), 'then an action');
+  // A marked element line is a thought as printed, and names its element.
+  assert.ok(allowed(citing, '= cell "1653" [').every((p) => '50]'.startsWith(p) || p.startsWith('50]')));
+  assert.equal(thoughtElement('= cell "1653" [50]'), '50');
 });
 
 test('the last tokens of the output budget close the call, so a long message ends terminated', () => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answerValueIn } from '../../main/policy/answer-value.ts';
-import { defaultPromptSettings, policyTarget, PromptSettings } from '../../main/policy/prompt.ts';
+import { defaultPromptSettings, policyTarget, PromptSettings, renderPolicyPrompt } from '../../main/policy/prompt.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 import type { Tier } from '../../main/tasks/types.ts';
@@ -76,6 +76,14 @@ test('answer cite: the sentence stays, its thought the printed line of the eleme
   assert.equal(policyTarget(promptInput(elements), target, { ...cite, thought: 'dataset' }).thought, target.thought);
   const { answer: _, ...unknown } = target;
   assert.deepEqual(policyTarget(promptInput(elements), unknown, cite), { thought: target.thought, action: target.action });
+  // A value the prompt marks (markValues) is cited with its mark, as printed.
+  const page = [el('42', 'heading', 'Juniper Diner'), el('', 'text', 'Phone'), el('', 'text', '(761) 414-5288'), el('75', 'button', 'Find a table')];
+  const marked = { ...cite, markValues: true };
+  const input = { ...promptInput(page), instruction: 'What is the phone number of Juniper Diner? Tell me in a message.' };
+  assert.match(renderPolicyPrompt(input, marked), /^Phone\n= \(761\) 414-5288$/m);
+  const phone = { thought: 'The number is (761) 414-5288.', action: "send_msg_to_user('The phone number of Juniper Diner is (761) 414-5288.')", answer: '(761) 414-5288' };
+  assert.equal(policyTarget(input, phone, marked).thought, '= (761) 414-5288');
+  assert.equal(policyTarget(input, phone, cite).thought, '(761) 414-5288', 'unmarked without markValues');
 });
 
 test('an oracle episode\'s answer step carries its goal value into the policy samples, and a value-form policy learns it alone', async () => {

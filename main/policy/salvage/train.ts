@@ -26,7 +26,7 @@ import { END_OF_TEXT, type Tokenizer } from '../../models/tokenizer.ts';
 import { AdamW } from '../../models/train.ts';
 import { mixSeed } from '../../common/rng.ts';
 import { actionMeaning } from '../mining.ts';
-import { ActionGuide, promptElements } from '../action-guide.ts';
+import { ActionGuide, citeLinesFor, promptElements } from '../action-guide.ts';
 import { parsePolicyOutput, type PolicyPromptInput } from '../prompt.ts';
 import { POLICY_FILE, readPolicySettings, type PolicySettings } from '../settings.ts';
 import { encodePrompt, encodeSample } from '../sft-data.ts';
@@ -102,7 +102,8 @@ export function prepareState(state: SalvageState, tokenizer: Tokenizer, settings
   const prompt = encodePrompt(tokenizer, state.input as PolicyPromptInput, settings.prompt, ctx - settings.reserve);
   // Samples start at the thought line, whatever the policy's targets.
   const guide = guided
-    ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), tokenizer.specialId(END_OF_TEXT), false, Math.min(guided.maxNew, ctx - prompt.length), 0, settings.prompt.thought === 'element')
+    ? new ActionGuide(tokenizer, promptElements(tokenizer.decode(prompt)), tokenizer.specialId(END_OF_TEXT), false, Math.min(guided.maxNew, ctx - prompt.length), 0, settings.prompt.thought === 'element',
+      undefined, citeLinesFor(tokenizer.decode(prompt), settings.prompt.answer))
     : undefined;
   return {
     state, prompt, reference: actionMeaning(state.target.action, state.input.elements), anchor: { ids: anchor.ids, mask: anchor.mask },
