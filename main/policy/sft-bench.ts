@@ -32,6 +32,8 @@ export interface SftStepVariant {
    * one-hot label products, TF.js's softmax gradient, the cpu backend's gather and pad.
    */
   legacyKernels?: boolean;
+  /** The pointer's continuation bonus (ModelConfig.copyNext, `train sft --copy-next`): what it costs a step. */
+  copyNext?: boolean;
 }
 
 export const SFT_STEP_VARIANTS: SftStepVariant[] = [
@@ -42,6 +44,7 @@ export const SFT_STEP_VARIANTS: SftStepVariant[] = [
   { name: 'gathered embeddings, random batches (SFT now)', embedding: 'gather', lengthBuckets: false },
   { name: 'gathered embeddings, length-bucketed batches (--length-buckets)', embedding: 'gather', lengthBuckets: true },
   { name: 'gathered embeddings, length-bucketed batches of 16', embedding: 'gather', lengthBuckets: true, batch: 16 },
+  { name: 'gathered embeddings, random batches, the pointer\'s continuation bonus (--copy-next)', embedding: 'gather', lengthBuckets: false, copyNext: true },
 ];
 
 export interface SftBenchRow {
@@ -83,7 +86,7 @@ export function benchSftSteps(seqs: readonly EncodedSample[], model: Partial<Mod
 
 /** Warm-up, then `repeats` timed runs of `steps` steps of one variant on a fresh model. */
 function timeVariant(v: SftStepVariant, seqs: readonly EncodedSample[], model: Partial<ModelConfig> & { vocabSize: number }, o: { batch: number; steps: number; warmup: number; repeats: number }) {
-  const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1 });
+  const m = new TransformerLM({ ...defaultModelConfig, ...model, satTokens: 0, seed: 1, ...(v.copyNext ? { copyNext: true } : {}) });
   m.trainEmbedding = v.embedding;
   m.legacyTrainStep = !!v.legacyKernels;
   const opt = new AdamW(m, 0.01);

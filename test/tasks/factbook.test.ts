@@ -36,13 +36,17 @@ test('factbook: generation is deterministic per seed and tier, and never asks a 
   assert.notDeepEqual(generateFactbookTask(42, 1).instruction, generateFactbookTask(43, 1).instruction);
   const heldOutWords = /population|mayor|found|river|elevation|capital|language|currency|area|phone|dish|menu/i;
   const layouts = new Set<string>();
+  // What follows the asked record's name varies (where a name ends is learned from the name, not its place).
+  const after = new Set<string>();
   for (let seed = 0; seed < 300; seed++) {
     const { state, instruction } = generateFactbookTask(seed, 1);
     layouts.add(state.layout);
+    if (state.goal.kind === 'fact') after.add(instruction.slice(instruction.indexOf(state.goal.record) + state.goal.record.length)[0]);
     assert.doesNotMatch(instruction, heldOutWords, `seed ${seed}`);
     for (const r of state.records) for (const f of r.facts) assert.doesNotMatch(f.label, heldOutWords, `seed ${seed}: ${f.label}`);
   }
   assert.deepEqual([...layouts].sort(), [...FACT_LAYOUTS].sort(), 'every layout occurs');
+  for (const c of ['?', ',', ':', ' ', '.']) assert.ok(after.has(c), `a name followed by "${c}"`);
 });
 
 test('factbook: tier 1 links every record from home; the record page shows the asked value; the answer passes', async () => {

@@ -243,7 +243,10 @@ export function generateFactbookTask(seed: number, tier: Tier): { state: Factboo
     const f = rng.pick(r.facts);
     const l = f.label.toLowerCase();
     goal = { kind: 'fact', record: r.name, label: f.label, answer: f.answer };
-    const wordings = [`What is the ${l} of ${r.name}?`, `Look up ${r.name} and tell me its ${l}.`, `Find the ${l} listed for ${r.name}.`, `Which ${l} does ${r.name} have?`];
+    // The name stands before a comma, a colon, a lower-case word or a question mark, so where a
+    // name ends (what a search or an answer copies) is learned from its capitals, not its place.
+    const wordings = [`What is the ${l} of ${r.name}?`, `Look up ${r.name} and tell me its ${l}.`, `Find the ${l} listed for ${r.name}.`, `Which ${l} does ${r.name} have?`,
+      `What is the ${l} of ${r.name}, as the registry lists it?`, `For ${r.name}, what is the ${l}?`, `${r.name}: what is its ${l}?`, `What ${l} is given for ${r.name} in the registry?`];
     // Questions as people ask them: "who" for a person, "in which year was it built" for a year.
     if (PEOPLE.has(f.label)) wordings.push(`Who is the ${l} of ${r.name}?`);
     if (YEARS.has(f.label)) wordings.push(`In which year was ${r.name} ${l}?`);
