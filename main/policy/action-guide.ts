@@ -6,7 +6,8 @@
  * element must name an element id printed in the prompt (as `'ID'`, the quoting the policy was
  * trained on) whose role takes that action (fill and clear a text field, check and uncheck a
  * checkbox or radio, select_option a select, and one of the options the prompt prints for it).
- * Other arguments (text to type, a key, a message) stay free but stay on the action's line, and
+ * Other arguments (text to type, a key, a message) stay free but stay on the action's line (text
+ * typed into a search box holds none of ? , : ; !, which end or split a sentence, not a name), and
  * once the action parses the output ends. A tiny model otherwise spends a share of its steps on ids
  * that are not on the page, text typed into a heading, options a select does not have and
  * half-written calls; guided, every step is an action the page can take, and the choice among them
@@ -71,6 +72,9 @@ export function promptTextLines(prompt: string): string[] {
   const elementLine = new Set(lines.filter((l) => promptElements(l).length));
   return lines.slice(start + 1, end).filter((l) => l.trim() !== '' && !elementLine.has(l) && !/^\(\d+ more\)$/.test(l));
 }
+
+/** Characters a search box's text never holds under guidance (a name may hold a full stop: "St. Ives"). */
+const SEARCH_STOPS = /[?,:;!]/;
 
 /** The lines a policy may cite as an answer's thought: the prompt's text lines when it learned `answer: 'cite'`, else none. */
 export function citeLinesFor(prompt: string, answer: PromptSettings['answer']): string[] {
@@ -147,6 +151,8 @@ export class ActionGuide implements TokenConstraint {
   private readonly pieces: string[];
   /** Per element action, `'ID'` of each element that takes it. */
   private readonly targets: Map<string, string[]>;
+  /** `'ID'` of each search box: what is typed there is a name or words, never ending a sentence. */
+  private readonly searchBoxes: Set<string>;
   /** `name(` of each action some element on the page takes (or that takes no element). */
   private readonly names: string[];
   /** Per element with printed options, every whole select_option argument list it allows: `'ID', 'OPTION')`. */
@@ -197,6 +203,7 @@ export class ActionGuide implements TokenConstraint {
       ...citeLines.flatMap((l) => (l.startsWith('= ') ? [l, l.slice(2)] : [l])),
     ].map(latin1) : [];
     this.targets = new Map([...ELEMENT_ACTIONS].map((a) => [a, elements.filter((e) => takes(a, e)).map((e) => `'${e.id}'`)]));
+    this.searchBoxes = new Set(elements.filter((e) => e.role === 'searchbox').map((e) => `'${e.id}'`));
     this.names = GUIDED_ACTIONS.filter((a) => !ELEMENT_ACTIONS.has(a) || this.targets.get(a)!.length).map((a) => `${a}(`);
     // Quoted as the targets are (formatAction), after the name and its parenthesis.
     this.selections = new Map(elements.filter((e) => e.options.length).map((e) => [
@@ -305,6 +312,7 @@ export class ActionGuide implements TokenConstraint {
     const rest = action.slice(open + 1);
     const required = form.args.length - (form.optional ?? 0);
     let i = 0;
+    let target: string | undefined;
     for (let a = 0; a < form.args.length; a++) {
       if (a >= required) {
         // The call may close here.
@@ -330,11 +338,15 @@ export class ActionGuide implements TokenConstraint {
         const choices = name === 'select_option' ? this.selections.get(id) : undefined;
         if (choices) return choices.some((c) => c === tail) ? this.unlessBanned(action) : choices.some((c) => c.startsWith(tail)) ? 'open' : 'dead';
         i += id.length;
+        target = id;
       } else {
         const end = arg === 'text' ? endOfString(rest, i) : arg === 'number' ? endOfNumber(rest, i) : endOfWord(rest, i, arg.oneOf);
-        if (arg === 'text' && this.words && WORD_CHECKED_ACTIONS.has(name) && end !== 'dead') {
+        if (arg === 'text' && end !== 'dead') {
           const body = rest.slice(i + 1, end === 'open' ? rest.length : end - 1);
-          if (!wordsAllowed(body, end === 'open', this.words)) return 'dead';
+          if (this.words && WORD_CHECKED_ACTIONS.has(name) && !wordsAllowed(body, end === 'open', this.words)) return 'dead';
+          // A search is for a name or words: the question mark or comma after a name in the task
+          // ("the elevation of Kapraville, in metres") is not part of it, and finds nothing.
+          if (name === 'fill' && target !== undefined && this.searchBoxes.has(target) && SEARCH_STOPS.test(body)) return 'dead';
         }
         if (end === 'open' || end === 'dead') return end;
         i = end;

@@ -186,6 +186,18 @@ test('a policy that cites may write a text line of the page, marked or not, as i
   assert.equal(thoughtElement('= cell "1653" [50]'), '50');
 });
 
+test('a search box\'s text holds no question mark, comma, colon, semicolon or exclamation mark; another field\'s may', () => {
+  const prompt = 'Task: What is the elevation of Kapraville, in metres?\nPage: / | Wiki\nsearchbox "Search the wiki" [10]\ntextbox "Note" [11]\nHistory: none\nNext:\n';
+  const tok = trainTokenizer([prompt, "Search.\nfill('10', 'Kapraville')", "Note.\nfill('11', 'Kapraville, in metres?')"], 400);
+  const guide = new ActionGuide(tok, promptElements(prompt), tok.specialId(END_OF_TEXT), false);
+  for (const stop of ['?', ',', ':', ';', '!']) {
+    assert.equal(guide.scan(`fill('10', 'Kapraville${stop}`), 'dead', `"${stop}" in a search`);
+    assert.equal(guide.scan(`fill('11', 'Kapraville${stop}`), 'open', `"${stop}" in a note`);
+  }
+  assert.equal(guide.scan("fill('10', 'St. Ives')"), 'whole', 'a full stop may stand in a name');
+  assert.equal(guide.scan("fill('10', 'Kapraville')"), 'whole');
+});
+
 test('the last tokens of the output budget close the call, so a long message ends terminated', () => {
   const tok = trainTokenizer([PROMPT, "Done.\nsend_msg_to_user('the price is 80')"], 400);
   const eot = tok.specialId(END_OF_TEXT);
