@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# The reading stage: fine-tunes a policy (default: the shipped one) on oracle episodes of the nine
+# The reading stage: fine-tunes a policy (INIT: the shipped policy's stage 3, which
+# scripts/train-shipped-policy.sh passes; the policy shipped before 2026-12-05's late evening is
+# that stage, `git show 4ec5daa:resources/models/web-policy/...`) on oracle episodes of the nine
 # training families plus the factbook reading drill (main/tasks/families/factbook), about 50 minutes
-# on two cores:
+# on two cores; run in a lab of its own (its dataset takes every oracle episode of those families):
 #   1. oracle episodes on training seeds: 80 per training family at tier 1; factbook 600 at tier 1
 #      (records linked from home), 240 at tier 2 (reached by search) and 300 at tier 3 (two records
 #      compared, both by search);
 #   2. one dataset of those oracle episodes (not of the policy's own evaluation episodes, which a
 #      lab holds too);
-#   3. 800 SFT steps from INIT under the shipped policy's prompt settings, plus SFT_EXTRA (e.g.
-#      SFT_EXTRA="--answer cite --mark-values", the "cite + marks as committed" run in docs/benchmarks.md).
-# The drill is its second version since commit a461dfd (no search hint at tiers 2-3, regions,
-# section links); the runs measured on the first version are reproduced from commit 063803a.
-# Usage: LAB=.lab INIT=resources/models/web-policy OUT=.lab/policies/reading bash scripts/train-reading-stage.sh
+#   3. 800 SFT steps from INIT under the shipped policy's prompt settings, plus SFT_EXTRA (the
+#      shipped policy: SFT_EXTRA="--answer cite --mark-values --copy-next").
+# The drill is its third version since 2026-12-05's late evening (eight question wordings); the
+# runs on its second version (docs/benchmarks.md, "Value marks") are reproduced from commit
+# 4ec5daa, those on its first from commit 063803a.
+# Usage: LAB=.lab-reading INIT=<stage 3 policy> OUT=.lab-reading/policies/reading bash scripts/train-reading-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LAB=${LAB:-.lab}
-INIT=${INIT:-resources/models/web-policy}
+LAB=${LAB:-.lab-reading}
+INIT=${INIT:?set INIT to the policy folder to fine-tune, the shipped policy stage 3}
 OUT=${OUT:-$LAB/policies/reading}
 read -r -a extra <<< "${SFT_EXTRA:-}"
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
