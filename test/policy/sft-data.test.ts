@@ -210,8 +210,8 @@ test('value marks: "= " before the value beside a row header, after a short labe
   assert.match(marked, /^cell "Ilse Holm" \[44\]$/m);
   assert.match(marked, /^A market town$/m);
   assert.match(marked, /^button "1,000" \[71\]$/m);
-  // The marked line still reads as an element, with its head unmarked (the guide's thoughts match it).
-  assert.deepEqual(promptElements(marked).find((e) => e.id === '42'), { id: '42', role: 'cell', options: [], head: 'cell "341,171"' });
+  // The marked line still reads as an element, with its head unmarked and its mark apart (the guide's thoughts match both forms).
+  assert.deepEqual(promptElements(marked).find((e) => e.id === '42'), { id: '42', role: 'cell', options: [], head: 'cell "341,171"', mark: '=' });
   // Off (and absent, as in older policy.json files): the prompt is as before.
   const plain = renderPolicyPrompt(input, { ...defaultPromptSettings, elementOrder: 'task-values', maxPageChars: 2000 });
   assert.doesNotMatch(plain, /^= /m);
