@@ -68,6 +68,11 @@ export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateRe
 export interface CreateDatasetRequest extends CurateRequest {
   name: string;
   description?: string;
+  /**
+   * Called with the freeze checks of exactly the selection about to be frozen, before anything is
+   * written: throw to refuse (the app until a person confirms, the CLI unless a flag allows it).
+   */
+  confirm?: (checks: readonly FreezeWarning[]) => void;
 }
 
 export interface CreateDatasetResult {
@@ -88,6 +93,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
   const filter = parseFilter(req.filter ?? {});
   const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
   const preview = previewDataset(lab, { filter, ratios, heldOutFamilies: req.heldOutFamilies });
+  req.confirm?.(preview.checks);
   if (!preview.episodes.length) {
     const why = preview.matched
       ? `all ${preview.matched} matching episodes were duplicates`

@@ -32,6 +32,7 @@ import {
   readManifest,
   validateDatasetName,
   type DatasetFilter,
+  type FreezeWarning,
   type SplitRatios,
 } from '../datasets/index.ts';
 import { listRunIds, readReviewTask, readRunInfo } from './review.ts';
@@ -279,13 +280,11 @@ export class LabService implements LabApi {
   async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios; confirmWarnings?: boolean }) {
     const { confirmWarnings, ...rest } = request;
     const filter = parseFilter(request.filter);
-    const heldOutFamilies = this.heldOutFamilies();
-    // The checks run again here, on what is frozen now: the lab may have changed since the preview.
-    if (confirmWarnings !== true) {
-      const { checks } = previewDataset(this.deps.store, { filter, ratios: request.ratios, heldOutFamilies });
+    // The checks run again on what is frozen now: the lab may have changed since the preview.
+    const confirm = confirmWarnings === true ? undefined : (checks: readonly FreezeWarning[]) => {
       if (checks.length) throw new Error(`dataset ${request.name} was not frozen; confirm first: ${checks.map((c) => c.message).join('; ')}`);
-    }
-    const r = createDataset(this.deps.store, { ...rest, filter, heldOutFamilies });
+    };
+    const r = createDataset(this.deps.store, { ...rest, filter, heldOutFamilies: this.heldOutFamilies(), confirm });
     return { name: r.manifest.name, version: r.manifest.version, stats: r.manifest.stats, dropped: r.dropped };
   }
 

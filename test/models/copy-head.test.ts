@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { AutoregressiveDecoder, SdsatDecoder, SdsatOnePassDecoder } from '../../main/decode/index.ts';
 import { loadModel, saveModel } from '../../main/models/checkpoint.ts';
-import { KVCache, MASKED, type TransformerLM } from '../../main/models/model.ts';
+import { KVCache, MASKED, type ModelConfig, type TransformerLM } from '../../main/models/model.ts';
 import { Rng } from '../../main/common/rng.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
 import { AdamW, batchLosses } from '../../main/models/train.ts';
@@ -120,18 +120,22 @@ function copySamples(n: number, rng: Rng) {
   });
 }
 
+/** Validation loss on copySamples of a one-layer tiny model trained `steps` steps on them. */
+async function copyTaskLoss(config: Partial<ModelConfig>, steps: number): Promise<number> {
+  const model = await tinyModel({ ...config, initStd: 0.02, nLayer: 1 });
+  const opt = new AdamW(model, 0);
+  const rng = new Rng(1);
+  for (let step = 0; step < steps; step++) opt.step(sftBatch(copySamples(16, rng)), 1e-2, 1, 0);
+  const val = sftBatch(copySamples(32, new Rng(99)));
+  const loss = tf.tidy(() => batchLosses(model, val).std.dataSync()[0]);
+  opt.dispose();
+  model.dispose();
+  return loss;
+}
+
 test('with the copy path a tiny model learns to copy unseen sequences far sooner than without it', async () => {
   const losses: Record<string, number> = {};
-  for (const copy of [true, false]) {
-    const model = await tinyModel({ copy, initStd: 0.02, nLayer: 1 });
-    const opt = new AdamW(model, 0);
-    const rng = new Rng(1);
-    for (let step = 0; step < 120; step++) opt.step(sftBatch(copySamples(16, rng)), 1e-2, 1, 0);
-    const val = sftBatch(copySamples(32, new Rng(99)));
-    losses[String(copy)] = tf.tidy(() => batchLosses(model, val).std.dataSync()[0]);
-    opt.dispose();
-    model.dispose();
-  }
+  for (const copy of [true, false]) losses[String(copy)] = await copyTaskLoss({ copy }, 120);
   // Chance is ln 56 = 4.03 nats per copied token.
   assert.ok(losses.true < 0.2, `copy: ${losses.true}`);
   assert.ok(losses.false > 4 * losses.true, `without copy ${losses.false}, with ${losses.true}`);
@@ -156,15 +160,6 @@ test('the continuation bonus makes a tiny model copy a span after its first toke
   // The same copying task, 40 steps only: the bonus is one learned number per position away from
   // "after 17 comes what followed 17 before"; the keys' predecessor embedding has to be learned first.
   const losses: Record<string, number> = {};
-  for (const copyNext of [true, false]) {
-    const model = await tinyModel({ copy: true, copyNext, initStd: 0.02, nLayer: 1 });
-    const opt = new AdamW(model, 0);
-    const rng = new Rng(1);
-    for (let step = 0; step < 40; step++) opt.step(sftBatch(copySamples(16, rng)), 1e-2, 1, 0);
-    const val = sftBatch(copySamples(32, new Rng(99)));
-    losses[String(copyNext)] = tf.tidy(() => batchLosses(model, val).std.dataSync()[0]);
-    opt.dispose();
-    model.dispose();
-  }
+  for (const copyNext of [true, false]) losses[String(copyNext)] = await copyTaskLoss({ copy: true, copyNext }, 40);
   assert.ok(losses.true < 0.5 * losses.false, `with the bonus ${losses.true}, without ${losses.false}`);
 });

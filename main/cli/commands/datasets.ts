@@ -94,18 +94,21 @@ export function registerDatasetCommands(program: Command): void {
     .option('--allow-eval-tasks', 'freeze even when episodes of held-out families or of test seeds would go into the train split (refused by default: evaluations would then measure tasks the policy trained on)')
     .option('--json', 'print JSON')
     .action(async (opts: CreateFlags, cmd: Command) => {
-      const [{ createDataset, previewDataset }, { parseRatios }, { heldOutFamilies }] = await Promise.all([
+      const [{ createDataset }, { parseRatios }, { heldOutFamilies }] = await Promise.all([
         import('../../datasets/curate.ts'), import('../../datasets/split.ts'), import('../../tasks/registry.ts'),
       ]);
       const lab = openLab(cmd);
-      const request = { name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description, heldOutFamilies: heldOutFamilies().map((f) => f.name) };
-      // The app asks a person to confirm these; here a flag does. Evaluation episodes (agent
-      // `policy` on test seeds) are the usual way in: --agent or --family keeps them out.
-      const leaks = previewDataset(lab, request).checks.filter((c) => c.kind !== 'empty-split');
-      if (leaks.length && !opts.allowEvalTasks) {
-        throw new DatasetError(`dataset ${opts.name} was not frozen: ${leaks.map((c) => c.message).join('; ')}. Narrow the filter (--agent, --family) or pass --allow-eval-tasks`);
-      }
-      const result = createDataset(lab, request);
+      const result = createDataset(lab, {
+        name: opts.name, filter: filterFromFlags(opts), ratios: parseRatios(opts.split), description: opts.description, heldOutFamilies: heldOutFamilies().map((f) => f.name),
+        // The app asks a person to confirm these; here a flag does. Evaluation episodes (agent
+        // `policy` on test seeds) are the usual way in: --agent or --family keeps them out.
+        confirm: (checks) => {
+          const leaks = checks.filter((c) => c.kind !== 'empty-split');
+          if (leaks.length && !opts.allowEvalTasks) {
+            throw new DatasetError(`dataset ${opts.name} was not frozen: ${leaks.map((c) => c.message).join('; ')}. Narrow the filter (--agent, --family) or pass --allow-eval-tasks`);
+          }
+        },
+      });
       for (const c of result.checks) process.stderr.write(`warning: ${c.message}\n`);
       for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
       for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
