@@ -60,6 +60,11 @@ export interface CompactPolicyOptions {
    */
   messageWords?: boolean;
   /**
+   * With guidance, for a policy trained with `answer: 'cite'`: a message written after a cited value
+   * (a marked line of the page) must state that value (see ActionGuide). Default true.
+   */
+  statedValue?: boolean;
+  /**
    * Decode every step a second time with this mode (e.g. AR beside SDSAT) on the same prompt,
    * constraint and seed, to measure the two side by side on the same episodes. The action always
    * comes from `decode`; the two take turns going first, so load falls on both alike.
@@ -104,6 +109,8 @@ export interface CompactPolicyConfig {
   stallBan?: boolean;
   /** Whether messages and typed text kept to the prompt's and the policy's words; absent before it existed (no). */
   messageWords?: boolean;
+  /** Whether a cite policy's messages stated the value they cited; absent before it existed (no). */
+  statedValue?: boolean;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -187,7 +194,7 @@ export class CompactPolicyAgent implements Agent {
     const p = await this.load();
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
-      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true) } : {}),
+      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true), statedValue: p.settings.prompt.answer === 'cite' && (this.options.statedValue ?? true) } : {}),
       seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
@@ -219,7 +226,7 @@ export class CompactPolicyAgent implements Agent {
     this.lastPage = page;
     const guide = () => {
       const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: promptText, vocabulary: settings.messageWords } : undefined;
-      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words, citeLinesFor(promptText, settings.prompt.answer));
+      const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words, citeLinesFor(promptText, settings.prompt.answer), this.options.statedValue ?? true);
       return stalled ? g.banAction(stalled) : g;
     };
     const generate = (decoder: Decoder) => decoder.generate(prompt, {

@@ -7,8 +7,9 @@
  * trained on) whose role takes that action (fill and clear a text field, check and uncheck a
  * checkbox or radio, select_option a select, and one of the options the prompt prints for it).
  * Other arguments (text to type, a key, a message) stay free but stay on the action's line (text
- * typed into a search box holds none of ? , : ; !, which end or split a sentence, not a name), and
- * once the action parses the output ends. A tiny model otherwise spends a share of its steps on ids
+ * typed into a search box holds none of ? , : ; !, which end or split a sentence, not a name; a
+ * message after a cited value states that value, see statesValue), and once the action parses the
+ * output ends. A tiny model otherwise spends a share of its steps on ids
  * that are not on the page, text typed into a heading, options a select does not have and
  * half-written calls; guided, every step is an action the page can take, and the choice among them
  * is still the model's.
@@ -75,6 +76,51 @@ export function promptTextLines(prompt: string): string[] {
 
 /** Characters a search box's text never holds under guidance (a name may hold a full stop: "St. Ives"). */
 const SEARCH_STOPS = /[?,:;!]/;
+
+/**
+ * The value a thought cites as the page's answer, which the message after it must state: only a
+ * line the prompt marks as a value (`= cell "1,189 m" [45]`, `= (804) 952-6600`); an unmarked
+ * cited line may be a sentence holding the value among other words. A figure with a unit or a
+ * word after it ("1,189 m", "18,409 seats") is stated by its figure, as the oracles answer; a line
+ * clipped by the prompt ("…") or longer than a message states whole has none.
+ */
+export function citedValue(thought: string): string | undefined {
+  if (!thought.startsWith('= ')) return undefined;
+  const line = thought.slice(2).trim();
+  const element = /^[a-zA-Z]+ "((?:[^"\\]|\\.)*)" \[[^\]\s']+\]$/.exec(line);
+  const shown = element ? element[1].replace(/\\(.)/g, '$1') : line;
+  if (!shown || shown.includes('…') || shown.length > MAX_STATED_CHARS) return undefined;
+  const figure = /^[$€£(]*\d[\d,.:()\- ]*/.exec(shown)?.[0].replace(/[^\d)]+$/, '');
+  return figure || shown;
+}
+
+/** The longest cited value a message is held to state (longer lines are sentences, not values). */
+const MAX_STATED_CHARS = 40;
+
+/**
+ * Whether a message's text (so far, when `open`) states `value` (citedValue), case aside: a whole
+ * message must hold it; one still being written may hold it later, but a value once begun (see
+ * below) goes on to its end. A tiny model that cited "= (804) 952-6600" wrote "(804)." and closed; one
+ * that cited "= cell \"1,429,824\" [42]" wrote the name twice and no number.
+ */
+export function statesValue(body: string, open: boolean, value: string): boolean {
+  const b = body.toLowerCase();
+  const v = value.toLowerCase();
+  if (b.includes(v)) return true;
+  if (!open) return false;
+  // Begun: a figure's first two characters; a name's first word and the next character (a lone
+  // word is held only to appear: "at" in "at Summit Energy" is no beginning of "at least 1 year").
+  const firstWord = /^\S*/.exec(v)![0].length;
+  const begun = Math.min(v.length, /^[$€£(\d]/.test(v) ? 2 : firstWord + 2);
+  for (let i = 0; i < b.length; i++) {
+    if (i > 0 && !/\s/.test(b[i - 1])) continue; // values stand after a space ("is 42,412"; "41" there is no start)
+    let m = 0;
+    while (m < v.length && i + m < b.length && b[i + m] === v[m]) m++;
+    // Begun here and then left for something else.
+    if (m >= begun && i + m < b.length) return false;
+  }
+  return true;
+}
 
 /** The lines a policy may cite as an answer's thought: the prompt's text lines when it learned `answer: 'cite'`, else none. */
 export function citeLinesFor(prompt: string, answer: PromptSettings['answer']): string[] {
@@ -166,6 +212,8 @@ export class ActionGuide implements TokenConstraint {
   private readonly thoughtLines: string[];
   /** Whole actions the output may not be (banAction). */
   private readonly banned = new Set<string>();
+  /** Whether a message after a cited value must state it. */
+  private readonly statedValues: boolean;
   /** Words a message or typed text may hold, and their prefixes (null: any). */
   private readonly words: AllowedWords | null;
 
@@ -191,10 +239,14 @@ export class ActionGuide implements TokenConstraint {
    *   word of a message or of typed text must then stand in the prompt or in the vocabulary. A tiny
    *   model glues pieces of names into words no page holds ("Kimable", "costson") and invents
    *   numbers; the answer's names and values are on the page, and its other words are few.
+   * @param statedValues with cite lines: a message written after a cited value (citedValue) must
+   *   state it (statesValue), as every answer of the oracles the policy learned from does; false
+   *   leaves the message free (the ablation).
    */
   constructor(tokenizer: Tokenizer, elements: readonly PromptElement[], private readonly eot: number, private readonly inAction: boolean, private readonly maxTokens?: number,
-    private readonly noRepeatNgram = 0, elementThoughts = false, words?: { prompt: string; vocabulary: readonly string[] }, citeLines: readonly string[] = []) {
+    private readonly noRepeatNgram = 0, elementThoughts = false, words?: { prompt: string; vocabulary: readonly string[] }, citeLines: readonly string[] = [], statedValues = true) {
     this.pieces = pieces(tokenizer);
+    this.statedValues = statedValues && citeLines.length > 0;
     this.words = words ? allowedWords(latin1(words.prompt), words.vocabulary.map(latin1)) : null;
     this.heads = new Map();
     for (const e of elements) if (e.head) this.heads.set(latin1(e.head), [...(this.heads.get(latin1(e.head)) ?? []), latin1(e.id)]);
@@ -248,15 +300,23 @@ export class ActionGuide implements TokenConstraint {
       return mask.includes(1) ? mask : null;
     }
     const action = this.inAction ? text : text.slice(newline + 1);
-    const named = this.inAction ? undefined : thoughtElement(text.slice(0, newline));
-    if (this.scan(action, named) === 'whole') {
+    const thought = this.inAction ? '' : text.slice(0, newline);
+    const named = this.inAction ? undefined : thoughtElement(thought);
+    const stated = this.statedValues ? statedValueOf(thought) : undefined;
+    if (this.scan(action, named, stated) === 'whole') {
       mask[this.eot] = 1; // a whole action: nothing may follow it
       return mask;
     }
-    for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t], named) !== 'dead' ? 1 : 0;
+    for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t], named, stated) !== 'dead' ? 1 : 0;
     mask[this.eot] = 0;
     // The output's last tokens close the call (quotes and parentheses only), so a message that runs
-    // on is cut short, not left unterminated (which the environment refuses as malformed).
+    // on is cut short, not left unterminated (which the environment refuses as malformed); a message
+    // that has not stated its cited value yet writes it first.
+    const unstated = stated !== undefined && action.startsWith(MESSAGE_OPEN) ? restOfStatement(action.slice(MESSAGE_OPEN.length), stated) : undefined;
+    if (this.maxTokens !== undefined && unstated !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM + unstated.length) {
+      const stating = mask.map((m, t) => (m && this.pieces[t] !== '' && unstated.startsWith(this.pieces[t]) ? 1 : 0));
+      if (stating.includes(1)) return Uint8Array.from(stating);
+    }
     if (this.maxTokens !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM) {
       const closing = mask.map((m, t) => (m && /^[')]+$/.test(this.pieces[t]) ? 1 : 0));
       if (closing.includes(1)) return Uint8Array.from(closing);
@@ -299,9 +359,10 @@ export class ActionGuide implements TokenConstraint {
    * Whether `action` is a whole action on this page in the trained form, the beginning of one, or
    * neither. `named`: the element id the thought ended on (a policy trained on element thoughts
    * writes the element's line, `link "Shoes" [12]`); an element action then takes that element when
-   * it can, so the action carries out the choice the thought made.
+   * it can, so the action carries out the choice the thought made. `stated`: the value (as latin-1
+   * bytes) the thought cited, which a message must state (statesValue).
    */
-  scan(action: string, named?: string): Scan {
+  scan(action: string, named?: string, stated?: string): Scan {
     const open = action.indexOf('(');
     // A banned call without arguments (go_back()) is banned at its name, so no output walks into it.
     const names = this.banned.size ? this.names.filter((n) => !this.banned.has(`${n})`)) : this.names;
@@ -347,6 +408,7 @@ export class ActionGuide implements TokenConstraint {
           // A search is for a name or words: the question mark or comma after a name in the task
           // ("the elevation of Kapraville, in metres") is not part of it, and finds nothing.
           if (name === 'fill' && target !== undefined && this.searchBoxes.has(target) && SEARCH_STOPS.test(body)) return 'dead';
+          if (name === 'send_msg_to_user' && stated !== undefined && !statesValue(body, end === 'open', stated)) return 'dead';
         }
         if (end === 'open' || end === 'dead') return end;
         i = end;
@@ -359,6 +421,29 @@ export class ActionGuide implements TokenConstraint {
   private unlessBanned(action: string): Scan {
     return this.banned.has(action) ? 'dead' : 'whole';
   }
+}
+
+const MESSAGE_OPEN = "send_msg_to_user('";
+
+/**
+ * What a message's text still needs to state `value` and close (both quoted as a message is), or undefined when it states it or has closed: the
+ * rest of a value it has begun, else the value after a space.
+ */
+function restOfStatement(body: string, value: string): string | undefined {
+  const b = body.toLowerCase();
+  const v = value.toLowerCase();
+  if (b.includes(v) || endOfString(`'${body}`, 0) !== 'open') return undefined;
+  for (let m = Math.min(v.length - 1, b.length); m > 0; m--) {
+    const at = b.length - m;
+    if (b.endsWith(v.slice(0, m)) && (at === 0 || /\s/.test(b[at - 1]))) return `${value.slice(m)}')`;
+  }
+  return `${b === '' || /\s$/.test(b) ? '' : ' '}${value}')`;
+}
+
+/** citedValue of a thought held as latin-1 bytes (the guide's text), in the same bytes, quoted as a message quotes it ("O\\'Brien"). */
+function statedValueOf(thought: string): string | undefined {
+  const value = citedValue(new TextDecoder().decode(Uint8Array.from(thought, (c) => c.charCodeAt(0))));
+  return value === undefined ? undefined : latin1(formatAction({ type: 'send_msg_to_user', text: value }).slice(MESSAGE_OPEN.length, -2));
 }
 
 /** The element id a thought line ends on (`link "Shoes" [12]` -> 12), if any. */

@@ -6,7 +6,7 @@
 import { selectBackend } from '../../main/models/backend.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionGuide, citeLinesFor, promptElements, promptTextLines, thoughtElement } from '../../main/policy/action-guide.ts';
+import { ActionGuide, citeLinesFor, citedValue, promptElements, promptTextLines, statesValue, thoughtElement } from '../../main/policy/action-guide.ts';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
@@ -318,4 +318,57 @@ test('the no-repeat n-gram ban: a token that would repeat an n-gram of the curre
   m[2] = 1;
   banRepeats(m, [1, 2, 1, 2, 1], 3, endsLine);
   assert.equal(m[2], 1);
+});
+
+test('the value a marked cited thought shows: a figure without its unit, a name whole; an unmarked or clipped line none', () => {
+  assert.equal(citedValue('= cell "1,189 m" [45]'), '1,189');
+  assert.equal(citedValue('= (804) 952-6600'), '(804) 952-6600');
+  assert.equal(citedValue('= $3,429.00'), '$3,429.00');
+  assert.equal(citedValue('= 18,409 seats'), '18,409');
+  assert.equal(citedValue('= cell "Meridan" [33]'), 'Meridan');
+  assert.equal(citedValue('= At least 1 year'), 'At least 1 year');
+  assert.equal(citedValue('= cell "Say \\"hi\\"" [3]'), 'Say "hi"');
+  assert.equal(citedValue('(804) 952-6600'), undefined, 'unmarked: may be a sentence holding the value');
+  assert.equal(citedValue('link "Elrenfen" [37]'), undefined);
+  assert.equal(citedValue('= Please find invoice INV-3415 for last month\'s services. Amount…'), undefined);
+});
+
+test('a message states the value it cited: whole before it closes, and once begun to its end', () => {
+  assert.ok(statesValue('The phone of Golden House is (804) 952-6600.', false, '(804) 952-6600'));
+  assert.ok(!statesValue('The phone of Golden House is (804).', false, '(804) 952-6600'));
+  assert.ok(statesValue('The phone of Golden House is (804', true, '(804) 952-6600'), 'begun, still going');
+  assert.ok(!statesValue('The phone of Golden House is (804).', true, '(804) 952-6600'), 'begun, then left');
+  assert.ok(statesValue('The population of Doquaia Doquaia', true, '1,429,824'), 'not yet begun: may come later');
+  assert.ok(!statesValue('The population of Doquaia Doquaia.', false, '1,429,824'));
+  assert.ok(statesValue('The visitors per year of Lumlumfo is 42,41', true, '42,412'), '"41" after the comma is no new start');
+  assert.ok(statesValue('The year built of 1329 Pine St, Portland is 19', true, '1992'), 'another figure sharing a first digit');
+  assert.ok(statesValue('The Data Analyst at Summit Energy job requires at least 1 years.', false, 'At least 1 year'), 'case aside');
+  assert.ok(statesValue('The Data Analyst at Summit', true, 'At least 1 year'), 'a lone shared word is no beginning');
+  assert.ok(!statesValue('It needs at least 2', true, 'At least 1 year'));
+});
+
+test('guided, a cite policy\'s message after a cited value states it; with the rule off, or after an unmarked line, it may close without it', () => {
+  const prompt = 'Task: What is the phone number of Golden House? Tell me in a message.\nPage: /restaurant/3 | Golden House\nheading "Golden House" [42]\nPhone\n= (804) 952-6600\n(804) 555-0000\nHistory: none\nNext:\n';
+  const tok = trainTokenizer([prompt, "= (804) 952-6600\nsend_msg_to_user('The phone of Golden House is (804) 952-6600.')", "send_msg_to_user('(804).')"], 400);
+  const eot = tok.specialId(END_OF_TEXT);
+  const make = (stated: boolean) => new ActionGuide(tok, promptElements(prompt), eot, false, undefined, 0, true, undefined, citeLinesFor(prompt, 'cite'), stated);
+  const closes = (g: ActionGuide, text: string) => g.allowed(tok.encode(text))?.[tok.encode("'")[0]] === 1;
+  const cited = '= (804) 952-6600\nsend_msg_to_user(';
+  assert.ok(!closes(make(true), `${cited}'The phone is (804).`), 'the value was left half-written');
+  assert.ok(!closes(make(true), `${cited}'The phone is Golden House.`), 'the value was never written');
+  assert.ok(closes(make(true), `${cited}'The phone is (804) 952-6600.`));
+  assert.ok(closes(make(false), `${cited}'The phone is (804).`), 'the rule off');
+  assert.ok(closes(make(true), "(804) 555-0000\nsend_msg_to_user('The phone is (804)."), 'an unmarked line holds no value');
+  assert.equal(make(true).scan("send_msg_to_user('The phone is (804).')", undefined, '(804) 952-6600'), 'dead');
+  // Near the end of the output budget, a message that has not stated the value writes it, then closes.
+  const budget = (text: string, spare: number) => new ActionGuide(tok, promptElements(prompt), eot, false, tok.encode(text).length + spare, 0, true, undefined, citeLinesFor(prompt, 'cite'));
+  const pieces = (g: ActionGuide, text: string) => [...g.allowed(tok.encode(text))!].flatMap((m, t) => (m ? [tok.decode([t])] : []));
+  const wandering = `${cited}'The phone of Golden House Golden`;
+  assert.ok(pieces(budget(wandering, 40), wandering).length > 5, 'with room to spare, free');
+  assert.ok(pieces(budget(wandering, 12), wandering).every((p) => " (804) 952-6600')".startsWith(p)), 'then the value after a space');
+  const begun = `${cited}'The phone is (80`;
+  assert.ok(pieces(budget(begun, 8), begun).every((p) => "4) 952-6600')".startsWith(p)), 'a begun value goes on');
+  // A policy that does not cite is not held to it, whatever its thought.
+  const plain = new ActionGuide(tok, promptElements(prompt), eot, false, undefined, 0, true);
+  assert.equal(plain.scan("send_msg_to_user('The phone is (804).')"), 'whole');
 });
