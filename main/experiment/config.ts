@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { SHIPPED_POLICY } from '../policy/shipped.ts';
 import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
 import { TARGETS } from '../policy/sft-data.ts';
-import { ELEMENT_LAYOUTS, ELEMENT_ORDERS, THOUGHT_KINDS, defaultPromptSettings } from '../policy/prompt.ts';
+import { ANSWER_FORMS, ELEMENT_LAYOUTS, ELEMENT_ORDERS, THOUGHT_KINDS, defaultPromptSettings } from '../policy/prompt.ts';
 import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft-job.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 import { LAB_ID } from '../store/layout.ts';
@@ -58,8 +58,14 @@ export const ExperimentConfig = z.object({
     warmup: z.number().int().min(0),
     seed: z.number().int(),
     vocabSize: z.number().int().min(64),
-    /** The policy's shape; `copy`: the copy (pointer) path, absent in configs written before it (none). */
-    model: z.object({ dModel: z.number().int(), nLayer: z.number().int(), nHead: z.number().int(), dFF: z.number().int(), ctx: z.number().int(), copy: z.boolean().default(false) }),
+    /**
+     * The policy's shape; `copy`: the copy (pointer) path, `copyNext`: its continuation bonus, each
+     * absent in configs written before it (none).
+     */
+    model: z.object({
+      dModel: z.number().int(), nLayer: z.number().int(), nHead: z.number().int(), dFF: z.number().int(), ctx: z.number().int(),
+      copy: z.boolean().default(false), copyNext: z.boolean().default(false),
+    }),
     maxPageChars: z.number().int().min(50),
     evalEvery: z.number().int().min(1),
     checkpointEvery: z.number().int().min(1),
@@ -84,6 +90,10 @@ export const ExperimentConfig = z.object({
     thought: z.enum(THOUGHT_KINDS).default('dataset'),
     /** Clip of page text runs in the prompt (see PromptSettings); absent: the name clip. */
     maxTextChars: z.number().int().positive().optional(),
+    /** Value marks in the prompt (see PromptSettings); configs written before it existed had none. */
+    markValues: z.boolean().default(false),
+    /** How an answer is written (see PromptSettings); configs written before it existed used `message`. */
+    answer: z.enum(ANSWER_FORMS).default('message'),
     /**
      * `shipped`: both SFT arms fine-tune the policy that ships with the workbench on their own
      * collected episodes (its shape, tokenizer and weights replace `model` and `vocabSize`), so
@@ -135,16 +145,18 @@ export const ExperimentConfig = z.object({
 });
 export type ExperimentConfig = z.infer<typeof ExperimentConfig>;
 
-type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight' | 'elementLayout' | 'tokenizerSpaces' | 'thought' | 'initDigest';
+type Recorded = 'minLr' | 'weightDecay' | 'gradClip' | 'targets' | 'reserve' | 'evalSamples' | 'elementOrder' | 'markTaskMatches' | 'promptWeight' | 'elementLayout' | 'tokenizerSpaces' | 'thought' | 'markValues' | 'answer' | 'initDigest';
 /** What a preset sizes; the rest is filled from the library's defaults (and recorded) unless the preset sets it. */
 type Sized = Omit<ExperimentConfig, 'id' | 'createdAt' | 'replayOf' | 'preset' | 'backend' | 'sft' | 'salvage'> & {
-  sft: Omit<ExperimentConfig['sft'], Recorded> & Partial<Pick<ExperimentConfig['sft'], Recorded>>;
+  sft: Omit<ExperimentConfig['sft'], Recorded | 'model'> & Partial<Pick<ExperimentConfig['sft'], Recorded>> & {
+    model: Omit<ExperimentConfig['sft']['model'], 'copyNext'> & { copyNext?: boolean };
+  };
   salvage: Omit<ExperimentConfig['salvage'], 'rl'>;
 };
 
 const small = { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 256, copy: true };
 /** The shipped policy's shape (resources/models/web-policy/model.json; a test keeps the two equal). */
-export const SHIPPED_SHAPE = { dModel: 128, nLayer: 3, nHead: 4, dFF: 512, ctx: 512, copy: true };
+export const SHIPPED_SHAPE = { dModel: 128, nLayer: 3, nHead: 4, dFF: 512, ctx: 512, copy: true, copyNext: true };
 
 export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
   tiny: {
@@ -169,14 +181,15 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     families: ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'],
     collect: { agent: 'noisy', agentSeed: 1, seeds: 40, retries: 2, parallel: 2, tier: 1 },
     validationShare: 0.1,
-    // Both arms fine-tune the shipped policy (97/180 on tier-1 test seeds; trained on oracle episodes
-    // of training seeds 0-249) on their own collected episodes, in its prompt. From random weights the
+    // Both arms fine-tune the shipped policy (101/180 on tier-1 test seeds; trained on oracle episodes
+    // of training seeds) on their own collected episodes, in its own prompt: cited answers and value
+    // marks since its reading stage (test/experiment/config.test.ts holds the two equal). From random weights the
     // arms solved 2-4 of 180 test tasks (experiment full1, 2026-12-03), too few for either claim.
     // 500 steps of 8 at lr 5e-4: about 3.4 epochs of full2's 1,193 reflection training samples
     // (validation loss 0.106 at the end; tier 1 and checker-ended episodes keep trajectories short).
     sft: {
       init: 'shipped', steps: 500, batch: 8, lr: 5e-4, warmup: 20, seed: 1, vocabSize: 1024, model: SHIPPED_SHAPE, maxPageChars: 700, evalEvery: 100, checkpointEvery: 50,
-      elementOrder: 'task-layout', elementLayout: 'name-first', thought: 'element', maxTextChars: 100,
+      elementOrder: 'task-layout', elementLayout: 'name-first', thought: 'element', maxTextChars: 100, markValues: true, answer: 'cite',
     },
     // Power: each Salvage-DS variant pools 3 seeds x 270 test episodes (15 seeds x 9 families x 2
     // runs) and each SFT policy gets the same 810 (sftRuns 6), so a success difference near 50% has a
@@ -218,6 +231,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
       minLr: base.sft.lr / 10, weightDecay: d.weightDecay, gradClip: d.gradClip, targets: d.targets, reserve: d.reserve, evalSamples: d.evalSamples,
       elementOrder: defaultPromptSettings.elementOrder, markTaskMatches: defaultPromptSettings.markTaskMatches, promptWeight: d.promptWeight,
       elementLayout: defaultPromptSettings.elementLayout, tokenizerSpaces: d.tokenizerSpaces, thought: defaultPromptSettings.thought,
+      markValues: defaultPromptSettings.markValues, answer: defaultPromptSettings.answer,
       ...base.sft,
       ...(base.sft.init ? { initDigest: initDigest(base.sft.init) } : {}),
     },

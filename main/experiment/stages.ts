@@ -13,7 +13,7 @@ import type { LabStore } from '../store/lab.ts';
 import { RunFolder, runCollection, type CollectSummary } from '../collection/collect-run.ts';
 import type { AttemptEvent } from '../collection/retries.ts';
 import { createDataset, readManifest } from '../datasets/index.ts';
-import { defaultPromptSettings } from '../policy/prompt.ts';
+import { defaultPromptSettings, type PromptSettings } from '../policy/prompt.ts';
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../policy/sft-data.ts';
 import { defaultSftJob, type SftJob } from '../policy/sft-job.ts';
 import type { SftResult } from '../policy/sft.ts';
@@ -118,6 +118,14 @@ const datasetsStage: Stage = {
   },
 };
 
+/** The prompt both SFT arms train in (with `init`, the init policy's own: a test holds the full preset's equal to the shipped policy's). */
+export function sftPromptSettings(s: ExperimentConfig['sft']): PromptSettings {
+  return {
+    ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches, elementLayout: s.elementLayout,
+    thought: s.thought, ...(s.maxTextChars ? { maxTextChars: s.maxTextChars } : {}), markValues: s.markValues, answer: s.answer,
+  };
+}
+
 /** SFT on one of the two datasets, in a worker; a cancelled run keeps its checkpoint and resumes. */
 function sftStage(arm: 'reflect' | 'plain'): Stage {
   const name = `sft-${arm}`;
@@ -131,10 +139,7 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
       const outDir = policyDir(ctx, name);
       const samplesFile = join(outDir, SFT_SAMPLES_FILE);
       const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
-      const prompt = {
-        ...defaultPromptSettings, maxPageChars: s.maxPageChars, elementOrder: s.elementOrder, markTaskMatches: s.markTaskMatches, elementLayout: s.elementLayout,
-        thought: s.thought, ...(s.maxTextChars ? { maxTextChars: s.maxTextChars } : {}),
-      };
+      const prompt = sftPromptSettings(s);
       if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
         writeSftSamples(outDir, policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version })), prompt);
       }
