@@ -204,7 +204,7 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
 const PRESET_DESCRIPTIONS: Record<ExperimentPreset, string> = {
   tiny: 'a test of the whole pipeline: about a minute, numbers mean nothing',
   demo: 'under 20 minutes on two cores: every stage at small scale',
-  full: 'the real run: fine-tunes the shipped policy, then 3 Salvage-DS seeds at least; about 6 hours on two cores (resumable)',
+  full: 'the real run: fine-tunes the shipped policy, then 3 Salvage-DS seeds at least; about 9 hours on two cores (resumable across sessions)',
 };
 
 export function experimentPresets(): Array<{ name: ExperimentPreset; description: string; seeds: number }> {
