@@ -119,6 +119,13 @@ export const ExperimentConfig = z.object({
      * episodes as a variant's pool keeps both sides of each difference equally sized.
      */
     sftRuns: z.number().int().min(1).optional(),
+    /**
+     * Runs of the held-out evaluations on the two sides of the Salvage-DS claim: the reflection-trained
+     * SFT policy, and each training seed of the `salvage` variant (absent: as the test evaluations).
+     * Held-out success is low (about 15%), and a ±5-point interval on the difference needs about
+     * 450 episodes a side there; the ablations keep `runs`, since no claim rests on their held-out figures.
+     */
+    claimHeldoutRuns: z.object({ sft: z.number().int().min(1), salvage: z.number().int().min(1) }).optional(),
   }),
   /** Rollouts of the SFT policy on training instances, for mining. */
   mine: z.object({
@@ -193,8 +200,10 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     },
     // Power: each Salvage-DS variant pools 3 seeds x 270 test episodes (15 seeds x 9 families x 2
     // runs) and each SFT policy gets the same 810 (sftRuns 6), so a success difference near 50% has a
-    // 95% interval of about +-4.8 points; held out, 180 against 180.
-    eval: { testSeeds: 15, heldoutSeeds: 15, runs: 2, sftRuns: 6, tier: 1, parallel: 2, guided: true },
+    // 95% interval of about +-4.8 points. Held out, success is near 15%: 540 episodes a side
+    // (15 seeds x 2 families x 18 runs for SFT, x 6 runs x 3 seeds for Salvage-DS) give about
+    // +-4.4 points at 15% and +-4.8 at 20%; the ablations' held-out figures stay at 180.
+    eval: { testSeeds: 15, heldoutSeeds: 15, runs: 2, sftRuns: 6, claimHeldoutRuns: { sft: 18, salvage: 6 }, tier: 1, parallel: 2, guided: true },
     mine: { seeds: 8, confirm: true },
     salvage: { variants: [...VARIANTS], seeds: [1, 2, 3], iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, checkpointEvery: 5 },
   },
@@ -204,11 +213,24 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
 const PRESET_DESCRIPTIONS: Record<ExperimentPreset, string> = {
   tiny: 'a test of the whole pipeline: about a minute, numbers mean nothing',
   demo: 'under 20 minutes on two cores: every stage at small scale',
-  full: 'the real run: fine-tunes the shipped policy, then 3 Salvage-DS seeds at least; about 9 hours on two cores (resumable across sessions)',
+  full: 'the real run: fine-tunes the shipped policy, then 3 Salvage-DS seeds at least; about 10 hours on two cores (resumable across sessions)',
 };
 
 export function experimentPresets(): Array<{ name: ExperimentPreset; description: string; seeds: number }> {
   return EXPERIMENT_PRESETS.map((name) => ({ name, description: PRESET_DESCRIPTIONS[name], seeds: PRESET_CONFIGS[name].salvage.seeds.length }));
+}
+
+/**
+ * Runs of an evaluation stage (by its name, as experimentStages makes them): one over training
+ * instances (rollout-train), SFT's own count, and more held out on the two sides of the claim.
+ */
+export function evalRuns(e: ExperimentConfig['eval'], stage: string): number {
+  if (stage === 'rollout-train') return 1;
+  if (stage.endsWith('-heldout') && e.claimHeldoutRuns) {
+    if (stage === 'eval-sft-reflect-heldout') return e.claimHeldoutRuns.sft;
+    if (/^eval-salvage-s\d+-heldout$/.test(stage)) return e.claimHeldoutRuns.salvage;
+  }
+  return stage.startsWith('eval-sft-') ? (e.sftRuns ?? e.runs) : e.runs;
 }
 
 /** The preset's configuration with the command's overrides (--seeds). */
@@ -222,6 +244,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
     base.salvage.seeds = Array.from({ length: over.seeds }, (_, i) => i + 1);
     // SFT keeps as many evaluation episodes as a variant's pool over its seeds.
     if (base.eval.sftRuns !== undefined) base.eval.sftRuns = base.eval.runs * over.seeds;
+    if (base.eval.claimHeldoutRuns) base.eval.claimHeldoutRuns.sft = base.eval.claimHeldoutRuns.salvage * over.seeds;
   }
   const d = defaultSftJob;
   const r = defaultSalvageJob;

@@ -27,7 +27,7 @@ import { criticalStates, mixStates, readMinedFailures, routineStates, writeState
 import { startSalvage } from '../policy/salvage/runner.ts';
 import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
-import { initDigest, initPolicyDir, type ExperimentConfig, type Variant } from './config.ts';
+import { evalRuns, initDigest, initPolicyDir, type ExperimentConfig, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 
@@ -180,7 +180,7 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
       const e = ctx.config.eval;
       const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
       const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
-      const runs = split === 'train' ? 1 : policyStage.startsWith('sft-') ? (e.sftRuns ?? e.runs) : e.runs;
+      const runs = evalRuns(e, name);
       // The evaluation's id is recorded before its first episode, so a stopped stage continues it rather than starting over.
       const recorded = ctx.folder.lastState(name)?.evalId as string | undefined;
       const evalId = recorded ?? newEvalId();

@@ -15,7 +15,7 @@ import { readJsonl } from '../store/jsonl.ts';
 import { labPaths } from '../store/layout.ts';
 import { EVAL_PROGRESS_FILE } from '../policy/eval-splits.ts';
 import { heldOutFamilies } from '../tasks/registry.ts';
-import type { ExperimentConfig } from './config.ts';
+import { evalRuns, type ExperimentConfig } from './config.ts';
 import { ExperimentFolder } from './folder.ts';
 import { experimentStages } from './stages.ts';
 import { stageOutputRefs } from './stage-refs.ts';
@@ -45,8 +45,7 @@ export function plannedWork(config: ExperimentConfig, stage: string): { total: n
   if (kind === 'eval-test' || kind === 'eval-heldout') {
     const families = kind === 'eval-heldout' ? heldOutFamilies().length : config.families.length;
     const seeds = kind === 'eval-heldout' ? e.heldoutSeeds : e.testSeeds;
-    const runs = stage.startsWith('eval-sft-') ? (e.sftRuns ?? e.runs) : e.runs;
-    return { total: families * seeds * runs, unit: 'episodes' };
+    return { total: families * seeds * evalRuns(e, stage), unit: 'episodes' };
   }
   return null;
 }

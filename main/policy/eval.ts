@@ -182,10 +182,14 @@ const ProgressLine = z.object({
 
 const taskKey = (t: EvalTask) => `${t.family}:${t.seed}:${t.run}`;
 
-/** The fields that decide which episodes an evaluation runs and how: a continuation must keep them. */
+/**
+ * The fields that decide which episodes an evaluation runs and how: a continuation must keep them.
+ * Not the number of runs: run r's instances do not depend on how many runs there are (evalTasks),
+ * so a continuation may add runs to a finished evaluation, keeping every episode it has.
+ */
 function requestFingerprint(req: EvalRequest): string {
-  const { policy, tasks, split, seeds, runs, tier, maxSteps, endOnGoal } = req;
-  return JSON.stringify({ policy, tasks, split, seeds, runs, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true });
+  const { policy, tasks, split, seeds, tier, maxSteps, endOnGoal } = req;
+  return JSON.stringify({ policy, tasks, split, seeds, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true });
 }
 
 /** The finished episodes of a stopped evaluation under `dir` (none for a new one), after checking it ran this request. */
@@ -196,9 +200,13 @@ function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z
     writeFileSync(requestPath, JSON.stringify(req, null, 2) + '\n');
     return [];
   }
-  if (requestFingerprint(JSON.parse(readFileSync(requestPath, 'utf8')) as EvalRequest) !== requestFingerprint(req)) {
-    throw new Error(`evaluation ${evalId}: ${requestPath} records a different request (policy, tasks, seeds, runs, tier or step limit); start a new evaluation instead`);
+  const recorded = JSON.parse(readFileSync(requestPath, 'utf8')) as EvalRequest;
+  if (requestFingerprint(recorded) !== requestFingerprint(req)) {
+    throw new Error(`evaluation ${evalId}: ${requestPath} records a different request (policy, tasks, seeds, tier or step limit); start a new evaluation instead`);
   }
+  if (req.runs < recorded.runs) throw new Error(`evaluation ${evalId}: ${requestPath} records ${recorded.runs} runs; a continuation may add runs, not drop them (asked for ${req.runs})`);
+  // More runs: the request now records them, so a later continuation keeps the larger evaluation.
+  if (req.runs > recorded.runs) writeFileSync(requestPath, JSON.stringify(req, null, 2) + '\n');
   const progress = join(dir, EVAL_PROGRESS_FILE);
   return existsSync(progress) ? readJsonl(progress, ProgressLine).records : [];
 }
@@ -206,7 +214,8 @@ function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z
 /**
  * Run the evaluation's episodes (N environments in parallel) and write lab/evals/<id>/report.json.
  * Each finished episode is appended to episodes.jsonl as it ends; with hooks.evalId naming a
- * stopped evaluation, the episodes it finished are kept and the rest run (a side-by-side decoder
+ * stopped evaluation (or a finished one, asked for more runs), the episodes it finished are kept
+ * and the rest run (a side-by-side decoder
  * comparison, policy.compareDecode, covers only the episodes of the last run).
  */
 export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks = {}): Promise<EvalReport & { path: string }> {

@@ -1,7 +1,7 @@
 /**
  * A stopped evaluation continues, in-process and with `lab eval --resume ID`: the episodes it
  * finished are kept (episodes.jsonl), only the others run, and the report counts them all; a
- * different request under the same id is refused.
+ * finished one takes more runs the same way; a different request under the same id is refused.
  * Real Chromium, the built-in tasks and the shipped policy.
  */
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
-import { EVAL_PROGRESS_FILE, newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
+import { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 import { labPaths } from '../../main/store/layout.ts';
 import { runLab } from '../helpers/lab-cli.ts';
@@ -44,6 +44,22 @@ test('an evaluation stopped after one episode continues under its id with the ot
 
   // The same id with another request is refused before anything runs.
   await assert.rejects(runEval(deps, { ...request, seeds: 2 }, { evalId }), new RegExp(`evaluation ${evalId}: .*request\\.json records a different request`));
+  await assert.rejects(runEval(deps, { ...request, runs: 1 }, { evalId }), new RegExp(`evaluation ${evalId}: .*records 2 runs; a continuation may add runs, not drop them`));
+});
+
+test('a finished evaluation asked for another run keeps its episodes and runs only the new run\'s', async () => {
+  const deps = { envs: [fx.env], server: fx.server, store: fx.store, browserKind: 'chromium' };
+  const evalId = newEvalId();
+  const first = await runEval(deps, { ...request, runs: 1 }, { evalId });
+  assert.equal(first.episodes.length, 2);
+  const seen: Array<[number, number]> = [];
+  const more = await runEval(deps, request, { evalId, onEpisode: (done, total) => seen.push([done, total]) });
+  assert.deepEqual(seen, [[3, 4], [4, 4]], 'only run 1 ran');
+  assert.deepEqual(more.episodes.filter((e) => e.run === 0).map((e) => e.episodeId).sort(), first.episodes.map((e) => e.episodeId).sort());
+  assert.equal(more.overall.success.n, 4);
+  // The request now records two runs: continuing it with one would drop a run.
+  assert.equal(JSON.parse(readFileSync(join(labPaths.eval(fx.store.dir, evalId), EVAL_REQUEST_FILE), 'utf8')).runs, 2);
+  await assert.rejects(runEval(deps, { ...request, runs: 1 }, { evalId }), /records 2 runs/);
 });
 
 test('lab eval --resume ID continues a stopped evaluation with its recorded request; an unknown id is refused', async () => {
@@ -57,5 +73,9 @@ test('lab eval --resume ID continues a stopped evaluation with its recorded requ
   assert.equal(report.request.tasks, 'calendar,shop');
   assert.equal(report.episodes.length, 4);
   assert.ok(report.episodes.some((e: { episodeId: string }) => e.episodeId === first.episodes[0].episodeId));
+  // --runs on the command line adds runs to it.
+  const extended = JSON.parse((await runLab('--lab', fx.store.dir, 'eval', '--resume', evalId, '--runs', '3', '--json')).stdout);
+  assert.equal(extended.episodes.length, 6);
+  assert.equal(extended.request.runs, 3);
   await assert.rejects(runLab('--lab', fx.store.dir, 'eval', '--resume', 'nope'), /--resume: no evaluation nope to continue in .*evals/);
 });

@@ -201,7 +201,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--no-stated-value', 'guided: let a cite policy\'s message leave out the value its thought cited (by default the message must state it)')
       .option('--stall-ban', 'guided: the policy may not write again an action that left the page unchanged')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
-      .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored')
+      .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored, but --runs N adds runs to it (a finished one too), to narrow its intervals')
       .option('--json', 'print the report as JSON'))),
   ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
@@ -214,7 +214,10 @@ export function registerPolicyCommands(program: Command): void {
     ]);
     evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
-    const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined) : {
+    const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, {
+      parallel: cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined,
+      runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
+    }) : {
       policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
       tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
     };
@@ -241,12 +244,12 @@ export function registerPolicyCommands(program: Command): void {
   });
 }
 
-/** The request a stopped evaluation recorded (lab/evals/ID/request.json), with another width if asked for. */
-function recordedRequest(labDir: string, id: string, parallel: number | undefined): EvalRequest {
+/** The request an evaluation recorded (lab/evals/ID/request.json), with another width or more runs if asked for. */
+function recordedRequest(labDir: string, id: string, over: { parallel?: number; runs?: number }): EvalRequest {
   const path = isLabId(id) ? join(labPaths.eval(labDir, id), EVAL_REQUEST_FILE) : '';
   if (!path || !existsSync(path)) throw new Error(`--resume: no evaluation ${id} to continue in ${labPaths.evals(labDir)} (an evaluation records request.json when it starts)`);
   const req = JSON.parse(readFileSync(path, 'utf8')) as EvalRequest;
-  return parallel === undefined ? req : { ...req, parallel };
+  return { ...req, ...(over.parallel !== undefined ? { parallel: over.parallel } : {}), ...(over.runs !== undefined ? { runs: over.runs } : {}) };
 }
 
 /**
