@@ -87,15 +87,19 @@ export type SalvageJob = z.infer<typeof SalvageJob>;
 
 /**
  * Defaults sized for two CPU cores and the default 2-layer policy: 4 states x 8 samples per
- * iteration, two gradient steps on them. The learning rate is a tenth of SFT's peak: RL moves a
- * policy that already works and the KL keeps it near, as GRPO's beta 0.04 does.
+ * iteration, two gradient steps on them. The learning rate is small because RL moves a policy that
+ * already works: AdamW's first steps move every weight by about the learning rate whatever its
+ * gradient. At 3e-4 one update took experiment full3's SFT policy to a KL estimate of 282 per
+ * sampled token (k3, against the SFT policy), and the run ended at 26/90 test tasks against the
+ * SFT policy's 51/90; 1e-4 gave 45/90, 3e-5 and 1e-5 kept 51/90 (docs/benchmarks.md, "The
+ * Salvage-DS learning rate"). The KL term (GRPO's beta 0.04) then keeps it near.
  */
 export const defaultSalvageJob: Omit<SalvageJob, 'policy' | 'outDir' | 'statesFile' | 'maxNew'> = {
   preset: 'salvage', states: 'mined', confirmedOnly: false, routineShare: 0.2,
   iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1, guided: true,
   reward: defaultRewardSettings, gates: defaultGateSettings, rejected: 'anchor', anchorCoef: 0.5,
   clipEps: 0.2, beta: 0.04, advEps: 1e-4, lossAgg: 'token',
-  lr: 3e-4, weightDecay: 0, gradClip: 1, seed: 1, checkpointEvery: 5, resume: true,
+  lr: 3e-5, weightDecay: 0, gradClip: 1, seed: 1, checkpointEvery: 5, resume: true,
 };
 
 type Tunable = Pick<SalvageJob, 'preset' | 'reward' | 'gates' | 'rejected' | 'lossAgg'>;
