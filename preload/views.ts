@@ -241,6 +241,8 @@ export interface ExperimentInfo {
   preset: string;
   createdAt: string;
   replayOf: string | null;
+  /** Changes made to its configuration after it started (config.json's amendments), oldest first. */
+  amendments: Array<{ at: string; change: string; why: string; reopened: string[] }>;
   stages: ExperimentStageInfo[];
   stagesDone: number;
   /** Another process running it now (from run.lock); null when this service runs it or none does. */

@@ -56,7 +56,7 @@ export interface Comparison {
 }
 
 /** What a replay changes on purpose; every other field of the configuration must match. */
-const REPLAY_FIELDS = new Set(['id', 'createdAt', 'replayOf']);
+const REPLAY_FIELDS = new Set(['id', 'createdAt', 'replayOf', 'amendments']);
 
 /** Differences between two values, leaf by leaf (arrays compared whole: `salvage.seeds: [1] vs [1,2]`). */
 export function configDifferences(a: ExperimentConfig, b: ExperimentConfig): ConfigDifference[] {

@@ -36,6 +36,17 @@ export const ExperimentConfig = z.object({
   createdAt: z.string(),
   /** The experiment this one replays (lab experiment --replay): its config.json, with this id and createdAt. */
   replayOf: z.string().regex(EXPERIMENT_ID).optional(),
+  /**
+   * Changes made to this configuration after the experiment started, oldest first: what changed, why,
+   * and which finished stages were reopened to run again under it. The fields above already hold the
+   * new values; a replay runs them from the start and records no amendments of its own.
+   */
+  amendments: z.array(z.object({
+    at: z.string(),
+    change: z.string().min(1),
+    why: z.string().min(1),
+    reopened: z.array(z.string()),
+  })).optional(),
   /** Training families (collection, SFT, mining); test seeds of these and the held-out families are evaluated. */
   families: z.array(z.string().min(1)).min(1),
   collect: z.object({

@@ -1,8 +1,8 @@
 /**
  * Replaying an experiment (`lab experiment --replay ID`, the app's Replay button): a new experiment
  * whose configuration is the original's config.json verbatim — every parameter and seed as it was
- * recorded, not today's presets or library defaults — except its own id and creation time and
- * `replayOf`, the experiment it replays. Running it is running any experiment (resumable the same
+ * recorded, not today's presets or library defaults — except its own id and creation time,
+ * `replayOf`, the experiment it replays, and the original's amendments (their values it keeps). Running it is running any experiment (resumable the same
  * way); comparing the two reports (./compare.ts) shows whether the recorded configuration
  * reproduces its numbers.
  */
@@ -11,9 +11,12 @@ import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './c
 import { ExperimentFolder, readRecordedConfig } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 
-/** The replay's configuration: the original's, with a new id, a new createdAt and replayOf. */
+/**
+ * The replay's configuration: the original's, with a new id, a new createdAt and replayOf. The
+ * original's amendments are its history, not the replay's: the replay runs their values from the start.
+ */
 export function replayConfig(labDir: string, originalId: string, newId: string): ExperimentConfig {
-  const original = readRecordedConfig(labDir, originalId);
+  const { amendments: _, ...original } = readRecordedConfig(labDir, originalId);
   if (!EXPERIMENT_ID.test(newId)) throw new Error(`invalid experiment id "${newId}" (letters, digits, '_' and '-')`);
   return parseExperimentConfig({ ...original, id: newId, createdAt: new Date().toISOString(), replayOf: originalId }, `replay of ${originalId}`);
 }

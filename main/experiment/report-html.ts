@@ -75,6 +75,13 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
   const parts: string[] = [];
   const h = (t: string) => parts.push(`<h2>${esc(t)}</h2>`);
 
+  const amendments = r.config.amendments ?? [];
+  if (amendments.length) {
+    h('Amendments');
+    parts.push(`<p class="note">The configuration was changed after the experiment started (config.json holds the new values):</p>`);
+    parts.push(table(['when', 'change', 'why', 'stages reopened'], amendments.map((a) => [a.at, a.change, a.why, a.reopened.join(', ') || 'none'])));
+  }
+
   h('Claims');
   parts.push(`<p class="${verdictClass(c1.verdict)}"><b>Claim 1 — ${esc(c1.verdict)}.</b> ${esc(c1.claim)}. Steps on solved test tasks: reflection-trained ${num(c1.reflect.value)}${ci(c1.reflect.ci95, (x) => num(x))} (${c1.reflect.n} solved), plain-trained ${num(c1.plain.value)}${ci(c1.plain.ci95, (x) => num(x))} (${c1.plain.n} solved); difference ${num(c1.difference.value)}${ci(c1.difference.ci95, (x) => num(x))} steps, relative reduction ${pct(c1.relativeReduction)}. On the ${c1.common.tasks} test tasks both solved: ${num(c1.common.reflect)} vs ${num(c1.common.plain)}.</p>`);
   parts.push(`<p class="${verdictClass(c2.verdict)}"><b>Claim 2 — ${esc(c2.verdict)}.</b> ${esc(c2.claim)}. Salvage-DS minus SFT (reflection-trained), pooled over ${r.config.salvage.seeds.length} training seed(s): test ${pts(c2.test.difference)} (${esc(c2.test.verdict)}), held-out ${pts(c2.heldout.difference)} (${esc(c2.heldout.verdict)}).</p>`);

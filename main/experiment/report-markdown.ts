@@ -33,6 +33,13 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   out.push(`# Experiment \`${r.experimentId}\` (preset ${r.config.preset})`);
   out.push(`${formatDuration(r.totalS)}${r.totalS >= 60 ? ` (${int(Math.round(r.totalS))} s)` : ''} of stages; browser ${r.backend.browser}; SFT on ${r.backend.sft.join(', ')}, Salvage-DS on ${r.backend.salvage.join(', ') || 'n/a'}. ${r.partial ? `**Partial report** of an unfinished experiment (${r.partial.stagesDone} of ${r.partial.stages} stages; each Salvage-DS variant over the training seeds evaluated so far), made` : 'Report written'} ${r.createdAt}.`);
 
+  const amendments = r.config.amendments ?? [];
+  if (amendments.length) {
+    out.push('## Amendments');
+    out.push('The configuration was changed after the experiment started (config.json holds the new values):');
+    out.push(amendments.map((a) => `- ${a.at}: ${a.change}. Why: ${a.why}${a.reopened.length ? ` Reopened: ${a.reopened.join(', ')}.` : ''}`).join('\n'));
+  }
+
   out.push('## Claims');
   out.push(`**Claim 1: ${c1.verdict}.** ${sentence(c1.claim)}. Steps on solved test tasks: ${mean(c1.reflect)} reflection-trained against ${mean(c1.plain)} plain-trained; difference ${steps(c1.difference)} (bootstrap 95% interval), ${c1.relativeReduction === null ? 'no relative figure' : `${pct(c1.relativeReduction)} fewer`}. On the ${c1.common.tasks} test tasks both solved: ${num(c1.common.reflect)} against ${num(c1.common.plain)}, ${steps(c1.common.difference)}.`);
   out.push(`**Claim 2: ${c2.verdict}.** ${sentence(c2.claim)}. Salvage-DS - SFT (reflection-trained), success points: test ${points(c2.test.difference)} (${c2.test.verdict}), held out ${points(c2.heldout.difference)} (${c2.heldout.verdict}).`);

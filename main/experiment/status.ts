@@ -132,7 +132,7 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
   const headline = existsSync(reportPath) ? headlineOf(readJsonFile(reportPath, z.record(z.string(), z.unknown()), 'JSON')) : null;
   const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
   return {
-    id: config.id, preset: config.preset, createdAt: config.createdAt, replayOf: config.replayOf ?? null,
+    id: config.id, preset: config.preset, createdAt: config.createdAt, replayOf: config.replayOf ?? null, amendments: config.amendments ?? [],
     stages, stagesDone: stages.filter((s) => s.status === 'done').length, state, hasReport: headline !== null, headline, runBy,
     elapsedS: Math.round(stages.reduce((n, s) => n + (s.elapsedS ?? 0), 0)),
     remaining,

@@ -8,7 +8,7 @@ import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
@@ -195,5 +195,24 @@ test('every view fits a 1024 px wide window on a lab that holds a whole experime
   } finally {
     await page.setViewportSize({ width: 1400, height: 1000 });
   }
+  assert.deepEqual(app!.consoleErrors, []);
+});
+
+test('an amended experiment shows each amendment (when, what, the stages reopened; why on hover) above its stages', async () => {
+  cpSync(join(labDir, 'experiments', 'orig'), join(labDir, 'experiments', 'amended'), { recursive: true });
+  const path = join(labDir, 'experiments', 'amended', 'config.json');
+  const why = 'held out, 180 episodes a side gave +-7 points';
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), id: 'amended', amendments: [{ at: '2026-12-06T04:20:00.000Z', change: 'eval.claimHeldoutRuns set', why, reopened: ['eval-sft-reflect-heldout'] }] }));
+  await page.goto(`${web.openUrl}#/episodes`);
+  await page.getByRole('link', { name: 'Experiments' }).click();
+  await page.locator('[data-testid="experiment-row"][data-id="amended"]').click();
+  const item = page.getByTestId('experiment-amendments').locator('li');
+  assert.equal(await item.count(), 1);
+  assert.equal((await item.textContent())?.trim(), 'amended 2026-12-06 04:20:00Z: eval.claimHeldoutRuns set (reopened eval-sft-reflect-heldout)');
+  assert.equal(await item.getAttribute('title'), why);
+  // The unamended original shows none.
+  await page.locator('[data-testid="experiment-row"][data-id="orig"]').click();
+  await page.getByTestId('experiment-stages').waitFor();
+  assert.equal(await page.getByTestId('experiment-amendments').count(), 0);
   assert.deepEqual(app!.consoleErrors, []);
 });

@@ -9,6 +9,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createReplay, replayConfig } from '../../main/experiment/replay.ts';
 import { compareExperiments, compareReports, type Comparison } from '../../main/experiment/compare.ts';
+import { renderReportMarkdown } from '../../main/experiment/report-markdown.ts';
+import { renderReportHtml } from '../../main/experiment/report-html.ts';
+import { experimentStatus } from '../../main/experiment/status.ts';
 import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
 
@@ -37,6 +40,32 @@ test('a replay\'s configuration is the original config.json verbatim but for a n
   assert.equal(folder.config.id, 'orig-replay1');
   assert.deepEqual(readJson('orig-replay1', 'config.json'), JSON.parse(JSON.stringify(folder.config)));
   assert.equal(createReplay(labDir, 'orig').config.id, 'orig-replay2');
+});
+
+test('an amended experiment: its amendments show in status and in both reports; a replay runs the amended values from the start, without them', async () => {
+  cpSync(join(labDir, 'experiments', 'orig'), join(labDir, 'experiments', 'amended'), { recursive: true });
+  const amendments = [{ at: '2026-12-06T04:20:00.000Z', change: 'eval.claimHeldoutRuns set to 18 (SFT) and 6 (Salvage-DS)', why: 'held out, 180 episodes a side gave +-7 points', reopened: ['eval-sft-reflect-heldout'] }];
+  for (const file of ['config.json', 'report.json']) {
+    const path = join(labDir, 'experiments', 'amended', file);
+    const json = JSON.parse(readFileSync(path, 'utf8'));
+    const config = file === 'config.json' ? json : json.config;
+    Object.assign(config, { id: 'amended', amendments });
+    if (file === 'report.json') json.experimentId = 'amended';
+    writeFileSync(path, JSON.stringify(json));
+  }
+  assert.deepEqual(experimentStatus(labDir, 'amended').amendments, amendments);
+  const report = readJson('amended', 'report.json');
+  const md = renderReportMarkdown(report);
+  assert.match(md, /## Amendments\n\n.*\n\n- 2026-12-06T04:20:00\.000Z: eval\.claimHeldoutRuns set to 18 \(SFT\) and 6 \(Salvage-DS\)\. Why: held out, 180 episodes a side gave \+-7 points Reopened: eval-sft-reflect-heldout\./);
+  assert.ok(md.indexOf('## Amendments') < md.indexOf('## Claims'), 'amendments come before the figures they qualify');
+  assert.match(await renderReportHtml(report), /<h2>Amendments<\/h2>.*<td>eval-sft-reflect-heldout<\/td>/s);
+  assert.doesNotMatch(renderReportMarkdown(readJson('orig', 'report.json')), /Amendments/);
+
+  const replay = replayConfig(labDir, 'amended', 'amended-again');
+  assert.equal(replay.amendments, undefined);
+  assert.equal(replay.replayOf, 'amended');
+  // Compared with the unamended original, the amendments are no configuration difference.
+  assert.deepEqual(compareExperiments(labDir, 'orig', 'amended').configDifferences, []);
 });
 
 test('a config.json written before prompts had an element order, or Salvage-DS guided sampling, replays with what it was run with', () => {

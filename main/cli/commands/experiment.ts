@@ -154,6 +154,7 @@ function printStatus(x: ExperimentInfo): void {
   const out = (l: string) => process.stdout.write(l + '\n');
   const by = x.runBy ? ` (pid ${x.runBy.pid} on ${x.runBy.host}, since ${x.runBy.startedAt})` : '';
   out(`experiment ${x.id} (preset ${x.preset}, created ${x.createdAt}): ${x.state}${by}`);
+  for (const a of x.amendments) out(`amended ${a.at}: ${a.change}${a.reopened.length ? ` (reopened ${a.reopened.join(', ')})` : ''}`);
   out(`${x.stagesDone} of ${x.stages.length} stages done, ${formatDuration(x.elapsedS)} of stages so far`);
   const rows = x.stages.map((s) => [
     s.status,
