@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { experimentConfig } from '../../main/experiment/config.ts';
@@ -78,6 +78,17 @@ test('a stopped experiment: finished stages with what they measured, the stopped
   assert.deepEqual(s.remaining.unestimated, ['mine', ...salvage.map((x) => x.name)]);
   assert.equal(s.remaining.estimateS, s.stages.reduce((n, x) => n + (x.estimateS ?? 0), 0));
   assert.equal(s.elapsedS, 1000 + 600 + 2 + 800 + 700 + 1620 + 300);
+});
+
+test('a finished stage whose outputs were set aside (reopened by an amendment) counts as stopped: it runs again on resume', () => {
+  const { labDir, folder } = stoppedMidEval();
+  renameSync(folder.outputsPath('eval-sft-reflect-test'), join(labDir, 'set-aside.json'));
+  const s = experimentStatus(labDir, 'f');
+  const st = s.stages.find((x) => x.name === 'eval-sft-reflect-test')!;
+  assert.equal(st.status, 'stopped');
+  assert.equal(st.summary, null);
+  assert.equal(s.stagesDone, 5);
+  assert.equal(ExperimentFolder.read(labDir, 'f').isDone('eval-sft-reflect-test'), false, 'the pipeline sees it the same way');
 });
 
 test('a running Salvage-DS stage is estimated from its own iterations until one finishes; the running attempt\'s seconds count', () => {
