@@ -37,7 +37,8 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   if (amendments.length) {
     out.push('## Amendments');
     out.push('The configuration was changed after the experiment started (config.json holds the new values):');
-    out.push(amendments.map((a) => `- ${a.at}: ${a.change}. Why: ${a.why}${a.reopened.length ? ` Reopened: ${a.reopened.join(', ')}.` : ''}`).join('\n'));
+    const stop = (t: string) => (/[.!?]$/.test(t) ? t : `${t}.`);
+    out.push(amendments.map((a) => `- ${a.at}: ${stop(a.change)} Why: ${stop(a.why)}${a.reopened.length ? ` Reopened: ${a.reopened.join(', ')}.` : ''}`).join('\n'));
   }
 
   out.push('## Claims');

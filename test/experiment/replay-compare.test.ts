@@ -56,7 +56,7 @@ test('an amended experiment: its amendments show in status and in both reports; 
   assert.deepEqual(experimentStatus(labDir, 'amended').amendments, amendments);
   const report = readJson('amended', 'report.json');
   const md = renderReportMarkdown(report);
-  assert.match(md, /## Amendments\n\n.*\n\n- 2026-12-06T04:20:00\.000Z: eval\.claimHeldoutRuns set to 18 \(SFT\) and 6 \(Salvage-DS\)\. Why: held out, 180 episodes a side gave \+-7 points Reopened: eval-sft-reflect-heldout\./);
+  assert.match(md, /## Amendments\n\n.*\n\n- 2026-12-06T04:20:00\.000Z: eval\.claimHeldoutRuns set to 18 \(SFT\) and 6 \(Salvage-DS\)\. Why: held out, 180 episodes a side gave \+-7 points\. Reopened: eval-sft-reflect-heldout\./);
   assert.ok(md.indexOf('## Amendments') < md.indexOf('## Claims'), 'amendments come before the figures they qualify');
   assert.match(await renderReportHtml(report), /<h2>Amendments<\/h2>.*<td>eval-sft-reflect-heldout<\/td>/s);
   assert.doesNotMatch(renderReportMarkdown(readJson('orig', 'report.json')), /Amendments/);
