@@ -2,9 +2,9 @@
  * Replaying an experiment (`lab experiment --replay ID`, the app's Replay button): a new experiment
  * whose configuration is the original's config.json verbatim — every parameter and seed as it was
  * recorded, not today's presets or library defaults — except its own id and creation time,
- * `replayOf`, the experiment it replays, and the original's amendments (their values it keeps). Running it is running any experiment (resumable the same
- * way); comparing the two reports (./compare.ts) shows whether the recorded configuration
- * reproduces its numbers.
+ * `replayOf`, the experiment it replays, and the original's amendments (their values it keeps).
+ * Running it is running any experiment (resumable the same way); comparing the two reports
+ * (./compare.ts) shows whether the recorded configuration reproduces its numbers.
  */
 import { existsSync } from 'node:fs';
 import { EXPERIMENT_ID, parseExperimentConfig, type ExperimentConfig } from './config.ts';

@@ -106,12 +106,11 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
     const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
     const last = mine.at(-1);
     const ended = mine.filter((e) => e.elapsedS !== undefined);
-    const outputsPath = join(dir, 'outputs', `${s.name}.json`);
-    // Finished means a "done" line and its outputs file (ExperimentFolder.isDone): a stage whose
-    // outputs were set aside (reopened by an amendment) runs again on resume, as a stopped one does.
+    // Finished as the pipeline judges it (a "done" line and its outputs file): a stage whose outputs
+    // were set aside (reopened by an amendment) runs again on resume, as a stopped one does.
     const logged: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
-    const status: StageStatus = logged === 'done' && !existsSync(outputsPath) ? 'stopped' : logged;
-    const outputs = status === 'done' && existsSync(outputsPath) ? readJsonFile(outputsPath, z.unknown(), 'JSON') : null;
+    const status: StageStatus = logged === 'done' && !folder.isDone(s.name) ? 'stopped' : logged;
+    const outputs = status === 'done' ? readJsonFile(folder.outputsPath(s.name), z.unknown(), 'JSON') : null;
     const planned = plannedWork(config, s.name);
     const done = status === 'done' ? planned?.total : status === 'pending' ? 0 : planned && Math.min(planned.total, workDone(folder, labDir, s.name));
     const progress: StageProgress | null = planned ? { done: done ?? 0, total: planned.total, unit: planned.unit } : null;

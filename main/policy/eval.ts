@@ -215,8 +215,8 @@ function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z
  * Run the evaluation's episodes (N environments in parallel) and write lab/evals/<id>/report.json.
  * Each finished episode is appended to episodes.jsonl as it ends; with hooks.evalId naming a
  * stopped evaluation (or a finished one, asked for more runs), the episodes it finished are kept
- * and the rest run (a side-by-side decoder
- * comparison, policy.compareDecode, covers only the episodes of the last run).
+ * and the rest run (a side-by-side decoder comparison, policy.compareDecode, covers only the
+ * episodes of the last run).
  */
 export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks = {}): Promise<EvalReport & { path: string }> {
   const t0 = performance.now();
