@@ -231,19 +231,6 @@ export function experimentPresets(): Array<{ name: ExperimentPreset; description
   return EXPERIMENT_PRESETS.map((name) => ({ name, description: PRESET_DESCRIPTIONS[name], seeds: PRESET_CONFIGS[name].salvage.seeds.length }));
 }
 
-/**
- * Runs of an evaluation stage (by its name, as experimentStages makes them): one over training
- * instances (rollout-train), SFT's own count, and more held out on the two sides of the claim.
- */
-export function evalRuns(e: ExperimentConfig['eval'], stage: string): number {
-  if (stage === 'rollout-train') return 1;
-  if (stage.endsWith('-heldout') && e.claimHeldoutRuns) {
-    if (stage === 'eval-sft-reflect-heldout') return e.claimHeldoutRuns.sft;
-    if (/^eval-salvage-s\d+-heldout$/.test(stage)) return e.claimHeldoutRuns.salvage;
-  }
-  return stage.startsWith('eval-sft-') ? (e.sftRuns ?? e.runs) : e.runs;
-}
-
 /** The preset's configuration with the command's overrides (--seeds). */
 export function experimentConfig(preset: string, id: string, over: { seeds?: number; backend?: string } = {}): ExperimentConfig {
   if (!(EXPERIMENT_PRESETS as readonly string[]).includes(preset)) throw new Error(`--preset must be one of ${EXPERIMENT_PRESETS.join(', ')}, got "${preset}"`);

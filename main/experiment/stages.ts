@@ -27,9 +27,10 @@ import { criticalStates, mixStates, readMinedFailures, routineStates, writeState
 import { startSalvage } from '../policy/salvage/runner.ts';
 import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
-import { evalRuns, initDigest, initPolicyDir, type ExperimentConfig, type Variant } from './config.ts';
+import { initDigest, initPolicyDir, type ExperimentConfig, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
+import { heldOutFamilies } from '../tasks/registry.ts';
 
 export class StageStopped extends Error {
   constructor(stage: string) {
@@ -50,8 +51,14 @@ export interface StageContext {
   log(line: string): void;
 }
 
+/** What a stage does, for estimating it from finished stages of the same kind (held-out episodes run longer than test ones). */
+export type StageKind = 'collect' | 'datasets' | 'sft' | 'eval-test' | 'eval-heldout' | 'eval-train' | 'mine' | 'salvage';
+
 export interface Stage {
   name: string;
+  kind: StageKind;
+  /** The work it has in all, in its own unit; absent for stages counted only as a whole (collection, datasets, mining). */
+  planned?: { total: number; unit: 'episodes' | 'steps' | 'iterations' };
   run(ctx: StageContext): Promise<unknown>;
 }
 
@@ -73,6 +80,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
   const name = `collect-${arm}`;
   return {
     name,
+    kind: 'collect',
     async run(ctx) {
       const c = ctx.config.collect;
       // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
@@ -106,6 +114,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
 /** Two frozen datasets: reflection-collected and shortened, and plain-collected. */
 const datasetsStage: Stage = {
   name: 'datasets',
+  kind: 'datasets',
   async run(ctx) {
     const ratios = { train: 1 - ctx.config.validationShare, validation: ctx.config.validationShare, test: 0 };
     const make = (arm: 'reflect' | 'plain') => {
@@ -127,10 +136,12 @@ export function sftPromptSettings(s: ExperimentConfig['sft']): PromptSettings {
 }
 
 /** SFT on one of the two datasets, in a worker; a cancelled run keeps its checkpoint and resumes. */
-function sftStage(arm: 'reflect' | 'plain'): Stage {
+function sftStage(arm: 'reflect' | 'plain', config: ExperimentConfig): Stage {
   const name = `sft-${arm}`;
   return {
     name,
+    kind: 'sft',
+    planned: { total: config.sft.steps, unit: 'steps' },
     async run(ctx) {
       const s = ctx.config.sft;
       if (s.init && s.initDigest && initDigest(s.init) !== s.initDigest) {
@@ -172,15 +183,20 @@ function sftStage(arm: 'reflect' | 'plain'): Stage {
   };
 }
 
-/** Evaluate a policy (greedy decoding) on test seeds, held-out families or training instances. */
-function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
+/**
+ * Evaluate a policy (greedy decoding) on test seeds, held-out families or training instances, in
+ * `runs` runs (each on its own block of seeds).
+ */
+function evalStage(name: string, policyStage: string, split: EvalSplit, runs: number, config: ExperimentConfig): Stage {
+  const e = config.eval;
+  const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? config.mine.seeds : e.testSeeds;
+  const families = split === 'heldout' ? heldOutFamilies().length : config.families.length;
   return {
     name,
+    kind: split === 'heldout' ? 'eval-heldout' : split === 'train' ? 'eval-train' : 'eval-test',
+    planned: { total: families * seeds * runs, unit: 'episodes' },
     async run(ctx) {
-      const e = ctx.config.eval;
       const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
-      const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? ctx.config.mine.seeds : e.testSeeds;
-      const runs = evalRuns(e, name);
       // The evaluation's id is recorded before its first episode, so a stopped stage continues it rather than starting over.
       const recorded = ctx.folder.lastState(name)?.evalId as string | undefined;
       const evalId = recorded ?? newEvalId();
@@ -205,6 +221,7 @@ function evalStage(name: string, policyStage: string, split: EvalSplit): Stage {
 /** Failure modes of the SFT policy's rollouts on training instances (as `lab mine` writes them). */
 const mineStage: Stage = {
   name: 'mine',
+  kind: 'mine',
   async run(ctx) {
     const rollouts = ctx.folder.outputs<EvalOutputs>('rollout-train');
     const report = JSON.parse(readFileSync(rollouts.path, 'utf8')) as EvalReport;
@@ -231,10 +248,12 @@ const mineStage: Stage = {
 };
 
 /** One Salvage-DS variant (or ablation) at one training seed, from the reflection-trained SFT policy. */
-function salvageStage(variant: Variant, seed: number): Stage {
+function salvageStage(variant: Variant, seed: number, config: ExperimentConfig): Stage {
   const name = `salvage-${variant}-s${seed}`;
   return {
     name,
+    kind: 'salvage',
+    planned: { total: config.salvage.iterations, unit: 'iterations' },
     async run(ctx) {
       const sc = ctx.config.salvage;
       const sft = ctx.folder.outputs<SftOutputs>('sft-reflect').dir;
@@ -275,18 +294,29 @@ function salvageStage(variant: Variant, seed: number): Stage {
   };
 }
 
-/** Every stage of the experiment, in order. */
+/**
+ * Every stage of the experiment, in order. Evaluations run `eval.runs` runs each; SFT's run
+ * `sftRuns` (as many episodes as a variant's pool over its seeds), and the two held-out sides of
+ * the Salvage-DS claim run `claimHeldoutRuns` where the config has it.
+ */
 export function experimentStages(config: ExperimentConfig): Stage[] {
+  const e = config.eval;
+  const sftRuns = e.sftRuns ?? e.runs;
   const stages: Stage[] = [
-    collectStage('reflect'), collectStage('plain'), datasetsStage, sftStage('reflect'), sftStage('plain'),
-    evalStage('eval-sft-reflect-test', 'sft-reflect', 'test'), evalStage('eval-sft-plain-test', 'sft-plain', 'test'),
-    evalStage('eval-sft-reflect-heldout', 'sft-reflect', 'heldout'),
-    evalStage('rollout-train', 'sft-reflect', 'train'), mineStage,
+    collectStage('reflect'), collectStage('plain'), datasetsStage, sftStage('reflect', config), sftStage('plain', config),
+    evalStage('eval-sft-reflect-test', 'sft-reflect', 'test', sftRuns, config), evalStage('eval-sft-plain-test', 'sft-plain', 'test', sftRuns, config),
+    evalStage('eval-sft-reflect-heldout', 'sft-reflect', 'heldout', e.claimHeldoutRuns?.sft ?? sftRuns, config),
+    evalStage('rollout-train', 'sft-reflect', 'train', 1, config), mineStage,
   ];
   for (const seed of config.salvage.seeds) {
     for (const v of config.salvage.variants) {
       const s = `salvage-${v}-s${seed}`;
-      stages.push(salvageStage(v, seed), evalStage(`eval-${v}-s${seed}-test`, s, 'test'), evalStage(`eval-${v}-s${seed}-heldout`, s, 'heldout'));
+      const heldoutRuns = v === 'salvage' ? (e.claimHeldoutRuns?.salvage ?? e.runs) : e.runs;
+      stages.push(
+        salvageStage(v, seed, config),
+        evalStage(`eval-${v}-s${seed}-test`, s, 'test', e.runs, config),
+        evalStage(`eval-${v}-s${seed}-heldout`, s, 'heldout', heldoutRuns, config),
+      );
     }
   }
   return stages;

@@ -14,41 +14,14 @@ import { readJsonFile } from '../store/json-file.ts';
 import { readJsonl } from '../store/jsonl.ts';
 import { labPaths } from '../store/layout.ts';
 import { EVAL_PROGRESS_FILE } from '../policy/eval-splits.ts';
-import { heldOutFamilies } from '../tasks/registry.ts';
-import { evalRuns, type ExperimentConfig } from './config.ts';
 import { ExperimentFolder } from './folder.ts';
-import { experimentStages } from './stages.ts';
+import { experimentStages, type StageKind } from './stages.ts';
 import { stageOutputRefs } from './stage-refs.ts';
 import { liveRunLock } from './run-lock.ts';
 import type { ExperimentHeadline, ExperimentInfo, ExperimentStageInfo, StageProgress, StageStatus } from '../../preload/views.ts';
 
 const num = (x: unknown): number | null => (typeof x === 'number' ? x : null);
 const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
-
-/** A stage's kind, for estimating it from finished stages of the same kind (evaluations by split: held-out episodes run longer). */
-export function stageKind(stage: string): string {
-  if (stage.startsWith('collect-')) return 'collect';
-  if (stage.startsWith('sft-')) return 'sft';
-  if (stage.startsWith('salvage-')) return 'salvage';
-  if (stage === 'rollout-train') return 'eval-train';
-  if (stage.startsWith('eval-')) return stage.endsWith('-heldout') ? 'eval-heldout' : 'eval-test';
-  return stage; // datasets, mine
-}
-
-/** How much work a stage has in all, in its own unit; null for stages counted only as a whole (collection, datasets, mining). */
-export function plannedWork(config: ExperimentConfig, stage: string): { total: number; unit: StageProgress['unit'] } | null {
-  const kind = stageKind(stage);
-  const e = config.eval;
-  if (kind === 'sft') return { total: config.sft.steps, unit: 'steps' };
-  if (kind === 'salvage') return { total: config.salvage.iterations, unit: 'iterations' };
-  if (kind === 'eval-train') return { total: config.families.length * config.mine.seeds, unit: 'episodes' };
-  if (kind === 'eval-test' || kind === 'eval-heldout') {
-    const families = kind === 'eval-heldout' ? heldOutFamilies().length : config.families.length;
-    const seeds = kind === 'eval-heldout' ? e.heldoutSeeds : e.testSeeds;
-    return { total: families * seeds * evalRuns(e, stage), unit: 'episodes' };
-  }
-  return null;
-}
 
 /**
  * The records of a file a stage appends to; none when it does not exist yet. A torn last line (the
@@ -62,8 +35,7 @@ function appended(path: string): Array<Record<string, unknown>> {
 const distinct = (path: string, key: (r: Record<string, unknown>) => unknown): number => new Set(appended(path).map((r) => JSON.stringify(key(r)))).size;
 
 /** Work a stage that has not finished has done so far, counted from the files it appends to. */
-function workDone(folder: ExperimentFolder, labDir: string, stage: string): number {
-  const kind = stageKind(stage);
+function workDone(folder: ExperimentFolder, labDir: string, stage: string, kind: StageKind): number {
   if (kind === 'sft') return distinct(join(folder.dir, 'curves', `${stage}.jsonl`), (r) => r.step);
   if (kind === 'salvage') return appended(join(folder.dir, 'policies', stage, 'salvage-stats.jsonl')).length;
   if (kind.startsWith('eval-')) {
@@ -102,7 +74,8 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
   const isRunning = opts.runningHere === true || runBy !== null;
   const now = opts.now ?? Date.now();
 
-  const stages = experimentStages(config).map((s): ExperimentStageInfo => {
+  const plan = experimentStages(config);
+  const stages = plan.map((s): ExperimentStageInfo => {
     const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
     const last = mine.at(-1);
     const ended = mine.filter((e) => e.elapsedS !== undefined);
@@ -111,8 +84,8 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
     const logged: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
     const status: StageStatus = logged === 'done' && !folder.isDone(s.name) ? 'stopped' : logged;
     const outputs = status === 'done' ? readJsonFile(folder.outputsPath(s.name), z.unknown(), 'JSON') : null;
-    const planned = plannedWork(config, s.name);
-    const done = status === 'done' ? planned?.total : status === 'pending' ? 0 : planned && Math.min(planned.total, workDone(folder, labDir, s.name));
+    const planned = s.planned;
+    const done = status === 'done' ? planned?.total : status === 'pending' ? 0 : planned && Math.min(planned.total, workDone(folder, labDir, s.name, s.kind));
     const progress: StageProgress | null = planned ? { done: done ?? 0, total: planned.total, unit: planned.unit } : null;
     // The attempt under way has no elapsedS yet: its seconds run from its "started" line.
     const runningS = status === 'running' && last ? Math.max(0, (now - Date.parse(last.at)) / 1000) : 0;
@@ -124,11 +97,11 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
       attempts: mine.filter((e) => e.status === 'started').length,
       error: last?.status === 'failed' ? (last.error ?? null) : null,
       progress,
-      summary: outputs === null ? null : stageSummary(s.name, outputs),
+      summary: outputs === null ? null : stageSummary(s.kind, outputs),
       estimateS: null,
     };
   });
-  const remaining = estimateRemaining(stages);
+  const remaining = estimateRemaining(stages, new Map(plan.map((s) => [s.name, s.kind])));
 
   const reportPath = join(dir, 'report.json');
   const headline = existsSync(reportPath) ? headlineOf(readJsonFile(reportPath, z.record(z.string(), z.unknown()), 'JSON')) : null;
@@ -151,12 +124,12 @@ const FALLBACK: Record<string, string[]> = { 'eval-heldout': ['eval-test', 'eval
  * work (an evaluation, from another split's pace first); otherwise the stage is listed as not
  * estimated and left out of the total.
  */
-function estimateRemaining(stages: ExperimentStageInfo[]): ExperimentInfo['remaining'] {
+function estimateRemaining(stages: ExperimentStageInfo[], kinds: Map<string, StageKind>): ExperimentInfo['remaining'] {
   const rate = new Map<string, number>();
   const byKind = new Map<string, { s: number; units: number }>();
   for (const st of stages) {
     if (st.status !== 'done' || st.elapsedS === null) continue;
-    const k = stageKind(st.name);
+    const k = kinds.get(st.name)!;
     const acc = byKind.get(k) ?? { s: 0, units: 0 };
     acc.s += st.elapsedS;
     acc.units += st.progress?.total ?? 1;
@@ -168,7 +141,7 @@ function estimateRemaining(stages: ExperimentStageInfo[]): ExperimentInfo['remai
   for (const st of stages) {
     if (st.status === 'done') continue;
     const left = st.progress ? st.progress.total - st.progress.done : 1;
-    const kind = stageKind(st.name);
+    const kind = kinds.get(st.name)!;
     let perUnit = rate.get(kind) ?? (FALLBACK[kind] ?? []).map((k) => rate.get(k)).find((r) => r !== undefined);
     if (perUnit === undefined && st.progress && st.progress.done > 0 && st.elapsedS) perUnit = st.elapsedS / st.progress.done;
     if (perUnit === undefined) {
@@ -182,10 +155,9 @@ function estimateRemaining(stages: ExperimentStageInfo[]): ExperimentInfo['remai
 }
 
 /** One line of what a finished stage measured, for the status table. */
-function stageSummary(stage: string, outputs: unknown): string | null {
+function stageSummary(kind: StageKind, outputs: unknown): string | null {
   const o = (outputs ?? {}) as Record<string, any>;
   const pct = (k: number, n: number) => `${k}/${n}, ${((100 * k) / Math.max(1, n)).toFixed(1)}%`;
-  const kind = stageKind(stage);
   if (kind === 'collect') {
     const arms = Array.isArray(o.summary?.arms) ? (o.summary.arms as Array<Record<string, any>>) : [];
     return arms.map((a) => `${a.arm} ${num(a.successes) ?? '?'}/${num(a.tasks) ?? '?'}`).join(', ') || null;

@@ -8,15 +8,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evalRuns, experimentConfig, parseExperimentConfig, PRESET_CONFIGS } from '../../main/experiment/config.ts';
+import { experimentConfig, parseExperimentConfig, PRESET_CONFIGS } from '../../main/experiment/config.ts';
 import { ExperimentFolder } from '../../main/experiment/folder.ts';
 import { experimentStages, sftPromptSettings, type StageContext } from '../../main/experiment/stages.ts';
 import { rateDifference } from '../../main/experiment/report.ts';
 import { rate } from '../../main/policy/stats.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 
-/** The held-out families (`lab eval --split heldout`). */
-const HELD_OUT_FAMILIES = ['restaurants', 'wiki'];
 const shipped = (file: string) => JSON.parse(readFileSync(join(SHIPPED_POLICY, file), 'utf8'));
 
 test('the full preset fine-tunes the shipped policy in its own shape and prompt, and records its weights', () => {
@@ -37,13 +35,12 @@ test('the full preset fine-tunes the shipped policy in its own shape and prompt,
 
 test('the full preset gives each claimed difference a 95% interval of at most +-5 points', () => {
   const cfg = experimentConfig('full', 'f1');
-  const e = cfg.eval;
   const pool = cfg.salvage.seeds.length;
-  const episodes = (stage: string, split: 'test' | 'heldout') =>
-    (split === 'test' ? e.testSeeds * cfg.families.length : e.heldoutSeeds * HELD_OUT_FAMILIES.length) * evalRuns(e, stage);
-  const salvage = { test: pool * episodes('eval-salvage-s1-test', 'test'), heldout: pool * episodes('eval-salvage-s1-heldout', 'heldout') };
-  const sft = { test: episodes('eval-sft-reflect-test', 'test'), heldout: episodes('eval-sft-reflect-heldout', 'heldout') };
+  const episodes = (config: typeof cfg, stage: string) => experimentStages(config).find((s) => s.name === stage)!.planned!.total;
+  const salvage = { test: pool * episodes(cfg, 'eval-salvage-s1-test'), heldout: pool * episodes(cfg, 'eval-salvage-s1-heldout') };
+  const sft = { test: episodes(cfg, 'eval-sft-reflect-test'), heldout: episodes(cfg, 'eval-sft-reflect-heldout') };
   assert.deepEqual(sft, salvage, 'SFT gets as many episodes as the Salvage-DS variant pools, test and held out');
+  assert.deepEqual(sft, { test: 810, heldout: 540 });
   const halfWidth = (p1: number, n1: number, p2: number, n2: number) => {
     const d = rateDifference(rate(Math.round(p1 * n1), n1), rate(Math.round(p2 * n2), n2)).ci95!;
     return (d.high - d.low) / 2;
@@ -51,19 +48,21 @@ test('the full preset gives each claimed difference a 95% interval of at most +-
   // Test success near 50% (the widest case); held out, the SFT policies solve 15% (full3: 27/180) and Salvage-DS may reach 20%.
   assert.ok(halfWidth(0.5, salvage.test, 0.5, sft.test) <= 0.05, `test: +-${halfWidth(0.5, salvage.test, 0.5, sft.test)}`);
   assert.ok(halfWidth(0.2, salvage.heldout, 0.15, sft.heldout) <= 0.05, `held out: +-${halfWidth(0.2, salvage.heldout, 0.15, sft.heldout)}`);
-  // The ablations keep the test runs held out too (no claim rests on them).
-  assert.equal(evalRuns(e, 'eval-graded-s2-heldout'), e.runs);
-  assert.equal(evalRuns(e, 'eval-sft-plain-test'), e.sftRuns);
-  assert.equal(evalRuns(e, 'rollout-train'), 1);
+  // The ablations keep the test runs held out too (no claim rests on them); rollouts on training instances run once.
+  const e = cfg.eval;
+  assert.equal(episodes(cfg, 'eval-graded-s2-heldout'), 2 * e.heldoutSeeds * e.runs);
+  assert.equal(episodes(cfg, 'eval-sft-plain-test'), cfg.families.length * e.testSeeds * e.sftRuns!);
+  assert.equal(episodes(cfg, 'rollout-train'), cfg.families.length * cfg.mine.seeds);
   // More Salvage-DS seeds: SFT keeps pace, test and held out.
   const four = experimentConfig('full', 'f2', { seeds: 4 });
   assert.equal(four.eval.sftRuns, four.eval.runs * 4);
   assert.equal(four.eval.claimHeldoutRuns!.sft, four.eval.claimHeldoutRuns!.salvage * 4);
   assert.equal(PRESET_CONFIGS.demo.eval.sftRuns, undefined);
   // Configs without the field (full2, and full3 as it was created) run their held-out evaluations as the test ones.
-  const { claimHeldoutRuns: _, ...older } = e;
-  assert.equal(evalRuns(older, 'eval-sft-reflect-heldout'), e.sftRuns);
-  assert.equal(evalRuns(older, 'eval-salvage-s3-heldout'), e.runs);
+  const { claimHeldoutRuns: _, ...olderEval } = e;
+  const older = { ...cfg, eval: olderEval };
+  assert.equal(episodes(older, 'eval-sft-reflect-heldout'), 2 * e.heldoutSeeds * e.sftRuns!);
+  assert.equal(episodes(older, 'eval-salvage-s3-heldout'), 2 * e.heldoutSeeds * e.runs);
 });
 
 test('a config written before the prompt and init fields existed still reads, with the settings it ran with', () => {

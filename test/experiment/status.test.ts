@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { experimentConfig } from '../../main/experiment/config.ts';
 import { ExperimentFolder } from '../../main/experiment/folder.ts';
 import { experimentStages } from '../../main/experiment/stages.ts';
-import { experimentStatus, plannedWork } from '../../main/experiment/status.ts';
+import { experimentStatus } from '../../main/experiment/status.ts';
 import { RUN_LOCK_FILE } from '../../main/experiment/run-lock.ts';
 import { labPaths } from '../../main/store/layout.ts';
 import { formatDuration } from '../../preload/duration.ts';
@@ -69,7 +69,7 @@ test('a stopped experiment: finished stages with what they measured, the stopped
   // 710 episodes left at the finished test evaluation's 2 s each.
   assert.equal(ev.estimateS, 1420);
   // Held-out and training-seed evaluations have no finished stage of their own: the test pace stands in.
-  assert.equal(st('eval-sft-reflect-heldout').estimateS, 2 * plannedWork(folder.config, 'eval-sft-reflect-heldout')!.total);
+  assert.equal(st('eval-sft-reflect-heldout').estimateS, 2 * experimentStages(folder.config).find((x) => x.name === 'eval-sft-reflect-heldout')!.planned!.total);
   assert.equal(st('rollout-train').estimateS, 2 * folder.config.families.length * folder.config.mine.seeds);
   // Nothing to go by for mining or Salvage-DS yet: named, left out of the total.
   assert.ok(st('mine').estimateS === null && s.remaining.unestimated.includes('mine'));
