@@ -5,8 +5,9 @@
  *   outputs/<stage>.json what a finished stage produced (ids, paths, numbers), written atomically
  *   policies/            the SFT and Salvage-DS policy folders
  *   report.json, report.html
- * A stage counts as finished only when its outputs file exists and a "done" line follows it, so a
- * process killed between the two simply redoes that stage.
+ *   set-aside/<time>/    what an amendment took out of the way of a stage it reopened (outputs, policy folders, curves)
+ * A stage counts as finished only when its outputs file exists and a "done" line follows it (and
+ * follows any "reopened" line), so a process killed between the two simply redoes that stage.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +20,13 @@ import { labPaths } from '../store/layout.ts';
 
 export const StageEvent = z.object({
   stage: z.string(),
-  /** resumable: the stage recorded what it needs to continue (its state). */
-  status: z.enum(['started', 'resumable', 'done', 'stopped', 'failed']),
+  /**
+   * resumable: the stage recorded what it needs to continue (its state). reopened: an amendment
+   * sent a finished stage back to run again (`lab experiment amend`); with `redo`, from scratch:
+   * the states it recorded before no longer count.
+   */
+  status: z.enum(['started', 'resumable', 'done', 'stopped', 'failed', 'reopened']),
+  redo: z.boolean().optional(),
   at: z.string(),
   /** Seconds this attempt at the stage ran (done, stopped, failed). */
   elapsedS: z.number().optional(),
@@ -100,8 +106,15 @@ export class ExperimentFolder {
     return join(this.dir, 'outputs', `${stage}.json`);
   }
 
+  /** The stage's events since it was last reopened (all of them if it never was); `redo`: only since the last reopening from scratch. */
+  private current(stage: string, which: 'reopened' | 'redo'): StageEvent[] {
+    const mine = this.events.filter((e) => e.stage === stage);
+    const cut = mine.findLastIndex((e) => e.status === 'reopened' && (which === 'reopened' || e.redo === true));
+    return mine.slice(cut + 1);
+  }
+
   isDone(stage: string): boolean {
-    return this.events.some((e) => e.stage === stage && e.status === 'done') && existsSync(this.outputsPath(stage));
+    return this.current(stage, 'reopened').some((e) => e.status === 'done') && existsSync(this.outputsPath(stage));
   }
 
   outputs<T>(stage: string): T {
@@ -109,9 +122,9 @@ export class ExperimentFolder {
     return JSON.parse(readFileSync(this.outputsPath(stage), 'utf8')) as T;
   }
 
-  /** The latest state a stage recorded (to continue it), if any. */
+  /** The latest state a stage recorded (to continue it), if any; none recorded before it was last reopened from scratch. */
   lastState(stage: string): Record<string, unknown> | undefined {
-    return this.events.filter((e) => e.stage === stage && e.state).at(-1)?.state;
+    return this.current(stage, 'redo').filter((e) => e.state).at(-1)?.state;
   }
 
   finish(stage: string, outputs: unknown, elapsedS: number): void {

@@ -59,6 +59,8 @@ export interface Stage {
   kind: StageKind;
   /** The work it has in all, in its own unit; absent for stages counted only as a whole (collection, datasets, mining). */
   planned?: { total: number; unit: 'episodes' | 'steps' | 'iterations' };
+  /** The stages whose outputs it reads: when one of them runs again, so must this one. */
+  inputs: string[];
   run(ctx: StageContext): Promise<unknown>;
 }
 
@@ -81,6 +83,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
   return {
     name,
     kind: 'collect',
+    inputs: [],
     async run(ctx) {
       const c = ctx.config.collect;
       // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
@@ -115,6 +118,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
 const datasetsStage: Stage = {
   name: 'datasets',
   kind: 'datasets',
+  inputs: ['collect-reflect', 'collect-plain'],
   async run(ctx) {
     const ratios = { train: 1 - ctx.config.validationShare, validation: ctx.config.validationShare, test: 0 };
     const make = (arm: 'reflect' | 'plain') => {
@@ -141,6 +145,7 @@ function sftStage(arm: 'reflect' | 'plain', config: ExperimentConfig): Stage {
   return {
     name,
     kind: 'sft',
+    inputs: ['datasets'],
     planned: { total: config.sft.steps, unit: 'steps' },
     async run(ctx) {
       const s = ctx.config.sft;
@@ -195,6 +200,7 @@ function evalStage(name: string, policyStage: string, split: EvalSplit, runs: nu
     name,
     kind: split === 'heldout' ? 'eval-heldout' : split === 'train' ? 'eval-train' : 'eval-test',
     planned: { total: families * seeds * runs, unit: 'episodes' },
+    inputs: [policyStage],
     async run(ctx) {
       const policy = ctx.folder.outputs<{ dir: string }>(policyStage).dir;
       // The evaluation's id is recorded before its first episode, so a stopped stage continues it rather than starting over.
@@ -222,6 +228,7 @@ function evalStage(name: string, policyStage: string, split: EvalSplit, runs: nu
 const mineStage: Stage = {
   name: 'mine',
   kind: 'mine',
+  inputs: ['rollout-train'],
   async run(ctx) {
     const rollouts = ctx.folder.outputs<EvalOutputs>('rollout-train');
     const report = JSON.parse(readFileSync(rollouts.path, 'utf8')) as EvalReport;
@@ -253,6 +260,8 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
   return {
     name,
     kind: 'salvage',
+    // The states-all variant trains on the SFT data's states alone, not on mined ones.
+    inputs: variant === 'states-all' ? ['sft-reflect'] : ['sft-reflect', 'mine'],
     planned: { total: config.salvage.iterations, unit: 'iterations' },
     async run(ctx) {
       const sc = ctx.config.salvage;

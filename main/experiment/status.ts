@@ -81,7 +81,8 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
     const ended = mine.filter((e) => e.elapsedS !== undefined);
     // Finished as the pipeline judges it (a "done" line and its outputs file): a stage whose outputs
     // were set aside (reopened by an amendment) runs again on resume, as a stopped one does.
-    const logged: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : (last.status as StageStatus);
+    // A stage an amendment reopened runs again on resume, as a stopped one does.
+    const logged: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : last.status === 'reopened' ? 'stopped' : (last.status as StageStatus);
     const status: StageStatus = logged === 'done' && !folder.isDone(s.name) ? 'stopped' : logged;
     const outputs = status === 'done' ? readJsonFile(folder.outputsPath(s.name), z.unknown(), 'JSON') : null;
     const planned = s.planned;

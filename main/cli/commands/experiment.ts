@@ -18,6 +18,11 @@ import type { ExperimentInfo } from '../../../preload/views.ts';
 import type { LabStore } from '../../store/lab.ts';
 import { formatDuration } from '../../../preload/duration.ts';
 
+/** A repeatable option's values, in order. */
+const repeatable = (value: string, previous: string[] = []) => [...previous, value];
+/** Stage names, repeatable or comma-separated. */
+const stageList = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
 interface ExperimentFlags extends BrowserFlags {
   preset?: string;
   out?: string;
@@ -135,6 +140,29 @@ export function registerExperimentCommand(program: Command): void {
       if (cmd.optsWithGlobals().json) return printJson(report);
       if (o.markdown) return void process.stdout.write(renderReportMarkdown(report));
       printSummary(report, path);
+    });
+
+  experiment
+    .command('amend <id>')
+    .description('change a stopped experiment\'s recorded config and send stages back to run again under it, recorded with the reason in config.json (status, app and report show it; a replay runs the new values from the start). Stages that read a reopened or redone stage\'s outputs are redone too; nothing is deleted: what is moved out of the way goes to set-aside/<time>/')
+    .option('--set <path=value>', 'a config value by its dotted path, read as JSON where it parses (eval.runs=3, salvage.rl.lr=3e-5, \'eval.claimHeldoutRuns={"sft":18,"salvage":6}\'); repeatable', repeatable, [])
+    .requiredOption('--why <text>', 'why the experiment is amended (recorded with the change)')
+    .option('--reopen <stage>', 'run this finished stage again, continuing its own work (an evaluation takes more runs under its id; SFT and Salvage-DS resume from their checkpoint); repeatable or comma-separated', stageList, [])
+    .option('--redo <stage>', 'run this stage again from scratch (its policy folder set aside, a new evaluation id); repeatable or comma-separated', stageList, [])
+    .option('--dry-run', 'say what would change and be set aside, and write nothing')
+    .option('--json', 'print the result as JSON')
+    .action(async (id: string, o: { set: string[]; why: string; reopen: string[]; redo: string[]; dryRun?: boolean }, cmd: Command) => {
+      const store = openLab(cmd);
+      // Loaded here, not at start-up: the stage list imports the training and browser modules.
+      const { amendExperiment, parseSetting } = await import('../../experiment/amend.ts');
+      const r = amendExperiment(store.dir, id, { set: o.set.map(parseSetting), why: o.why, reopen: o.reopen, redo: o.redo, dryRun: o.dryRun });
+      if (cmd.optsWithGlobals().json) return printJson({ experimentId: id, ...r });
+      const out = (l: string) => process.stdout.write(l + '\n');
+      out(`${r.dryRun ? 'would amend' : 'amended'} experiment ${id}: ${r.change}`);
+      for (const s of r.stages) out(`  ${s.how.padEnd(8)} ${s.stage}`);
+      if (!r.stages.length) out('  no stage sent back: finished stages keep the values they ran with');
+      for (const m of r.setAside) out(`  set aside ${m.from} -> ${m.to}`);
+      if (!r.dryRun) out(`continue it: npm run lab -- experiment --resume ${id}`);
     });
 
   experiment
