@@ -79,3 +79,21 @@ test('lab eval --resume ID continues a stopped evaluation with its recorded requ
   assert.equal(extended.request.runs, 3);
   await assert.rejects(runLab('--lab', fx.store.dir, 'eval', '--resume', 'nope'), /--resume: no evaluation nope to continue in .*evals/);
 });
+
+test('greedy evaluation is deterministic: the same request twice gives the same episodes, action for action and output for output', async () => {
+  // What every comparison of evaluations rests on: a difference between two policies' results
+  // comes from their weights, not from the run (page timing, decoding order, seeds).
+  const deps = { envs: [fx.env], server: fx.server, store: fx.store, browserKind: 'chromium' };
+  const req: EvalRequest = { ...request, tasks: 'flights,shop', runs: 1, maxSteps: 4 };
+  const trace = async () => {
+    const r = await runEval(deps, req, { evalId: newEvalId() });
+    return r.episodes.map((e) => {
+      const ep = fx.store.readEpisode(e.episodeId);
+      return { task: `${e.family}:${e.seed}`, success: e.success, steps: ep.steps.map((s) => [s.action, s.io?.output]) };
+    });
+  };
+  const first = await trace();
+  assert.equal(first.length, 2);
+  assert.ok(first.every((e) => e.steps.length > 0 && e.steps.every(([, out]) => typeof out === 'string' && out.length > 0)), 'every step recorded its output');
+  assert.deepEqual(await trace(), first);
+});
