@@ -55,6 +55,12 @@ export interface CompactPolicyOptions {
    */
   stallBan?: boolean;
   /**
+   * With stallBan: every action that left a page unchanged stays banned on that page for the rest
+   * of the episode, not only at the next step (a policy banned from one repeat alternates between
+   * two actions that change nothing: "Find a table", "Apply filters").
+   */
+  stallBanAll?: boolean;
+  /**
    * With guidance, for a policy whose policy.json lists messageWords: the words of a message or of
    * typed text must stand in the prompt or in that list (see ActionGuide). Default true.
    */
@@ -107,6 +113,8 @@ export interface CompactPolicyConfig {
   noRepeatNgram?: number;
   /** Whether an action that left the page unchanged was banned at the next step; absent before it existed (no). */
   stallBan?: boolean;
+  /** Whether such an action stayed banned on that page for the rest of the episode; absent before it existed (no). */
+  stallBanAll?: boolean;
   /** Whether messages and typed text kept to the prompt's and the policy's words; absent before it existed (no). */
   messageWords?: boolean;
   /** Whether a cite policy's messages stated the value they cited; absent before it existed (no). */
@@ -169,6 +177,8 @@ export class CompactPolicyAgent implements Agent {
   private step = 0;
   /** The page the last step acted on (pageKey), to see whether its action changed anything. */
   private lastPage: string | null = null;
+  /** Actions that left each page unchanged in this episode (stallBanAll), by pageKey. */
+  private stalledOn = new Map<string, Set<string>>();
 
   constructor(readonly options: CompactPolicyOptions) {}
 
@@ -194,7 +204,7 @@ export class CompactPolicyAgent implements Agent {
     const p = await this.load();
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
-      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true), statedValue: p.settings.prompt.answer === 'cite' && (this.options.statedValue ?? true) } : {}),
+      ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, ...(this.options.stallBan && this.options.stallBanAll ? { stallBanAll: true } : {}), messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true), statedValue: p.settings.prompt.answer === 'cite' && (this.options.statedValue ?? true) } : {}),
       seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
@@ -204,6 +214,7 @@ export class CompactPolicyAgent implements Agent {
     this.taskSeed = mixSeed(this.options.seed ?? 0, task.family, task.seed, 'policy');
     this.step = 0;
     this.lastPage = null;
+    this.stalledOn.clear();
   }
 
   async act(obs: Observation, history: readonly AgentTurn[]): Promise<AgentTurn> {
@@ -224,10 +235,13 @@ export class CompactPolicyAgent implements Agent {
     const page = pageKey(obs);
     const stalled = page === this.lastPage && history.length > 0 && (this.options.stallBan ?? false) ? history.at(-1)!.action : null;
     this.lastPage = page;
+    if (stalled && this.options.stallBanAll) this.stalledOn.set(page, (this.stalledOn.get(page) ?? new Set()).add(stalled));
+    const bans = this.options.stallBanAll ? [...(this.stalledOn.get(page) ?? [])] : stalled ? [stalled] : [];
     const guide = () => {
       const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: promptText, vocabulary: settings.messageWords } : undefined;
       const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words, citeLinesFor(promptText, settings.prompt.answer), this.options.statedValue ?? true);
-      return stalled ? g.banAction(stalled) : g;
+      for (const a of bans) g.banAction(a);
+      return g;
     };
     const generate = (decoder: Decoder) => decoder.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed, stopTokens: [eot],

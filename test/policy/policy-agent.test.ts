@@ -132,3 +132,32 @@ test('the stall ban: an action that left the page unchanged is not written again
   const banned = await stalls(true);
   for (const [a, b] of banned) assert.notEqual(b, a, 'the same action after it changed nothing');
 });
+
+test('the stall ban on the whole episode: an action that left a page unchanged is never written on that page again', async () => {
+  await selectBackend('wasm');
+  const tokenizer = trainTokenizer(['click(\'12\') fill(\'3\', \'x\') go_back()'], 280);
+  const model = new TransformerLM({ vocabSize: tokenizer.vocabSize, satTokens: 0, ctx: 512, dModel: 16, nLayer: 1, nHead: 2, dFF: 32, initStd: 0, seed: 5 });
+  const dir = mkdtempSync(join(tmpdir(), 'lab-policy-stall-all-'));
+  await saveModel(dir, { model, tokenizer, sat: null });
+  const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
+  /** Actions written again on a page where they had changed nothing before. */
+  const repeats = async (stallBanAll: boolean) => {
+    const agent = new CompactPolicyAgent({ dir, maxNew: 48, seed: 3, stallBan: true, stallBanAll });
+    assert.equal((await agent.config()).stallBanAll, stallBanAll ? true : undefined);
+    const out = await runEpisode(deps, { family: 'webmail', seed: 10, tier: 1, agent, maxSteps: 8 });
+    const steps = fx.store.readEpisode(out.id).steps;
+    const stalledOn = new Map<string, Set<string>>();
+    const found: string[] = [];
+    for (const [i, s] of steps.entries()) {
+      // An output the budget cut before the call closed is no action the guide could ban (nor one it allowed).
+      if (s.error && INVALID_ACTION_CODES.has(s.error.code)) continue;
+      const page = pageKey(s.observation);
+      if (stalledOn.get(page)?.has(s.action)) found.push(`step ${i}: ${s.action}`);
+      if (i + 1 < steps.length && pageKey(steps[i + 1].observation) === page) stalledOn.set(page, (stalledOn.get(page) ?? new Set()).add(s.action));
+    }
+    return found;
+  };
+  // Banned only at the next step, the untrained policy alternates between actions that change nothing.
+  assert.ok((await repeats(false)).length > 0, 'without the whole-episode ban an action comes back');
+  assert.deepEqual(await repeats(true), []);
+});

@@ -200,10 +200,11 @@ export function registerPolicyCommands(program: Command): void {
       .option('--no-message-words', 'guided: let messages and typed text hold any word (by default a policy whose policy.json lists messageWords keeps them to those and the prompt\'s)')
       .option('--no-stated-value', 'guided: let a cite policy\'s message leave out the value its thought cited (by default the message must state it)')
       .option('--stall-ban', 'guided: the policy may not write again an action that left the page unchanged')
+      .option('--stall-ban-all', 'guided: as --stall-ban, and such an action stays banned on that page for the rest of the episode (not only at the next step)')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored, but --runs N adds runs to it (a finished one too), to narrow its intervals')
       .option('--json', 'print the report as JSON'))),
-  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -218,7 +219,7 @@ export function registerPolicyCommands(program: Command): void {
       parallel: cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined,
       runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
     }) : {
-      policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!o.stallBan, messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+      policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
       tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
     };
     const evalId = o.resume ?? newEvalId();
