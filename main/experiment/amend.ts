@@ -128,7 +128,10 @@ export function amendExperiment(labDir: string, id: string, req: AmendRequest): 
   if (notRun.length) throw new Error(`stage ${notRun[0]}: it has not run yet, so it will run under the amended config anyway`);
 
   const at = (req.now ?? new Date()).toISOString();
-  const setAsideDir = join(folder.dir, 'set-aside', at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
+  // One folder per amendment: a second one in the same second must not overwrite the first's files.
+  const stamp = at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  let setAsideDir = join(folder.dir, 'set-aside', stamp);
+  for (let n = 2; existsSync(setAsideDir); n++) setAsideDir = join(folder.dir, 'set-aside', `${stamp}-${n}`);
   const moves: Array<[string, string]> = [];
   const aside = (path: string) => {
     if (existsSync(path)) moves.push([path, join(setAsideDir, relative(folder.dir, path))]);

@@ -117,8 +117,11 @@ test('a reopened evaluation keeps its id (it takes more runs under it); an earli
   for (const s of experimentStages(folder.config).filter((x) => x.name.startsWith('salvage-states-all-s1'))) assert.equal(folder.isDone(s.name), true);
   assert.equal(readFileSync(join(dir, 'set-aside', '20261206T080100Z', 'mining.json'), 'utf8'), '{"failures":3}\n');
   assert.ok(!existsSync(join(labPaths.eval(labDir, rolloutEval), 'mining.json')));
+  // A third amendment in the same second sets aside into a folder of its own.
+  const r3 = amendExperiment(labDir, 'd', { set: [], why: 'again', reopen: ['eval-sft-reflect-test'], now: later });
+  assert.ok(r3.setAside.length > 0 && r3.setAside.every((m) => m.to.startsWith('set-aside/20261206T080100Z-2/')), JSON.stringify(r3.setAside));
   const amendments = parseExperimentConfig(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')), 'config.json').amendments!;
-  assert.deepEqual(amendments.map((a) => a.change), ['eval.runs 1 -> 3', 'no config value changed']);
+  assert.deepEqual(amendments.map((a) => a.change), ['eval.runs 1 -> 3', 'no config value changed', 'no config value changed']);
 });
 
 test('refusals name the problem and change nothing: unknown field, bad value, unknown or unrun stage, a collection, a running experiment', () => {
