@@ -84,7 +84,7 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
 
   h('Claims');
   parts.push(`<p class="${verdictClass(c1.verdict)}"><b>Claim 1 — ${esc(c1.verdict)}.</b> ${esc(c1.claim)}. Steps on solved test tasks: reflection-trained ${num(c1.reflect.value)}${ci(c1.reflect.ci95, (x) => num(x))} (${c1.reflect.n} solved), plain-trained ${num(c1.plain.value)}${ci(c1.plain.ci95, (x) => num(x))} (${c1.plain.n} solved); difference ${num(c1.difference.value)}${ci(c1.difference.ci95, (x) => num(x))} steps, relative reduction ${pct(c1.relativeReduction)}. On the ${c1.common.tasks} test tasks both solved: ${num(c1.common.reflect)} vs ${num(c1.common.plain)}.</p>`);
-  parts.push(`<p class="${verdictClass(c2.verdict)}"><b>Claim 2 — ${esc(c2.verdict)}.</b> ${esc(c2.claim)}. Salvage-DS minus SFT (reflection-trained), pooled over ${r.config.salvage.seeds.length} training seed(s): test ${pts(c2.test.difference)} (${esc(c2.test.verdict)}), held-out ${pts(c2.heldout.difference)} (${esc(c2.heldout.verdict)}).</p>`);
+  parts.push(`<p class="${verdictClass(c2.verdict)}"><b>Claim 2 — ${esc(c2.verdict)}.</b> ${esc(c2.claim)}. Salvage-DS minus SFT (reflection-trained), pooled over ${r.methods.find((m) => m.method === 'salvage')?.seeds.length ?? 0} training seed(s): test ${pts(c2.test.difference)} (${esc(c2.test.verdict)}), held-out ${pts(c2.heldout.difference)} (${esc(c2.heldout.verdict)}).</p>`);
   const pr = r.precision;
   const hw = (x: number | null, unit: string, target: number) => (x === null ? 'no interval' : `+-${x.toFixed(2)} ${unit} (target +-${target})`);
   parts.push(`<p class="note">Precision (half-width of each 95% interval): claim 1 ${hw(pr.fewerSteps, 'steps', pr.target.steps)}; claim 2 test ${hw(pr.salvageTest, 'points', pr.target.points)}, held-out ${hw(pr.salvageHeldout, 'points', pr.target.points)}: ${pr.met ? 'every target met' : 'not every target met'}.</p>`);
@@ -112,6 +112,8 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
     ['salvage', pts(c2.test.difference), '-', pts(c2.heldout.difference), '-'],
     ...r.ablations.map((a) => [a.variant, pts(a.test.vsSft), pts(a.test.vsSalvage), pts(a.heldout.vsSft), pts(a.heldout.vsSalvage)]),
   ]));
+  const at = r.config.salvage.ablationSeeds;
+  if (at) parts.push(`<p>The ablations train at seed${at.length > 1 ? 's' : ''} ${esc(at.join(', '))} only (<code>ablationSeeds</code>); Salvage-DS at every seed.</p>`);
 
   h('Failure modes of the SFT policy on training instances');
   const modes = Object.keys(r.failureModes.byMode);

@@ -19,7 +19,7 @@ import { readRecordedConfig, type ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 import type { LabStore } from '../store/lab.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
-import type { ExperimentConfig, Variant } from './config.ts';
+import { variantSeeds, type ExperimentConfig, type Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
 import { experimentStages } from './stages.ts';
 import { renderReportHtml } from './report-html.ts';
@@ -197,11 +197,11 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
     { method: 'sft-reflect', seeds: [cfg.sft.seed], test: pooled([evRefl]), heldout: pooled([out<EvalOutputs>('eval-sft-reflect-heldout')]) },
   ];
   for (const v of cfg.salvage.variants) {
-    const seeds = cfg.salvage.seeds.filter((s) => finished(`eval-${v}-s${s}-test`));
+    const seeds = variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-test`));
     methods.push({
       method: v, seeds,
       test: pooled(seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-test`))),
-      heldout: pooled(cfg.salvage.seeds.filter((s) => finished(`eval-${v}-s${s}-heldout`)).map((s) => out<EvalOutputs>(`eval-${v}-s${s}-heldout`))),
+      heldout: pooled(variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-heldout`)).map((s) => out<EvalOutputs>(`eval-${v}-s${s}-heldout`))),
     });
   }
   const m = (name: string) => methods.find((x) => x.method === name)!;
@@ -213,7 +213,7 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
   const hv = verdictOf(heldDiff, 1);
   const both2: Verdict = tv === hv ? tv : [tv, hv].includes('not measurable') ? 'not measurable' : [tv, hv].includes('not reproduced') ? 'not reproduced' : 'inconclusive';
 
-  const salvageOuts = cfg.salvage.seeds.flatMap((s) => cfg.salvage.variants.filter((v) => finished(`salvage-${v}-s${s}`)).map((v) => out<SalvageOutputs>(`salvage-${v}-s${s}`)));
+  const salvageOuts = cfg.salvage.seeds.flatMap((s) => cfg.salvage.variants.filter((v) => variantSeeds(cfg.salvage, v).includes(s) && finished(`salvage-${v}-s${s}`)).map((v) => out<SalvageOutputs>(`salvage-${v}-s${s}`)));
   const timings = stages.map((s) => {
     const ev = folder.events.filter((e) => e.stage === s.name && e.elapsedS !== undefined);
     return { stage: s.name, elapsedS: Math.round(ev.reduce((n, e) => n + (e.elapsedS ?? 0), 0) * 100) / 100, attempts: folder.events.filter((e) => e.stage === s.name && e.status === 'started').length };

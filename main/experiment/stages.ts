@@ -27,7 +27,7 @@ import { criticalStates, mixStates, readMinedFailures, routineStates, writeState
 import { startSalvage } from '../policy/salvage/runner.ts';
 import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
-import { initDigest, initPolicyDir, type ExperimentConfig, type Variant } from './config.ts';
+import { initDigest, initPolicyDir, variantSeeds, type ExperimentConfig, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 import { heldOutFamilies } from '../tasks/registry.ts';
@@ -304,7 +304,8 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
 }
 
 /**
- * Every stage of the experiment, in order. Evaluations run `eval.runs` runs each; SFT's run
+ * Every stage of the experiment, in order: the ablations only at their seeds (`ablationSeeds`).
+ * Evaluations run `eval.runs` runs each; SFT's run
  * `sftRuns` (as many episodes as a variant's pool over its seeds), and the two held-out sides of
  * the Salvage-DS claim run `claimHeldoutRuns` where the config has it.
  */
@@ -318,7 +319,7 @@ export function experimentStages(config: ExperimentConfig): Stage[] {
     evalStage('rollout-train', 'sft-reflect', 'train', 1, config), mineStage,
   ];
   for (const seed of config.salvage.seeds) {
-    for (const v of config.salvage.variants) {
+    for (const v of config.salvage.variants.filter((x) => variantSeeds(config.salvage, x).includes(seed))) {
       const s = `salvage-${v}-s${seed}`;
       const heldoutRuns = v === 'salvage' ? (e.claimHeldoutRuns?.salvage ?? e.runs) : e.runs;
       stages.push(

@@ -60,7 +60,7 @@ test('stages declare the stages they read, and every one comes earlier in the pi
     for (const input of s.inputs) assert.ok(stages.slice(0, i).some((x) => x.name === input), `${s.name} reads ${input}, which does not run before it`);
   }
   const find = (n: string) => stages.find((s) => s.name === n)!;
-  assert.deepEqual(find('eval-graded-s2-heldout').inputs, ['salvage-graded-s2']);
+  assert.deepEqual(find('eval-graded-s1-heldout').inputs, ['salvage-graded-s1']);
   assert.deepEqual(find('salvage-states-all-s1').inputs, ['sft-reflect']);
   assert.deepEqual(find('salvage-salvage-s1').inputs, ['sft-reflect', 'mine']);
 });

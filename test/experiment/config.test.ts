@@ -50,7 +50,7 @@ test('the full preset gives each claimed difference a 95% interval of at most +-
   assert.ok(halfWidth(0.2, salvage.heldout, 0.15, sft.heldout) <= 0.05, `held out: +-${halfWidth(0.2, salvage.heldout, 0.15, sft.heldout)}`);
   // The ablations keep the test runs held out too (no claim rests on them); rollouts on training instances run once.
   const e = cfg.eval;
-  assert.equal(episodes(cfg, 'eval-graded-s2-heldout'), 2 * e.heldoutSeeds * e.runs);
+  assert.equal(episodes(cfg, 'eval-graded-s1-heldout'), 2 * e.heldoutSeeds * e.runs);
   assert.equal(episodes(cfg, 'eval-sft-plain-test'), cfg.families.length * e.testSeeds * e.sftRuns!);
   assert.equal(episodes(cfg, 'rollout-train'), cfg.families.length * cfg.mine.seeds);
   // More Salvage-DS seeds: SFT keeps pace, test and held out.
@@ -89,4 +89,20 @@ test('an SFT stage refuses to fine-tune weights other than those the experiment 
   const stage = experimentStages(cfg).find((s) => s.name === 'sft-reflect')!;
   const ctx = { folder, config: cfg } as unknown as StageContext;
   await assert.rejects(stage.run(ctx), /sft-reflect: the shipped policy's weights \(.*web-policy\) differ from those this experiment was created with/);
+});
+
+test('the full preset runs Salvage-DS at every seed and the ablations at seed 1 only; a config without ablationSeeds runs them at every seed', () => {
+  const cfg = experimentConfig('full', 'f');
+  const names = experimentStages(cfg).map((s) => s.name);
+  assert.deepEqual(cfg.salvage.ablationSeeds, [1]);
+  for (const seed of [1, 2, 3]) assert.ok(names.includes(`salvage-salvage-s${seed}`) && names.includes(`eval-salvage-s${seed}-heldout`));
+  assert.ok(names.includes('salvage-graded-s1') && names.includes('eval-states-all-s1-test'));
+  assert.ok(!names.some((n) => /^(salvage|eval)-(graded|no-gates|drop-rejected|plain-grpo|states-all)-s[23]/.test(n)), 'no ablation at seeds 2 and 3');
+  assert.equal(names.length, 10 + 3 * 3 + 5 * 3);
+  const { ablationSeeds: _, ...everySeed } = cfg.salvage;
+  assert.equal(experimentStages({ ...cfg, salvage: everySeed }).length, 10 + 3 * 6 * 3);
+  // An ablation seed that is not a training seed is refused, naming the field.
+  const bad = JSON.parse(JSON.stringify(cfg));
+  bad.salvage.ablationSeeds = [4];
+  assert.throws(() => parseExperimentConfig(bad, 'config.json'), /salvage\.ablationSeeds.*every ablation seed must be one of salvage\.seeds/);
 });
