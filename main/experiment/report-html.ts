@@ -113,7 +113,7 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
     ...r.ablations.map((a) => [a.variant, pts(a.test.vsSft), pts(a.test.vsSalvage), pts(a.heldout.vsSft), pts(a.heldout.vsSalvage)]),
   ]));
   const at = r.config.salvage.ablationSeeds;
-  if (at) parts.push(`<p>The ablations train at seed${at.length > 1 ? 's' : ''} ${esc(at.join(', '))} only (<code>ablationSeeds</code>); Salvage-DS at every seed.</p>`);
+  parts.push(`<p>Each ablation is compared with Salvage-DS at the same training seeds${at ? `: the ablations train at seed${at.length > 1 ? 's' : ''} ${esc(at.join(', '))} only (<code>ablationSeeds</code>), Salvage-DS at every seed` : ''}.</p>`);
 
   h('Failure modes of the SFT policy on training instances');
   const modes = Object.keys(r.failureModes.byMode);

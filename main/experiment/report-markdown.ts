@@ -68,7 +68,7 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   if (r.ablations.length) {
     out.push('## Ablations');
     const at = r.config.salvage.ablationSeeds;
-    out.push(`Success difference in points, Newcombe 95% intervals${at ? `; the ablations train at seed${at.length > 1 ? 's' : ''} ${at.join(', ')} only (\`ablationSeeds\`), Salvage-DS at every seed` : ''}.`);
+    out.push(`Success difference in points, Newcombe 95% intervals; each ablation against Salvage-DS at the same training seeds${at ? ` (the ablations train at seed${at.length > 1 ? 's' : ''} ${at.join(', ')} only, \`ablationSeeds\`; Salvage-DS at every seed)` : ''}.`);
     out.push(table(['variant', 'test vs SFT', 'test vs Salvage-DS', 'held out vs SFT', 'held out vs Salvage-DS'],
       r.ablations.map((a) => [a.variant, points(a.test.vsSft), points(a.test.vsSalvage), points(a.heldout.vsSft), points(a.heldout.vsSalvage)])));
   }

@@ -85,8 +85,12 @@ export interface ExperimentReport {
     met: boolean;
   };
   methods: MethodResult[];
-  /** Every ablation against Salvage-DS and against SFT, in success points (test, held-out). */
-  ablations: Array<{ variant: Variant; test: { vsSft: Difference; vsSalvage: Difference }; heldout: { vsSft: Difference; vsSalvage: Difference } }>;
+  /**
+   * Every ablation against SFT and against Salvage-DS at the same training seeds (its own), in
+   * success points (test, held-out). `seeds`: the seeds both sides pool; absent in reports written
+   * before it existed, where Salvage-DS was pooled over every seed it ran at.
+   */
+  ablations: Array<{ variant: Variant; seeds?: number[]; test: { vsSft: Difference; vsSalvage: Difference }; heldout: { vsSft: Difference; vsSalvage: Difference } }>;
   failureModes: Omit<MineOutputs, 'path'>;
   salvageCurves: Array<{ variant: Variant; seed: number; states: number; critical: number; iterations: Array<Record<string, number>> }>;
 }
@@ -251,14 +255,25 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
     },
     precision: precisionOf(difference, testDiff, heldDiff),
     methods,
-    ablations: cfg.salvage.variants.filter((v) => v !== 'salvage').map((v) => ({
-      variant: v,
-      test: { vsSft: rateDifference(m(v).test.success, sftR.test.success), vsSalvage: salv ? rateDifference(m(v).test.success, salv.test.success) : { value: null, ci95: null } },
-      heldout: {
-        vsSft: m(v).heldout && sftR.heldout ? rateDifference(m(v).heldout!.success, sftR.heldout.success) : { value: null, ci95: null },
-        vsSalvage: salv?.heldout && m(v).heldout ? rateDifference(m(v).heldout!.success, salv.heldout.success) : { value: null, ci95: null },
-      },
-    })),
+    ablations: cfg.salvage.variants.filter((v) => v !== 'salvage').map((v) => {
+      // Salvage-DS at the ablation's own seeds (seed 1 alone when the ablations ran only there), so both sides share seeds and episodes.
+      const salvageAt = (split: 'test' | 'heldout', seeds: number[]) => {
+        const evals = seeds.filter((s) => salv && finished(`eval-salvage-s${s}-${split}`)).map((s) => out<EvalOutputs>(`eval-salvage-s${s}-${split}`));
+        return evals.length ? pooled(evals).success : null;
+      };
+      const heldoutSeeds = variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-heldout`));
+      const salvTest = salvageAt('test', m(v).seeds);
+      const salvHeld = salvageAt('heldout', heldoutSeeds);
+      const none = { value: null, ci95: null };
+      return {
+        variant: v, seeds: m(v).seeds,
+        test: { vsSft: rateDifference(m(v).test.success, sftR.test.success), vsSalvage: salvTest ? rateDifference(m(v).test.success, salvTest) : none },
+        heldout: {
+          vsSft: m(v).heldout && sftR.heldout ? rateDifference(m(v).heldout!.success, sftR.heldout.success) : none,
+          vsSalvage: salvHeld && m(v).heldout ? rateDifference(m(v).heldout!.success, salvHeld) : none,
+        },
+      };
+    }),
     failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily, ...(mine.confirmation ? { confirmation: mine.confirmation } : {}) },
     salvageCurves: salvageOuts.map((s) => ({ variant: s.variant, seed: s.seed, states: s.states, critical: s.critical, iterations: readJsonl(s.stats) })),
   };

@@ -202,3 +202,35 @@ test('lab experiment report --partial: an unfinished experiment reported from it
   unfinish(['mine']);
   await assert.rejects(lab('--lab', copy, 'experiment', 'report', 'orig', '--partial'), /a partial report needs its SFT, evaluation and mining stages; not finished yet: mine/);
 });
+
+test('ablations are compared with Salvage-DS at their own training seeds: with ablationSeeds [1], Salvage-DS seed 1 alone, while its method row pools every seed', async () => {
+  const copy = mkdtempSync(join(tmpdir(), 'lab-experiment-ablation-seeds-'));
+  cpSync(labDir, copy, { recursive: true });
+  const dir = join(copy, 'experiments', 'orig');
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, salvage: { ...config.salvage, seeds: [1, 2], ablationSeeds: [1] } }));
+  // Seed 2 of Salvage-DS, made from seed 1's outputs: its evaluations solve every episode, so pooling it would show.
+  const folder = ExperimentFolder.open(copy, 'orig');
+  const outputs = (stage: string) => JSON.parse(readFileSync(join(dir, 'outputs', `${stage}.json`), 'utf8'));
+  folder.finish('salvage-salvage-s2', { ...outputs('salvage-salvage-s1'), seed: 2 }, 1);
+  for (const split of ['test', 'heldout']) {
+    const o = outputs(`eval-salvage-s1-${split}`);
+    const ev = JSON.parse(readFileSync(o.path, 'utf8'));
+    const path = join(copy, `seed2-${split}.json`);
+    writeFileSync(path, JSON.stringify({ ...ev, episodes: ev.episodes.map((e: object) => ({ ...e, success: true })) }));
+    folder.finish(`eval-salvage-s2-${split}`, { ...o, path }, 1);
+  }
+  const { buildReport, rateDifference } = await import('../../main/experiment/report.ts');
+  const { rate } = await import('../../main/policy/stats.ts');
+  const report = await buildReport(ExperimentFolder.read(copy, 'orig'), 'chromium');
+  const method = (name: string) => report.methods.find((m) => m.method === name)!;
+  assert.deepEqual(method('salvage').seeds, [1, 2]);
+  assert.deepEqual(method('plain-grpo').seeds, [1]);
+  const seed1 = outputs('eval-salvage-s1-test').overall.success;
+  assert.ok(method('salvage').test.success.k > seed1.k, 'the method row pools seed 2 in');
+  const ablation = report.ablations.find((a) => a.variant === 'plain-grpo')!;
+  assert.deepEqual(ablation.seeds, [1]);
+  assert.deepEqual(ablation.test.vsSalvage, rateDifference(method('plain-grpo').test.success, rate(seed1.k, seed1.n)));
+  const held1 = outputs('eval-salvage-s1-heldout').overall.success;
+  assert.deepEqual(ablation.heldout.vsSalvage, rateDifference(method('plain-grpo').heldout!.success, rate(held1.k, held1.n)));
+});
