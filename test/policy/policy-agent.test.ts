@@ -110,14 +110,22 @@ test('an untrained policy writes no valid action: each step is recorded as an in
   }
 });
 
-test('the stall ban: an action that left the page unchanged is not written again at the next step (and is, without the ban)', async () => {
+/**
+ * A policy with all-zero weights: every token equally likely, so greedy decoding takes the first
+ * token the guide allows, and on an unchanged page it writes the same action again unless that
+ * action is banned.
+ */
+async function zeroWeightPolicy(): Promise<string> {
   await selectBackend('wasm');
   const tokenizer = trainTokenizer(['click(\'12\') fill(\'3\', \'x\') go_back()'], 280);
-  // All-zero weights: every token equally likely, so greedy decoding takes the first token the guide
-  // allows, and on an unchanged page it writes the same action again unless that action is banned.
   const model = new TransformerLM({ vocabSize: tokenizer.vocabSize, satTokens: 0, ctx: 512, dModel: 16, nLayer: 1, nHead: 2, dFF: 32, initStd: 0, seed: 5 });
   const dir = mkdtempSync(join(tmpdir(), 'lab-policy-stall-'));
   await saveModel(dir, { model, tokenizer, sat: null });
+  return dir;
+}
+
+test('the stall ban: an action that left the page unchanged is not written again at the next step (and is, without the ban)', async () => {
+  const dir = await zeroWeightPolicy();
   const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
   /** Pairs of steps where the page before each was the same, with both actions. */
   const stalls = async (stallBan: boolean) => {
@@ -134,11 +142,7 @@ test('the stall ban: an action that left the page unchanged is not written again
 });
 
 test('the stall ban on the whole episode: an action that left a page unchanged is never written on that page again', async () => {
-  await selectBackend('wasm');
-  const tokenizer = trainTokenizer(['click(\'12\') fill(\'3\', \'x\') go_back()'], 280);
-  const model = new TransformerLM({ vocabSize: tokenizer.vocabSize, satTokens: 0, ctx: 512, dModel: 16, nLayer: 1, nHead: 2, dFF: 32, initStd: 0, seed: 5 });
-  const dir = mkdtempSync(join(tmpdir(), 'lab-policy-stall-all-'));
-  await saveModel(dir, { model, tokenizer, sat: null });
+  const dir = await zeroWeightPolicy();
   const deps = { env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind };
   /** Actions written again on a page where they had changed nothing before. */
   const repeats = async (stallBanAll: boolean) => {
