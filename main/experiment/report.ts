@@ -200,12 +200,15 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
     { method: 'sft-plain', seeds: [cfg.sft.seed], test: pooled([evPlain]), heldout: null },
     { method: 'sft-reflect', seeds: [cfg.sft.seed], test: pooled([evRefl]), heldout: pooled([out<EvalOutputs>('eval-sft-reflect-heldout')]) },
   ];
+  // A variant's seeds whose evaluation on a split has finished, and those evaluations.
+  const evaluatedSeeds = (v: Variant, split: 'test' | 'heldout') => variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-${split}`));
+  const evalsAt = (v: Variant, split: 'test' | 'heldout', seeds: number[]) => seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-${split}`));
   for (const v of cfg.salvage.variants) {
-    const seeds = variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-test`));
+    const seeds = evaluatedSeeds(v, 'test');
     methods.push({
       method: v, seeds,
-      test: pooled(seeds.map((s) => out<EvalOutputs>(`eval-${v}-s${s}-test`))),
-      heldout: pooled(variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-heldout`)).map((s) => out<EvalOutputs>(`eval-${v}-s${s}-heldout`))),
+      test: pooled(evalsAt(v, 'test', seeds)),
+      heldout: pooled(evalsAt(v, 'heldout', evaluatedSeeds(v, 'heldout'))),
     });
   }
   const m = (name: string) => methods.find((x) => x.method === name)!;
@@ -217,6 +220,17 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
   const hv = verdictOf(heldDiff, 1);
   const both2: Verdict = tv === hv ? tv : [tv, hv].includes('not measurable') ? 'not measurable' : [tv, hv].includes('not reproduced') ? 'not reproduced' : 'inconclusive';
 
+  // Salvage-DS success at an ablation's own seeds (seed 1 alone when the ablations ran only there),
+  // so both sides share seeds and episodes; the ablations share their seeds, so each pool is read once.
+  const salvagePools = new Map<string, Rate | null>();
+  const salvageAt = (split: 'test' | 'heldout', seeds: number[]): Rate | null => {
+    const key = `${split}:${seeds.join(',')}`;
+    if (!salvagePools.has(key)) {
+      const evals = salv ? evalsAt('salvage', split, seeds.filter((s) => evaluatedSeeds('salvage', split).includes(s))) : [];
+      salvagePools.set(key, evals.length ? pooled(evals).success : null);
+    }
+    return salvagePools.get(key)!;
+  };
   const salvageOuts = cfg.salvage.seeds.flatMap((s) => cfg.salvage.variants.filter((v) => variantSeeds(cfg.salvage, v).includes(s) && finished(`salvage-${v}-s${s}`)).map((v) => out<SalvageOutputs>(`salvage-${v}-s${s}`)));
   const timings = stages.map((s) => {
     const ev = folder.events.filter((e) => e.stage === s.name && e.elapsedS !== undefined);
@@ -256,14 +270,8 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
     precision: precisionOf(difference, testDiff, heldDiff),
     methods,
     ablations: cfg.salvage.variants.filter((v) => v !== 'salvage').map((v) => {
-      // Salvage-DS at the ablation's own seeds (seed 1 alone when the ablations ran only there), so both sides share seeds and episodes.
-      const salvageAt = (split: 'test' | 'heldout', seeds: number[]) => {
-        const evals = seeds.filter((s) => salv && finished(`eval-salvage-s${s}-${split}`)).map((s) => out<EvalOutputs>(`eval-salvage-s${s}-${split}`));
-        return evals.length ? pooled(evals).success : null;
-      };
-      const heldoutSeeds = variantSeeds(cfg.salvage, v).filter((s) => finished(`eval-${v}-s${s}-heldout`));
       const salvTest = salvageAt('test', m(v).seeds);
-      const salvHeld = salvageAt('heldout', heldoutSeeds);
+      const salvHeld = salvageAt('heldout', evaluatedSeeds(v, 'heldout'));
       const none = { value: null, ci95: null };
       return {
         variant: v, seeds: m(v).seeds,

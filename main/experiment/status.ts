@@ -79,9 +79,8 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
     const mine = events.filter((e) => e.stage === s.name && e.status !== 'resumable');
     const last = mine.at(-1);
     const ended = mine.filter((e) => e.elapsedS !== undefined);
-    // Finished as the pipeline judges it (a "done" line and its outputs file): a stage whose outputs
-    // were set aside (reopened by an amendment) runs again on resume, as a stopped one does.
-    // A stage an amendment reopened runs again on resume, as a stopped one does.
+    // Finished as the pipeline judges it (ExperimentFolder.isDone): a stage an amendment reopened, or
+    // whose outputs were set aside, runs again on resume, as a stopped one does.
     const logged: StageStatus = !last ? 'pending' : last.status === 'started' ? (isRunning ? 'running' : 'started') : last.status === 'reopened' ? 'stopped' : (last.status as StageStatus);
     const status: StageStatus = logged === 'done' && !folder.isDone(s.name) ? 'stopped' : logged;
     const outputs = status === 'done' ? readJsonFile(folder.outputsPath(s.name), z.unknown(), 'JSON') : null;
