@@ -30,6 +30,18 @@ export type Variant = (typeof VARIANTS)[number];
 /** An experiment id: also its folder name under lab/experiments/. */
 export const EXPERIMENT_ID = LAB_ID;
 
+/** One set of mining rollouts: the SFT policy on `seeds` training instances per family (times `runs`), greedy unless `sampling` is given. */
+export const RolloutSet = z.object({
+  name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case letters, digits and single dashes'),
+  tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  seeds: z.number().int().min(1),
+  runs: z.number().int().min(1).default(1),
+  /** Offset into the training seeds, so sets do not roll out on the same instances. */
+  firstSeed: z.number().int().min(0).default(0),
+  sampling: z.object({ temperature: z.number().positive(), topP: z.number().gt(0).max(1) }).optional(),
+});
+export type RolloutSet = z.infer<typeof RolloutSet>;
+
 export const ExperimentConfig = z.object({
   id: z.string().regex(EXPERIMENT_ID),
   preset: z.enum(EXPERIMENT_PRESETS),
@@ -140,9 +152,23 @@ export const ExperimentConfig = z.object({
   }),
   /** Rollouts of the SFT policy on training instances, for mining. */
   mine: z.object({
+    /** Training instances per family of the single greedy rollout set (stage rollout-train), when `rollouts` is absent. */
     seeds: z.number().int().min(1),
-    /** Confirm each critical state by branching (`lab mine --confirm`); absent in configs written before it existed. */
+    /** Confirm critical states by branching (`lab mine --confirm`); absent in configs written before it existed. */
     confirm: z.boolean().optional(),
+    /**
+     * Mining at scale: several rollout sets (stages rollout-<name>), greedy or sampled, any tier,
+     * each on its own block of training seeds; mined together into one report. Absent: one greedy
+     * tier-`eval.tier` set of `seeds` instances (rollout-train), as experiments before it ran.
+     */
+    rollouts: z.array(RolloutSet).min(1).optional(),
+    /** With `confirm`: branch at most this many states (a hash-fixed sample); absent: all. */
+    confirmMax: z.number().int().min(1).optional(),
+    /**
+     * Share of mined task instances whose critical states Salvage-DS never trains on: the held-out
+     * states of the state yardstick (`lab bench states`). Absent: 0, every mined state trains.
+     */
+    heldoutShare: z.number().min(0).lt(1).optional(),
   }),
   salvage: z.object({
     variants: z.array(z.enum(VARIANTS)).min(1),

@@ -14,6 +14,8 @@ import { acquireRunLock } from './run-lock.ts';
 
 export interface PipelineHooks {
   signal: AbortSignal;
+  /** Stop once this stage is done (the rest stays pending; `--resume` goes on). */
+  until?: string;
   /** A stage begins (skipped: it had finished before). */
   onStage?(name: string, index: number, total: number, skipped: boolean): void;
   onStageEnd?(name: string, elapsedS: number): void;
@@ -23,7 +25,8 @@ export interface PipelineHooks {
 
 export type PipelineDeps = { folder: ExperimentFolder; store: LabStore; server: TaskServer; envs: BrowserEnv[]; browserKind: string };
 
-export type PipelineResult = { stopped: true; stage: string } | { stopped: false; report: ExperimentReport; reportPath: string; htmlPath: string };
+/** stopped: cancelled in `stage`, or (until) stopped before it as asked. */
+export type PipelineResult = { stopped: true; stage: string; until?: boolean } | { stopped: false; report: ExperimentReport; reportPath: string; htmlPath: string };
 
 export async function runExperiment(
   deps: PipelineDeps,
@@ -44,7 +47,10 @@ async function runStages(
 ): Promise<PipelineResult> {
   const { folder } = deps;
   const stages = experimentStages(folder.config);
+  const untilAt = hooks.until === undefined ? -1 : stages.findIndex((s) => s.name === hooks.until);
+  if (hooks.until !== undefined && untilAt < 0) throw new Error(`--until: experiment ${folder.config.id} has no stage ${hooks.until} (${stages.map((s) => s.name).join(', ')})`);
   for (const [i, stage] of stages.entries()) {
+    if (untilAt >= 0 && i > untilAt) return { stopped: true, stage: stage.name, until: true };
     if (folder.isDone(stage.name)) {
       hooks.onStage?.(stage.name, i, stages.length, true);
       continue;

@@ -19,15 +19,13 @@ import { defaultSftJob, type SftJob } from '../policy/sft-job.ts';
 import type { SftResult } from '../policy/sft.ts';
 import { startSft } from '../policy/sft-runner.ts';
 import { newEvalId, runEval, type EvalReport, type EvalSplit } from '../policy/eval.ts';
-import { mineFailures } from '../policy/mining.ts';
-import { confirmCriticalStates, miningFileReport } from '../policy/branching.ts';
-import { writeMiningFile, type MinedFailureRecord } from '../policy/mining-file.ts';
+import { mineEvaluations } from '../policy/mine-run.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, type SalvageJob } from '../policy/salvage/config.ts';
-import { criticalStates, mixStates, readMinedFailures, routineStates, writeStates } from '../policy/salvage/states.ts';
+import { salvageStates, writeStates } from '../policy/salvage/states.ts';
 import { startSalvage } from '../policy/salvage/runner.ts';
 import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
-import { initDigest, initPolicyDir, variantSeeds, type ExperimentConfig, type Variant } from './config.ts';
+import { initDigest, initPolicyDir, variantSeeds, type ExperimentConfig, type RolloutSet, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 import { heldOutFamilies } from '../tasks/registry.ts';
@@ -69,9 +67,11 @@ export interface DatasetOutputs { reflect: { name: string; version: number; epis
 export interface SftOutputs { dir: string; result: SftResult; curve: string }
 export interface EvalOutputs { evalId: string; path: string; policy: string; split: EvalSplit; overall: EvalReport['overall']; byFamily: EvalReport['byFamily']; decoding: EvalReport['decoding']; episodes: number; elapsedS: number }
 export interface MineOutputs {
-  evalId: string; path: string; failures: number; failed: number; byMode: Record<string, number>; byFamily: Record<string, Record<string, number>>;
-  /** With mine.confirm: branching outcomes (confirmed, recoverable, ...) over all mined states. */
+  /** The first rollout evaluation (the mining report lies beside it); evalIds: every one mined (absent in outputs written before several existed). */
+  evalId: string; evalIds?: string[]; path: string; failures: number; distinctStates?: number; failed: number; byMode: Record<string, number>; byFamily: Record<string, Record<string, number>>;
+  /** With mine.confirm: branching outcomes (confirmed, recoverable, ...) over the branched states, and per failure mode. */
   confirmation?: Record<string, number>;
+  confirmationByMode?: Record<string, Record<string, number>>;
 }
 export interface SalvageOutputs { dir: string; variant: Variant; seed: number; states: number; critical: number; result: SalvageResult; stats: string }
 
@@ -192,9 +192,9 @@ function sftStage(arm: 'reflect' | 'plain', config: ExperimentConfig): Stage {
  * Evaluate a policy (greedy decoding) on test seeds, held-out families or training instances, in
  * `runs` runs (each on its own block of seeds).
  */
-function evalStage(name: string, policyStage: string, split: EvalSplit, runs: number, config: ExperimentConfig): Stage {
+function evalStage(name: string, policyStage: string, split: EvalSplit, runs: number, config: ExperimentConfig, rollout?: RolloutSet): Stage {
   const e = config.eval;
-  const seeds = split === 'heldout' ? e.heldoutSeeds : split === 'train' ? config.mine.seeds : e.testSeeds;
+  const seeds = rollout?.seeds ?? (split === 'heldout' ? e.heldoutSeeds : split === 'train' ? config.mine.seeds : e.testSeeds);
   const families = split === 'heldout' ? heldOutFamilies().length : config.families.length;
   return {
     name,
@@ -207,10 +207,12 @@ function evalStage(name: string, policyStage: string, split: EvalSplit, runs: nu
       const recorded = ctx.folder.lastState(name)?.evalId as string | undefined;
       const evalId = recorded ?? newEvalId();
       if (!recorded) ctx.folder.log({ stage: name, status: 'resumable', state: { evalId } });
+      const sampling = rollout?.sampling ? { kind: 'nucleus' as const, ...rollout.sampling } : { kind: 'greedy' as const };
       const report = await runEval({ envs: ctx.envs, server: ctx.server, store: ctx.store, browserKind: ctx.browserKind }, {
-        policy: { dir: policy, sampling: { kind: 'greedy' }, backend: ctx.config.backend, guided: e.guided },
+        policy: { dir: policy, sampling, backend: ctx.config.backend, guided: e.guided },
         tasks: split === 'heldout' ? 'all' : ctx.config.families.join(','), split, seeds, runs,
-        tier: e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}), experiment: ctx.config.id,
+        ...(rollout?.firstSeed ? { firstSeed: rollout.firstSeed } : {}),
+        tier: rollout?.tier ?? e.tier, parallel: e.parallel, ...(e.maxSteps ? { maxSteps: e.maxSteps } : {}), experiment: ctx.config.id,
       }, {
         signal: ctx.signal, evalId,
         onEpisode: (done, total, ep) => ctx.progress(done, total, `${ep.family}:${ep.seed} ${ep.success ? 'solved' : 'failed'}`),
@@ -224,35 +226,39 @@ function evalStage(name: string, policyStage: string, split: EvalSplit, runs: nu
   };
 }
 
-/** Failure modes of the SFT policy's rollouts on training instances (as `lab mine` writes them). */
-const mineStage: Stage = {
-  name: 'mine',
-  kind: 'mine',
-  inputs: ['rollout-train'],
-  async run(ctx) {
-    const rollouts = ctx.folder.outputs<EvalOutputs>('rollout-train');
-    const report = JSON.parse(readFileSync(rollouts.path, 'utf8')) as EvalReport;
-    const failed = report.episodes.filter((e) => !e.success);
-    // Reference and branch episodes are the experiment's, not the evaluation's (they are the oracle's, not the policy's).
-    const deps = { env: ctx.envs[0], server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
-    const mined = await mineFailures(deps, failed, (done, total) => ctx.progress(done, total, 'mining'));
-    if (ctx.signal.aborted) throw new StageStopped('mine');
-    let all: MinedFailureRecord[] = mined;
-    if (ctx.config.mine.confirm && mined.length) {
-      // Branching replays each rollout to its critical state; a stop here redoes the stage (mining is cheap beside it).
-      const r = await confirmCriticalStates(deps, mined, { onDone: (done, total) => ctx.progress(done, total, 'branching') });
+/** The rollout stages mining reads: one per rollout set, or the single rollout-train of older configs. */
+export function rolloutStageNames(config: ExperimentConfig): string[] {
+  return config.mine.rollouts ? config.mine.rollouts.map((r) => `rollout-${r.name}`) : ['rollout-train'];
+}
+
+/**
+ * Failure modes of the SFT policy's rollouts on training instances (as `lab mine` writes them): one
+ * mining.json beside the first rollout evaluation, rewritten after every state, so a stopped stage
+ * continues where it was.
+ */
+function mineStage(config: ExperimentConfig): Stage {
+  return {
+    name: 'mine',
+    kind: 'mine',
+    inputs: rolloutStageNames(config),
+    async run(ctx) {
+      const evalIds = rolloutStageNames(ctx.config).map((s) => ctx.folder.outputs<EvalOutputs>(s).evalId);
+      const path = join(labPaths.eval(ctx.store.dir, evalIds[0]), 'mining.json');
+      // Reference and branch episodes are the experiment's, not the evaluation's (they are the oracle's, not the policy's).
+      const deps = { envs: ctx.envs.slice(0, Math.max(1, ctx.config.eval.parallel)), server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
+      const r = await mineEvaluations(deps, evalIds, path, {
+        confirm: !!ctx.config.mine.confirm, confirmMax: ctx.config.mine.confirmMax, examplesPerMode: 5,
+        onProgress: (phase, done, total) => ctx.progress(done, total, phase),
+      });
       if (r.cancelled) throw new StageStopped('mine');
-      all = r.failures;
-    }
-    const out = miningFileReport(rollouts.evalId, all, 5);
-    const path = join(labPaths.eval(ctx.store.dir, rollouts.evalId), 'mining.json');
-    writeMiningFile(path, out);
-    return {
-      evalId: rollouts.evalId, path, failures: out.failures, failed: failed.length, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,
-      ...(out.confirmation ? { confirmation: out.confirmation.byStatus } : {}),
-    } satisfies MineOutputs;
-  },
-};
+      const out = r.report;
+      return {
+        evalId: evalIds[0], evalIds, path, failures: out.failures, distinctStates: out.distinctStates, failed: r.failed, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,
+        ...(out.confirmation ? { confirmation: out.confirmation.byStatus, confirmationByMode: out.confirmation.byMode } : {}),
+      } satisfies MineOutputs;
+    },
+  };
+}
 
 /** One Salvage-DS variant (or ablation) at one training seed, from the reflection-trained SFT policy. */
 function salvageStage(variant: Variant, seed: number, config: ExperimentConfig): Stage {
@@ -272,23 +278,18 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
         ...defaultSalvageJob, ...structuredClone(sc.rl), policy: sft, outDir, statesFile, maxNew: readPolicySettings(sft).reserve,
         states: variant === 'states-all' ? 'all' : 'mined',
         iterations: sc.iterations, statesPerIter: sc.statesPerIter, group: sc.group, updatesPerIter: sc.updatesPerIter,
-        seed, checkpointEvery: sc.checkpointEvery, resume: true, backend: ctx.config.backend,
+        seed, checkpointEvery: sc.checkpointEvery, resume: true, backend: ctx.config.backend, heldoutShare: ctx.config.mine.heldoutShare ?? 0,
       };
       const job = parseSalvageJob(applyPreset(base, variant === 'states-all' ? 'salvage' : variant), name);
-      const routine = routineStates(join(sft, 'sft-samples.jsonl'));
-      let critical = 0;
       if (!existsSync(statesFile)) {
-        let states = routine;
-        if (job.states === 'mined') {
-          const crit = criticalStates(ctx.store, readMinedFailures(ctx.folder.outputs<MineOutputs>('mine').path));
-          // Nothing mined (the SFT policy failed nowhere a reference could run): say so rather than train on nothing.
-          if (!crit.length) throw new Error(`${name}: the mining report has no critical state with a reference action`);
-          states = mixStates(crit, routine, job.routineShare, seed);
-        }
+        const states = salvageStates(ctx.store, {
+          source: job.states, miningPath: job.states === 'mined' ? ctx.folder.outputs<MineOutputs>('mine').path : undefined,
+          confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed, sftSamples: join(sft, 'sft-samples.jsonl'),
+        });
         mkdirSync(outDir, { recursive: true });
         writeStates(statesFile, states);
       }
-      critical = readFileSync(statesFile, 'utf8').split('\n').filter((l) => l.includes('"kind":"critical"')).length;
+      const critical = readFileSync(statesFile, 'utf8').split('\n').filter((l) => l.includes('"kind":"critical"')).length;
       const handle = startSalvage(job, { iteration: (s, n) => ctx.progress(s.iteration + 1, n, `reward ${s.meanReward.toFixed(2)} kept ${s.kept}/${s.groups}`) });
       const onAbort = () => handle.cancel();
       ctx.signal.addEventListener('abort', onAbort);
@@ -312,11 +313,15 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
 export function experimentStages(config: ExperimentConfig): Stage[] {
   const e = config.eval;
   const sftRuns = e.sftRuns ?? e.runs;
+  const rollouts = config.mine.rollouts
+    ? config.mine.rollouts.map((r) => evalStage(`rollout-${r.name}`, 'sft-reflect', 'train', r.runs, config, r))
+    : [evalStage('rollout-train', 'sft-reflect', 'train', 1, config)];
+  // Rollouts and mining come straight after the SFT policy they mine, so `--until mine` stops with
+  // the states Salvage-DS's configuration is chosen on and no evaluation run yet.
   const stages: Stage[] = [
-    collectStage('reflect'), collectStage('plain'), datasetsStage, sftStage('reflect', config), sftStage('plain', config),
+    collectStage('reflect'), collectStage('plain'), datasetsStage, sftStage('reflect', config), ...rollouts, mineStage(config), sftStage('plain', config),
     evalStage('eval-sft-reflect-test', 'sft-reflect', 'test', sftRuns, config), evalStage('eval-sft-plain-test', 'sft-plain', 'test', sftRuns, config),
     evalStage('eval-sft-reflect-heldout', 'sft-reflect', 'heldout', e.claimHeldoutRuns?.sft ?? sftRuns, config),
-    evalStage('rollout-train', 'sft-reflect', 'train', 1, config), mineStage,
   ];
   for (const seed of config.salvage.seeds) {
     for (const v of config.salvage.variants.filter((x) => variantSeeds(config.salvage, x).includes(seed))) {

@@ -168,7 +168,12 @@ function stageSummary(kind: StageKind, outputs: unknown): string | null {
     const s = o.overall?.success;
     return num(s?.k) === null || num(s?.n) === null ? null : `solved ${pct(s.k, s.n)}`;
   }
-  if (kind === 'mine') return num(o.failures) === null ? null : `${o.failures as number} failures mined of ${num(o.failed) ?? '?'} failed`;
+  if (kind === 'mine') {
+    if (num(o.failures) === null) return null;
+    const distinct = num(o.distinctStates) === null ? '' : `, ${o.distinctStates as number} distinct states`;
+    const confirmed = num(o.confirmation?.confirmed) === null ? '' : `, ${o.confirmation.confirmed as number} confirmed`;
+    return `${o.failures as number} failures mined of ${num(o.failed) ?? '?'} failed${distinct}${confirmed}`;
+  }
   if (kind === 'salvage') {
     const states = num(o.states);
     return states === null ? null : `${states} states (${num(o.critical) ?? '?'} critical)`;

@@ -42,6 +42,11 @@ export interface EvalRequest {
   /** Task instances per family and run. */
   seeds: number;
   runs: number;
+  /**
+   * Where in the split's seed range the first run starts (default 0): mining rolls out sampled
+   * and greedy policies on different instances of the training seeds this way.
+   */
+  firstSeed?: number;
   /** Force this tier on every instance (default: the tier each seed generates). */
   tier?: Tier;
   parallel: number;
@@ -109,13 +114,13 @@ export function evalFamilies(spec: string, split: EvalSplit): string[] {
 }
 
 /** The task instances of an evaluation: per run, the next `seeds` test seeds of each family. */
-export function evalTasks(req: Pick<EvalRequest, 'tasks' | 'split' | 'seeds' | 'runs'>, server: TaskServer): EvalTask[] {
+export function evalTasks(req: Pick<EvalRequest, 'tasks' | 'split' | 'seeds' | 'runs' | 'firstSeed'>, server: TaskServer): EvalTask[] {
   const out: EvalTask[] = [];
   for (let run = 0; run < req.runs; run++) {
     for (let k = 0; k < req.seeds; k++) {
       for (const family of evalFamilies(req.tasks, req.split)) {
         const range = server.familySeeds(family)[req.split === 'train' ? 'train' : 'test'];
-        const seed = range.from + run * req.seeds + k;
+        const seed = range.from + (req.firstSeed ?? 0) + run * req.seeds + k;
         if (seed >= range.to) throw new Error(`${family}: not enough ${req.split === 'train' ? 'train' : 'test'} seeds for ${req.runs} runs of ${req.seeds}`);
         out.push({ family, seed, run });
       }
@@ -188,8 +193,8 @@ const taskKey = (t: EvalTask) => `${t.family}:${t.seed}:${t.run}`;
  * so a continuation may add runs to a finished evaluation, keeping every episode it has.
  */
 function requestFingerprint(req: EvalRequest): string {
-  const { policy, tasks, split, seeds, tier, maxSteps, endOnGoal } = req;
-  return JSON.stringify({ policy, tasks, split, seeds, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true });
+  const { policy, tasks, split, seeds, tier, maxSteps, endOnGoal, firstSeed } = req;
+  return JSON.stringify({ policy, tasks, split, seeds, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true, ...(firstSeed ? { firstSeed } : {}) });
 }
 
 /** The finished episodes of a stopped evaluation under `dir` (none for a new one), after checking it ran this request. */

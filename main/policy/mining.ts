@@ -113,10 +113,20 @@ export interface MinedFailure extends CriticalState {
 
 export interface MiningReport {
   failures: number;
+  /**
+   * Distinct critical states: failures of one instance that departed at the same step share the
+   * page state (both followed the reference's meanings up to there), so they count once.
+   */
+  distinctStates: number;
   byMode: Record<FailureMode, number>;
   byFamily: Record<string, Partial<Record<FailureMode, number>>>;
   /** Up to `examplesPerMode` per mode: episode id and step, to open in the trajectory viewer. */
   examples: Record<FailureMode, MinedFailure[]>;
+}
+
+/** What identifies a critical state's page: its instance and the step at which the rollout departed. */
+export function criticalStateKey(f: Pick<MinedFailure, 'family' | 'seed' | 'tier' | 'step'>): string {
+  return `${f.family}:${f.seed}:${f.tier}:${f.step}`;
 }
 
 export function miningReport(failures: readonly MinedFailure[], examplesPerMode = 5): MiningReport {
@@ -129,7 +139,7 @@ export function miningReport(failures: readonly MinedFailure[], examplesPerMode 
     fam[f.mode] = (fam[f.mode] ?? 0) + 1;
     if (examples[f.mode].length < examplesPerMode) examples[f.mode].push(f);
   }
-  return { failures: failures.length, byMode, byFamily, examples };
+  return { failures: failures.length, distinctStates: new Set(failures.map(criticalStateKey)).size, byMode, byFamily, examples };
 }
 
 export interface MineDeps {
@@ -142,22 +152,53 @@ export interface MineDeps {
   provenance?: EpisodeDeps['provenance'];
 }
 
+/** A successful-or-not oracle reference per task instance (family:seed:tier), shared by the rollouts of that instance. */
+export type ReferenceCache = Map<string, Promise<{ id: string; success: boolean }>>;
+
 /**
- * Mine the failed episodes of an evaluation: run the oracle on each failed instance (same family,
- * seed and tier; recorded in the lab with agent config role "reference") and find the critical state.
+ * The oracle's episode on a rollout's instance (same family, seed and tier; recorded in the lab
+ * with agent config role "reference"), run once per instance: the sites and the oracles are
+ * deterministic per seed, so every rollout of the instance is compared with the same trajectory.
+ */
+export function referenceFor(deps: MineDeps, task: { family: string; seed: number; tier: number }, forEpisode: string, cache: ReferenceCache): Promise<{ id: string; success: boolean }> {
+  const key = `${task.family}:${task.seed}:${task.tier}`;
+  let ref = cache.get(key);
+  if (!ref) {
+    ref = runEpisode(deps, {
+      family: task.family, seed: task.seed, tier: task.tier as 1 | 2 | 3, agent: (i) => i.family.oracle(i.ctx), agentConfig: { role: 'reference', for: forEpisode },
+    }).then((o) => {
+      // A cancelled reference is not one: a later call runs it again. A failed one stays failed (the oracle is deterministic).
+      if (o.reason === 'cancelled') cache.delete(key);
+      return { id: o.id, success: o.success && o.reason !== 'cancelled' };
+    });
+    ref.catch(() => cache.delete(key));
+    cache.set(key, ref);
+  }
+  return ref;
+}
+
+/** The critical state of one failed episode, or null when no successful reference could be run (or the run was cancelled). */
+export async function mineFailure(deps: MineDeps, episodeId: string, references: ReferenceCache): Promise<MinedFailure | null> {
+  const rollout = deps.store.readEpisode(episodeId);
+  const { family, seed, tier } = rollout.header.task;
+  const ref = await referenceFor(deps, { family, seed, tier }, episodeId, references);
+  if (!ref.success || deps.signal?.aborted) return null; // no successful reference, nothing to compare against
+  const critical = findCriticalState(rollout, deps.store.readEpisode(ref.id));
+  return { ...critical, episodeId, referenceId: ref.id, family, seed, tier };
+}
+
+/**
+ * Mine failed episodes one after another on one browser (./mine-run.ts does it on several, with a
+ * report that survives a stop): each failed instance's reference is run once.
  */
 export async function mineFailures(deps: MineDeps, failed: readonly { episodeId: string }[], onDone?: (done: number, total: number) => void): Promise<MinedFailure[]> {
   const out: MinedFailure[] = [];
+  const references: ReferenceCache = new Map();
   for (const f of failed) {
     if (deps.signal?.aborted) break;
-    const rollout = deps.store.readEpisode(f.episodeId);
-    const { family, seed, tier } = rollout.header.task;
-    const ref = await runEpisode(deps, {
-      family, seed, tier: tier as 1 | 2 | 3, agent: (i) => i.family.oracle(i.ctx), agentConfig: { role: 'reference', for: f.episodeId },
-    });
-    if (!ref.success) continue; // no successful reference, nothing to compare against
-    const critical = findCriticalState(rollout, deps.store.readEpisode(ref.id));
-    out.push({ ...critical, episodeId: f.episodeId, referenceId: ref.id, family, seed, tier });
+    const mined = await mineFailure(deps, f.episodeId, references);
+    if (!mined) continue;
+    out.push(mined);
     onDone?.(out.length, failed.length);
   }
   return out;

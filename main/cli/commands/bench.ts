@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addCostBenchCommand } from './bench-cost.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
+import { addStatesBenchCommand } from './bench-states.ts';
 import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
@@ -81,6 +82,7 @@ export function registerBenchCommands(program: Command): Command {
   addModelBenchCommands(bench);
   addCostBenchCommand(bench);
   addSftBenchCommand(bench);
+  addStatesBenchCommand(bench);
   addActionBenchCommand(bench);
   return bench;
 }

@@ -25,6 +25,7 @@ const stageList = (value: string, previous: string[] = []) => [...previous, ...v
 
 interface ExperimentFlags extends BrowserFlags {
   preset?: string;
+  until?: string;
   out?: string;
   resume?: string;
   replay?: string;
@@ -42,6 +43,7 @@ export function registerExperimentCommand(program: Command): void {
       .option('--out <name>', 'experiment id, the folder name in lab/experiments/ (default: a timestamp)')
       .option('--resume <id>', 'continue the experiment in lab/experiments/<id> with its recorded configuration')
       .option('--replay <id>', 'run experiment <id> again from its recorded config.json (a new experiment, id <id>-replayN or --out; compare with `experiment compare`)')
+      .option('--until <stage>', 'stop once this stage is done, e.g. mine: the SFT policy and its mined states, to choose the Salvage-DS configuration on before anything is evaluated (continue with --resume)')
       .option('--seeds <n>', 'Salvage-DS training seeds (default: 1 for tiny and demo, 3 for full)', intOption('--seeds', 1))
       .option('--backend <id>', 'TensorFlow.js backend for SFT, Salvage-DS and the policy (default: best available)')
       .option('--json', 'print the result as JSON'),
@@ -83,7 +85,7 @@ export function registerExperimentCommand(program: Command): void {
     const stopBar = () => bar.stop();
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), stopBar], async (signal) => {
       const result = await runExperiment({ folder, store, server, envs, browserKind: host.kind }, {
-        signal,
+        signal, until: o.until,
         onStage: (name, i, total, skipped) => {
           stopBar();
           say(`[${i + 1}/${total}] ${name}${skipped ? ': done before, skipped' : ''}`);
@@ -101,9 +103,9 @@ export function registerExperimentCommand(program: Command): void {
       });
       stopBar();
       if (result.stopped) {
-        say(`\nstopped in stage ${result.stage}; finished stages are kept. Continue with: ${resumeCmd}`);
+        say(result.until ? `\nstopped after stage ${o.until} as asked; ${result.stage} is next. Continue with: ${resumeCmd}` : `\nstopped in stage ${result.stage}; finished stages are kept. Continue with: ${resumeCmd}`);
         if (o.json) printJson({ experimentId: id, dir: folder.dir, stopped: true, stage: result.stage, resume: resumeCmd });
-        process.exitCode = 130;
+        if (!result.until) process.exitCode = 130;
         return;
       }
       if (o.json) return printJson({ experimentId: id, ...(folder.config.replayOf ? { replayOf: folder.config.replayOf } : {}), dir: folder.dir, stopped: false, report: result.reportPath, html: result.htmlPath, claims: result.report.claims, methods: result.report.methods, totalS: result.report.totalS });

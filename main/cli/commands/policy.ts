@@ -2,7 +2,7 @@
  * The compact policy from the command line:
  *   lab train sft --dataset NAME[@vN]|MANIFEST --out DIR   supervised fine-tuning in a worker thread
  *   lab eval --policy DIR --tasks SPEC --seeds N --split test|heldout   episodes + report with 95% intervals
- *   lab mine --eval ID [--confirm [--branches N]]   critical states of failed episodes, optionally confirmed by branching
+ *   lab mine --eval ID... [--confirm [--confirm-max N]] [--parallel N]   critical states of failed episodes, optionally confirmed by branching
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -24,7 +24,7 @@ import { EVAL_REQUEST_FILE, EVAL_SPLITS, type EvalSplit } from '../../policy/eva
 import type { EvalReport, EvalRequest, GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
-import { CONFIRMATION_STATUSES, readMiningFile, writeMiningFile, type MinedFailureRecord } from '../../policy/mining-file.ts';
+import { CONFIRMATION_STATUSES } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../policy/branching.ts';
 import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, tierOption, type ActionSetFlags, type BrowserFlags, int, labDir } from '../runtime.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
@@ -187,6 +187,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
+      .option('--first-seed <n>', 'start this far into the split\'s seed range (e.g. sampled rollouts for mining on other training instances than greedy ones)', intOption('--first-seed', 0))
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', tierOption())
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else lookup-tree under greedy decoding and ar under sampling)`)
       .option('--k <n>', 'drafts per loop (SDSAT, lookup: the longest branch)', intOption('--k', 1))
@@ -204,7 +205,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored, but --runs N adds runs to it (a finished one too), to narrow its intervals')
       .option('--json', 'print the report as JSON'))),
-  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; firstSeed?: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -220,7 +221,7 @@ export function registerPolicyCommands(program: Command): void {
       runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
     }) : {
       policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
-      tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
+      tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
     };
     const evalId = o.resume ?? newEvalId();
     const server = await startTaskServer();
@@ -254,64 +255,51 @@ function recordedRequest(labDir: string, id: string, over: { parallel?: number; 
 }
 
 /**
- * `lab mine --eval ID [--confirm [--branches N]]`: failure modes of an evaluation's failed episodes
- * against oracle references; with --confirm, each critical state is branched (main/policy/branching.ts).
- * --confirm keeps the states an earlier run already mined and branched, so a cancelled run resumes.
+ * `lab mine --eval ID [--eval ID ...] [--confirm [--confirm-max N] [--branches N]] [--parallel N]`:
+ * failure modes of the evaluations' failed episodes against oracle references; with --confirm,
+ * critical states are branched (main/policy/branching.ts). One mining.json for all of them, beside
+ * the first evaluation (or at --out), rewritten after every state: the same command continues a
+ * stopped run, keeping what it mined and branched.
  */
 function registerMineCommand(program: Command): void {
   withBrowserOptions(
     program
       .command('mine')
-      .description('failure-mode mining: the critical state of each failed episode of an evaluation, against an oracle reference on the same instance')
-      .requiredOption('--eval <id>', 'evaluation id (a folder in lab/evals/)')
-      .option('--confirm', 'confirm each critical state by branching: the reference action and the policy\'s action there, each followed by the oracle (resumes an earlier, cancelled run)')
+      .description('failure-mode mining: the critical state of each failed episode of one or more evaluations, against an oracle reference on the same instance (resumable)')
+      .requiredOption('--eval <id>', 'evaluation id (a folder in lab/evals/); repeatable, e.g. greedy and sampled rollouts of tiers 1 and 2', (v: string, prev: string[] = []) => [...prev, v])
+      .option('--out <file>', 'where the mining report goes (default: mining.json beside the first evaluation)')
+      .option('--confirm', 'confirm critical states by branching: the reference action and the policy\'s action there, each followed by the oracle')
+      .option('--confirm-max <n>', 'with --confirm: branch at most N states, a sample fixed by a hash of each rollout\'s id', intOption('--confirm-max', 1))
       .option('--branches <n>', 'with --confirm: runs per branch (default 1); a branch succeeds when most of its runs do', intOption('--branches', 1))
+      .option('--parallel <n>', 'browsers mining and branching at once', intOption('--parallel', 1), 1)
       .option('--examples <n>', 'examples kept per failure mode', intOption('--examples', 0), 5)
       .option('--json', 'print the report as JSON'),
-  ).action(async (o: BrowserFlags & { eval: string; confirm?: boolean; branches?: number; examples: number; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & { eval: string[]; out?: string; confirm?: boolean; confirmMax?: number; branches?: number; parallel: number; examples: number; json?: boolean }, cmd: Command) => {
     if (o.branches !== undefined && !o.confirm) throw new Error('--branches needs --confirm');
-    const [{ BrowserEnv }, { mineFailures }, { confirmCriticalStates, miningFileReport }] = await Promise.all([
-      import('../../environment/environment.ts'), import('../../policy/mining.ts'), import('../../policy/branching.ts'),
-    ]);
+    if (o.confirmMax !== undefined && !o.confirm) throw new Error('--confirm-max needs --confirm');
+    const [{ BrowserEnv }, { mineEvaluations }] = await Promise.all([import('../../environment/environment.ts'), import('../../policy/mine-run.ts')]);
     const store = openLab(cmd);
-    const dir = isLabId(o.eval) ? labPaths.eval(store.dir, o.eval) : '';
-    if (!dir || !existsSync(join(dir, 'report.json'))) throw new Error(`no evaluation ${o.eval} in ${labPaths.evals(store.dir)}`);
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as EvalReport;
-    if (!Array.isArray(report.episodes)) throw new Error(`${join(dir, 'report.json')}: field episodes: not a list`);
-    const failed = report.episodes.filter((e) => !e.success);
-    const miningPath = join(dir, 'mining.json');
-    // With --confirm, states mined before are kept (with their branches): only the rest is mined.
-    const earlier = o.confirm && existsSync(miningPath) ? readMiningFile(miningPath) : [];
-    const known = new Map(earlier.map((f) => [f.episodeId, f]));
+    for (const id of o.eval) {
+      const dir = isLabId(id) ? labPaths.eval(store.dir, id) : '';
+      if (!dir || !existsSync(join(dir, 'report.json'))) throw new Error(`--eval: no finished evaluation ${id} in ${labPaths.evals(store.dir)}`);
+    }
+    const miningPath = o.out ? resolve(o.out) : join(labPaths.eval(store.dir, o.eval[0]), 'mining.json');
     const server = await startTaskServer();
     const host = await startBrowser(o);
-    const env = new BrowserEnv(host);
-    await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
-      const deps = { env, server, store, browserKind: host.kind, signal };
-      const toMine = failed.filter((e) => !known.has(e.episodeId));
-      const fresh = await mineFailures(deps, toMine, (done, total) => {
-        if (!o.json) process.stderr.write(`mined ${done}/${total}\r`);
+    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
+    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((env) => () => env.close())], async (signal) => {
+      const r = await mineEvaluations({ envs, server, store, browserKind: host.kind, signal }, o.eval, miningPath, {
+        confirm: !!o.confirm, confirmMax: o.confirmMax, branches: o.branches ?? 1, examplesPerMode: o.examples,
+        onProgress: (phase, done, total, note) => {
+          if (o.json) return;
+          if (phase === 'mining') process.stderr.write(`mined ${done}/${total}\r`);
+          else process.stderr.write(`confirmed ${done}/${total} (${note})\n`);
+        },
       });
-      const byEpisode = new Map<string, MinedFailureRecord>([...known, ...fresh.map((f) => [f.episodeId, f] as const)]);
-      let mined = failed.flatMap((e) => byEpisode.get(e.episodeId) ?? []);
-      let cancelled = signal.aborted;
-      if (o.confirm && !cancelled) {
-        if (!o.json) process.stderr.write('\n');
-        const r = await confirmCriticalStates(deps, mined, {
-          branches: o.branches ?? 1,
-          onDone: (done, total, f) => {
-            if (!o.json) process.stderr.write(`confirmed ${done}/${total} (${f.family} seed ${f.seed} step ${f.step + 1}, ${f.mode}: ${f.confirmation?.status})\n`);
-          },
-        });
-        mined = r.failures;
-        cancelled = r.cancelled;
-      }
-      const out = miningFileReport(o.eval, mined, o.examples);
-      writeMiningFile(miningPath, out);
-      if (o.json) return printJson(out);
-      process.stdout.write(`\n${out.failures} failed episodes mined (of ${failed.length}); mining report: ${miningPath}\n`);
-      if (cancelled) process.stdout.write('cancelled: the report holds what was done; run the same command with --confirm to go on\n');
-      printMiningTable(out);
+      if (o.json) return printJson(r.report);
+      process.stdout.write(`\n${r.report.failures} failed episodes mined (of ${r.failed}), ${r.report.distinctStates} distinct critical states; mining report: ${miningPath}\n`);
+      if (r.cancelled) process.stdout.write('cancelled: the report holds what was done; run the same command to go on\n');
+      printMiningTable(r.report);
     });
   });
 }

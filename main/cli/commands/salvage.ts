@@ -11,8 +11,8 @@ import { cancelOnSigint, labDir } from '../runtime.ts';
 import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, LOSS_AGGREGATIONS, parseSalvageJob, PRESETS, STATE_FILE, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
-import { STATE_SOURCES, criticalStates, mixStates, readMinedFailures, routineStates, writeStates, type StateSource } from '../../policy/salvage/states.ts';
-import { resolveMiningFile, selectFailures, testSeedsNote } from '../../policy/mining-file.ts';
+import { STATE_SOURCES, salvageStates, writeStates, type StateSource } from '../../policy/salvage/states.ts';
+import { resolveMiningFile, testSeedsNote } from '../../policy/mining-file.ts';
 import { startSalvage } from '../../policy/salvage/runner.ts';
 import type { IterationStats, SalvageResult } from '../../policy/salvage/train.ts';
 import { readPolicySettings } from '../../policy/settings.ts';
@@ -25,6 +25,7 @@ interface SalvageFlags {
   states: string;
   confirmedOnly?: boolean;
   routineShare: string;
+  heldoutShare: string;
   preset: string;
   reward?: string;
   gates: boolean;
@@ -83,6 +84,7 @@ export function registerSalvageCommand(program: Command): void {
     .option('--states <s>', `mined (critical states + a share of routine ones) | all (every training state of the SFT policy: the ablation)`, d.states)
     .option('--confirmed-only', 'mined states: only those `lab mine --confirm` confirmed by branching (the policy\'s action there loses the task)')
     .option('--routine-share <x>', 'share of routine states (reference steps of successful trajectories) among mined states', String(d.routineShare))
+    .option('--heldout-share <x>', 'share of mined task instances never trained on, kept for the state yardstick (lab bench states --heldout-share, the same value)', String(d.heldoutShare))
     .option('--preset <p>', `${PRESETS.join(' | ')}`, d.preset)
     .option('--reward <kind>', `${REWARD_KINDS.join(' | ')} (ablation: graded partial credit)`)
     .option('--no-gates', 'ablation: keep every group (no contrast or competence gate)')
@@ -130,24 +132,18 @@ export function registerSalvageCommand(program: Command): void {
       } else {
         job = buildJob(o, outDir, statesFile);
         const policy = resolve(o.policy);
-        const source = job.states;
-        const routine = () => {
-          const samples = join(policy, 'sft-samples.jsonl');
-          if (!existsSync(samples)) throw new Error(`${samples}: the SFT policy's training samples (routine states) are missing`);
-          return routineStates(samples);
-        };
-        let states;
-        if (source === 'all') states = routine();
-        else {
+        const sftSamples = join(policy, 'sft-samples.jsonl');
+        if ((job.states === 'all' || job.routineShare > 0) && !existsSync(sftSamples)) throw new Error(`${sftSamples}: the SFT policy's training samples (routine states) are missing`);
+        let miningPath: string | undefined;
+        if (job.states === 'mined') {
           if (!o.mined) throw new Error('--mined is required with --states mined (or use --states all)');
-          const lab = labDir(cmd);
-          const mining = resolveMiningFile(o.mined, lab);
-          const note = testSeedsNote(mining);
+          miningPath = resolveMiningFile(o.mined, labDir(cmd));
+          const note = testSeedsNote(miningPath);
           if (note) process.stderr.write(`${note}\n`);
-          const critical = criticalStates(new LabStore(lab), selectFailures(readMinedFailures(mining), job.confirmedOnly, mining));
-          if (!critical.length) throw new Error(`--mined ${o.mined}: no ${job.confirmedOnly ? 'confirmed ' : ''}critical states with a reference action`);
-          states = mixStates(critical, job.routineShare > 0 ? routine() : [], job.routineShare, job.seed);
         }
+        const states = salvageStates(new LabStore(labDir(cmd)), {
+          source: job.states, miningPath, confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed: job.seed, sftSamples,
+        });
         mkdirSync(outDir, { recursive: true });
         writeStates(statesFile, states);
         process.stderr.write(`${states.length} states (${states.filter((s) => s.kind === 'critical').length} critical) frozen in ${statesFile}\n`);
@@ -165,6 +161,7 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
     states: oneOf<StateSource>('--states', o.states, STATE_SOURCES),
     confirmedOnly: !!o.confirmedOnly,
     routineShare: num('--routine-share', o.routineShare),
+    heldoutShare: num('--heldout-share', o.heldoutShare),
     iterations: num('--iterations', o.iterations), statesPerIter: num('--states-per-iter', o.statesPerIter), group: num('--group', o.group),
     updatesPerIter: num('--updates-per-iter', o.updatesPerIter), topP: num('--top-p', o.topP), temperature: num('--temperature', o.temperature),
     guided: o.guided,

@@ -43,6 +43,11 @@ export const SalvageJob = z.object({
   /** Mined states: only those confirmed by branching (`lab mine --confirm`). Absent in runs recorded before it existed. */
   confirmedOnly: z.boolean().default(false),
   routineShare: z.number().min(0).lt(1),
+  /**
+   * Share of mined task instances whose states the run never trains on (kept for the state
+   * yardstick, `lab bench states`; ../state-split.ts). Runs recorded before it existed used 0.
+   */
+  heldoutShare: z.number().min(0).lt(1).default(0),
   iterations: z.number().int().positive(),
   /** States per iteration; each gets a group of `group` samples. */
   statesPerIter: z.number().int().positive(),
@@ -95,7 +100,7 @@ export type SalvageJob = z.infer<typeof SalvageJob>;
  * Salvage-DS learning rate"). The KL term (GRPO's beta 0.04) then keeps it near.
  */
 export const defaultSalvageJob: Omit<SalvageJob, 'policy' | 'outDir' | 'statesFile' | 'maxNew'> = {
-  preset: 'salvage', states: 'mined', confirmedOnly: false, routineShare: 0.2,
+  preset: 'salvage', states: 'mined', confirmedOnly: false, routineShare: 0.2, heldoutShare: 0,
   iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1, guided: true,
   reward: defaultRewardSettings, gates: defaultGateSettings, rejected: 'anchor', anchorCoef: 0.5,
   clipEps: 0.2, beta: 0.04, advEps: 1e-4, lossAgg: 'token',

@@ -19,8 +19,9 @@ import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LabStore } from '../../store/lab.ts';
 import { readJsonlStrict } from '../../store/jsonl.ts';
-import { FAILURE_MODES } from '../mining.ts';
-import { readMiningFile, type MinedFailureRecord } from '../mining-file.ts';
+import { FAILURE_MODES, criticalStateKey } from '../mining.ts';
+import { readMiningFile, selectFailures, type MinedFailureRecord } from '../mining-file.ts';
+import { instanceSide, type StateSide } from '../state-split.ts';
 import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
 import { Rng } from '../../common/rng.ts';
@@ -46,14 +47,22 @@ export const SalvageState = z.object({
 export type SalvageState = z.infer<typeof SalvageState>;
 
 /** A mining report's failures (mining.json, written by `lab mine`), checked field by field. */
-export function readMinedFailures(path: string): Pick<MinedFailureRecord, 'episodeId' | 'referenceId' | 'family' | 'step' | 'mode' | 'confirmation'>[] {
+export function readMinedFailures(path: string): Pick<MinedFailureRecord, 'episodeId' | 'referenceId' | 'family' | 'seed' | 'tier' | 'step' | 'mode' | 'confirmation'>[] {
   return readMiningFile(path);
 }
 
-/** The critical states of mined failures, read from their reference episodes in the lab. */
+/**
+ * The critical states of mined failures, read from their reference episodes in the lab, each once:
+ * rollouts of one instance that departed at the same step share the state (the first one's mode
+ * is kept).
+ */
 export function criticalStates(lab: LabStore, failures: ReturnType<typeof readMinedFailures>): SalvageState[] {
   const out: SalvageState[] = [];
+  const seen = new Set<string>();
   for (const f of failures) {
+    const key = criticalStateKey(f);
+    if (seen.has(key)) continue;
+    seen.add(key);
     const ref = lab.readEpisode(f.referenceId);
     const step = ref.steps.find((s) => s.index === f.step);
     // A rollout that ran the reference to its end has no reference action to learn: nothing to salvage.
@@ -70,9 +79,9 @@ export function criticalStates(lab: LabStore, failures: ReturnType<typeof readMi
   return out;
 }
 
-/** Training samples of the SFT policy as routine states. */
-export function routineStates(samplesFile: string): SalvageState[] {
-  return readPolicySamples(samplesFile).filter((s) => s.split === 'train').map((s) => ({
+/** Samples of the SFT policy's data as routine states: its training split (RL's routine share) or its validation split (the yardstick's). */
+export function routineStates(samplesFile: string, split: 'train' | 'validation' = 'train'): SalvageState[] {
+  return readPolicySamples(samplesFile).filter((s) => s.split === split).map((s) => ({
     kind: 'routine', mode: null, family: s.family, episodeId: s.episodeId, step: s.step, input: s.input, target: s.target,
   }));
 }
@@ -100,4 +109,37 @@ export function readStates(path: string): SalvageState[] {
   const out = readJsonlStrict(path, SalvageState);
   if (!out.length) throw new Error(`${path}: no states`);
   return out;
+}
+
+export interface StateSelection {
+  source: StateSource;
+  /** mining.json (with source 'mined'). */
+  miningPath?: string;
+  confirmedOnly: boolean;
+  /** Share of mined task instances kept out (./../state-split.ts); `side` picks which side is returned. */
+  heldoutShare: number;
+  routineShare: number;
+  seed: number;
+  /** The SFT policy's sft-samples.jsonl (routine states). */
+  sftSamples: string;
+}
+
+/** The mined failures on one side of the state split. */
+export function failuresOnSide<F extends { family: string; seed: number; tier: number }>(failures: readonly F[], heldoutShare: number, side: StateSide): F[] {
+  return failures.filter((f) => instanceSide(f, heldoutShare) === side);
+}
+
+/**
+ * The states a Salvage-DS run trains on, as the CLI and the experiment both choose them: every
+ * training sample of the SFT policy (source 'all'), or the mined critical states of the training
+ * side of the split mixed with a share of routine ones.
+ */
+export function salvageStates(lab: LabStore, sel: StateSelection): SalvageState[] {
+  const routine = () => routineStates(sel.sftSamples);
+  if (sel.source === 'all') return routine();
+  if (!sel.miningPath) throw new Error('mined states need a mining report');
+  const failures = failuresOnSide(selectFailures(readMinedFailures(sel.miningPath), sel.confirmedOnly, sel.miningPath), sel.heldoutShare, 'train');
+  const critical = criticalStates(lab, failures);
+  if (!critical.length) throw new Error(`${sel.miningPath}: no ${sel.confirmedOnly ? 'confirmed ' : ''}critical states with a reference action${sel.heldoutShare ? ' on the training side of the state split' : ''}`);
+  return mixStates(critical, sel.routineShare > 0 ? routine() : [], sel.routineShare, sel.seed);
 }
