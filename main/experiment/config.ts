@@ -252,7 +252,19 @@ export const PRESET_CONFIGS: Record<ExperimentPreset, Sized> = {
     // (15 seeds x 2 families x 18 runs for SFT, x 6 runs x 3 seeds for Salvage-DS) give about
     // +-4.4 points at 15% and +-4.8 at 20%; the ablations' held-out figures stay at 180.
     eval: { testSeeds: 15, heldoutSeeds: 15, runs: 2, sftRuns: 6, claimHeldoutRuns: { sft: 18, salvage: 6 }, tier: 1, parallel: 2, guided: true },
-    mine: { seeds: 8, confirm: true },
+    // Mining at scale (issue 42): full3 mined 8 greedy tier-1 seeds per family, 15 failures and 19
+    // states, too few for RL to learn anything. Greedy and sampled rollouts on tiers 1 and 2, the
+    // sampled ones on other training instances, about 1,170 rollouts; 200 states branched (a
+    // hash-fixed sample); 30% of the mined instances held out of RL for the state yardstick.
+    mine: {
+      seeds: 8, confirm: true, confirmMax: 200, heldoutShare: 0.3,
+      rollouts: [
+        { name: 't2-greedy', tier: 2, seeds: 30, runs: 1, firstSeed: 0 },
+        { name: 't1-sampled', tier: 1, seeds: 40, runs: 1, firstSeed: 1000, sampling: { temperature: 1, topP: 0.95 } },
+        { name: 't1-greedy', tier: 1, seeds: 40, runs: 1, firstSeed: 0 },
+        { name: 't2-sampled', tier: 2, seeds: 20, runs: 1, firstSeed: 1000, sampling: { temperature: 1, topP: 0.95 } },
+      ],
+    },
     // The claim's Salvage-DS at three seeds, the five ablations at the first: on full3's seed 1 every
     // ablation landed within 3 points of Salvage-DS on test (+-7 at one seed), and three seeds of
     // each would add about 3.5 hours to the preset's 7.

@@ -48,7 +48,8 @@ export interface MineRunOptions {
 
 export interface MineRunResult {
   path: string;
-  report: ReturnType<typeof miningFileReport>;
+  /** mining.json's content: the report, the branching counts, every state, and the evaluations mined. */
+  report: ReturnType<typeof miningFileReport> & { evalIds: string[] };
   /** Failed episodes of the evaluations, and how many were mined (a failure without a successful reference is not). */
   failed: number;
   cancelled: boolean;
@@ -121,7 +122,7 @@ export async function mineEvaluations(deps: MineRunDeps, evalIds: readonly strin
       if (!c) return; // cancelled part-way: the state stays unbranched
       known.set(f.episodeId, { ...f, confirmation: c });
       save();
-      opts.onProgress?.('branching', ++branched, chosen.length, `${f.family}:${f.seed} step ${f.step + 1}, ${f.mode}: ${c.status}`);
+      opts.onProgress?.('branching', ++branched, chosen.length, `${f.family} seed ${f.seed} step ${f.step + 1}, ${f.mode}: ${c.status}`);
     });
   }
   save();

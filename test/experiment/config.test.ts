@@ -52,7 +52,10 @@ test('the full preset gives each claimed difference a 95% interval of at most +-
   const e = cfg.eval;
   assert.equal(episodes(cfg, 'eval-graded-s1-heldout'), 2 * e.heldoutSeeds * e.runs);
   assert.equal(episodes(cfg, 'eval-sft-plain-test'), cfg.families.length * e.testSeeds * e.sftRuns!);
-  assert.equal(episodes(cfg, 'rollout-train'), cfg.families.length * cfg.mine.seeds);
+  // Mining at scale: each rollout set on its own block of training seeds; older configs' single rollout-train.
+  assert.deepEqual(cfg.mine.rollouts!.map((r) => episodes(cfg, `rollout-${r.name}`)), cfg.mine.rollouts!.map((r) => cfg.families.length * r.seeds * r.runs));
+  const { rollouts: __, ...olderMine } = cfg.mine;
+  assert.equal(episodes({ ...cfg, mine: olderMine }, 'rollout-train'), cfg.families.length * cfg.mine.seeds);
   // More Salvage-DS seeds: SFT keeps pace, test and held out.
   const four = experimentConfig('full', 'f2', { seeds: 4 });
   assert.equal(four.eval.sftRuns, four.eval.runs * 4);
@@ -98,9 +101,11 @@ test('the full preset runs Salvage-DS at every seed and the ablations at seed 1 
   for (const seed of [1, 2, 3]) assert.ok(names.includes(`salvage-salvage-s${seed}`) && names.includes(`eval-salvage-s${seed}-heldout`));
   assert.ok(names.includes('salvage-graded-s1') && names.includes('eval-states-all-s1-test'));
   assert.ok(!names.some((n) => /^(salvage|eval)-(graded|no-gates|drop-rejected|plain-grpo|states-all)-s[23]/.test(n)), 'no ablation at seeds 2 and 3');
-  assert.equal(names.length, 10 + 3 * 3 + 5 * 3);
+  // Collection, datasets, SFT and its evaluations (8), the rollout sets, mining, then Salvage-DS.
+  const before = 8 + cfg.mine.rollouts!.length + 1;
+  assert.equal(names.length, before + 3 * 3 + 5 * 3);
   const { ablationSeeds: _, ...everySeed } = cfg.salvage;
-  assert.equal(experimentStages({ ...cfg, salvage: everySeed }).length, 10 + 3 * 6 * 3);
+  assert.equal(experimentStages({ ...cfg, salvage: everySeed }).length, before + 3 * 6 * 3);
   // An ablation seed that is not a training seed is refused, naming the field.
   const bad = JSON.parse(JSON.stringify(cfg));
   bad.salvage.ablationSeeds = [4];

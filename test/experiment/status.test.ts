@@ -12,7 +12,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { experimentConfig } from '../../main/experiment/config.ts';
 import { ExperimentFolder } from '../../main/experiment/folder.ts';
-import { experimentStages } from '../../main/experiment/stages.ts';
+import { experimentStages, rolloutStageNames } from '../../main/experiment/stages.ts';
 import { experimentStatus } from '../../main/experiment/status.ts';
 import { RUN_LOCK_FILE } from '../../main/experiment/run-lock.ts';
 import { labPaths } from '../../main/store/layout.ts';
@@ -70,7 +70,7 @@ test('a stopped experiment: finished stages with what they measured, the stopped
   assert.equal(ev.estimateS, 1420);
   // Held-out and training-seed evaluations have no finished stage of their own: the test pace stands in.
   assert.equal(st('eval-sft-reflect-heldout').estimateS, 2 * experimentStages(folder.config).find((x) => x.name === 'eval-sft-reflect-heldout')!.planned!.total);
-  assert.equal(st('rollout-train').estimateS, 2 * folder.config.families.length * folder.config.mine.seeds);
+  for (const r of folder.config.mine.rollouts!) assert.equal(st(`rollout-${r.name}`).estimateS, 2 * folder.config.families.length * r.seeds * r.runs);
   // Nothing to go by for mining or Salvage-DS yet: named, left out of the total.
   assert.ok(st('mine').estimateS === null && s.remaining.unestimated.includes('mine'));
   const salvage = s.stages.filter((x) => x.name.startsWith('salvage-'));
@@ -94,7 +94,7 @@ test('a finished stage whose outputs were set aside (reopened by an amendment) c
 test('a running Salvage-DS stage is estimated from its own iterations until one finishes; the running attempt\'s seconds count', () => {
   const { labDir, folder } = stoppedMidEval();
   folder.finish('eval-sft-plain-test', { evalId: 'e2', overall: { success: { k: 400, n: 810 } } }, 1320);
-  for (const stage of ['eval-sft-reflect-heldout', 'rollout-train', 'mine']) {
+  for (const stage of ['eval-sft-reflect-heldout', ...rolloutStageNames(folder.config), 'mine']) {
     folder.log({ stage, status: 'started' });
     folder.finish(stage, stage === 'mine' ? { evalId: 'r', failures: 50, failed: 60 } : { evalId: stage, overall: { success: { k: 1, n: 2 } } }, 100);
   }
@@ -123,7 +123,7 @@ test('lab experiment status prints the table and the time left, --json the same 
   const cli = (...args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', '--lab', labDir, 'experiment', 'status', ...args], { cwd: root, encoding: 'utf8' });
   const text = cli('f');
   assert.match(text, /^experiment f \(preset full, created .*\): stopped$/m);
-  assert.match(text, /^6 of 34 stages done, 1 h 24 min of stages so far$/m);
+  assert.match(text, /^6 of 37 stages done, 1 h 24 min of stages so far$/m);
   assert.match(text, /^stopped\s+eval-sft-plain-test\s+5 min\s+100\/810 episodes\s+about 24 min left$/m);
   assert.match(text, /^done\s+eval-sft-reflect-test\s+27 min\s+solved 435\/810, 53.7%$/m);
   const left = experimentStatus(labDir, 'f').remaining.estimateS;

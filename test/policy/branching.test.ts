@@ -14,6 +14,8 @@ import type { Observation } from '../../main/environment/types.ts';
 import type { TaskSpec } from '../../main/tasks/types.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { mineFailures } from '../../main/policy/mining.ts';
+import { mineEvaluations } from '../../main/policy/mine-run.ts';
+import { BrowserEnv } from '../../main/environment/environment.ts';
 import { BRANCH_TAG, carryAction, confirmCriticalStates, stateDifference } from '../../main/policy/branching.ts';
 import { readMiningFile } from '../../main/policy/mining-file.ts';
 import { LabelStore } from '../../main/store/labels.ts';
@@ -150,6 +152,41 @@ test('lab mine --confirm writes counts per mode and family; Ctrl-C keeps a whole
 
   // A usage error needs no process of its own.
   await assert.rejects(runLab('--lab', fx.store.dir, 'mine', '--eval', 'E1', '--branches', '2'), /--branches needs --confirm/);
+});
+
+test('mining several evaluations on two browsers runs one reference per instance, counts a shared state once, and a second call mines nothing again', async () => {
+  assert.ok(rollouts.premature && rollouts.detour, 'needs the rollouts of the first test');
+  // Two evaluations, each failing on the same instance (webmail seed 1, tier 1), plus one more rollout of it.
+  const third = await rollout({ 1: "send_msg_to_user('Finished.')" });
+  const evals = { A: [rollouts.premature, third.id], B: [rollouts.detour] };
+  for (const [id, eps] of Object.entries(evals)) {
+    mkdirSync(join(fx.store.dir, 'evals', id), { recursive: true });
+    writeFileSync(join(fx.store.dir, 'evals', id, 'report.json'), JSON.stringify({ request: { split: 'train' }, episodes: eps.map((episodeId) => ({ episodeId, success: false })) }));
+  }
+  const references = () => fx.store.listEpisodes().episodes.filter((e) => e.agent.startsWith('oracle')).length;
+  const before = references();
+  const second = new BrowserEnv(fx.host);
+  const path = join(fx.store.dir, 'evals', 'A', 'mining.json');
+  const progress: string[] = [];
+  try {
+    const r = await mineEvaluations({ envs: [fx.env, second], server: fx.server, store: fx.store, browserKind: fx.host.kind }, ['A', 'B'], path, {
+      confirm: true, confirmMax: 1, onProgress: (phase, done, total) => progress.push(`${phase} ${done}/${total}`),
+    });
+    assert.equal(references() - before, 1, 'one oracle reference for the instance all three rollouts share');
+    assert.deepEqual([r.failed, r.report.failures, r.report.distinctStates], [3, 3, 1], 'three failures at one critical state (step 2 of the same instance)');
+    assert.deepEqual(r.report.evalIds, ['A', 'B']);
+    assert.equal(r.report.confirmation?.branched, 1, '--confirm-max 1 branches one state');
+    assert.deepEqual(progress.filter((p) => p.startsWith('branching')), ['branching 1/1']);
+    assert.deepEqual(readMiningFile(path).map((f) => f.episodeId), [rollouts.premature, third.id, rollouts.detour]);
+    // Again: everything is in the file, nothing is mined or branched anew.
+    const episodes = fx.store.listEpisodes().episodes.length;
+    const again = await mineEvaluations({ envs: [fx.env], server: fx.server, store: fx.store, browserKind: fx.host.kind }, ['A', 'B'], path, { confirm: true, confirmMax: 1 });
+    assert.equal(fx.store.listEpisodes().episodes.length, episodes);
+    assert.deepEqual(again.report.all, r.report.all);
+  } finally {
+    await second.close();
+  }
+  await assert.rejects(mineEvaluations({ envs: [fx.env], server: fx.server, store: fx.store, browserKind: fx.host.kind }, ['nope'], path, { confirm: false }), /no finished evaluation nope/);
 });
 
 test('pages are compared by meaning and actions carried over by meaning, not by id', () => {
