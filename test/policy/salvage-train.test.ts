@@ -92,6 +92,17 @@ test('guided sampling: every finished sample is an action on a page element, whe
   assert.equal(parseSalvageJob(old, 'old config').guided, false);
 });
 
+test('with a warm-up the learning rate rises linearly over the first updates, then stays', async () => {
+  const sft = await policy;
+  const out = join(dir, 'warmup');
+  // No gates: every iteration has groups to learn from, so every iteration takes its update.
+  const job = applyPreset(salvageJob(sft, out, shopStates(dir), { iterations: 5, statesPerIter: 1, group: 2, updatesPerIter: 1, lr: 1e-3, warmup: 4 }), 'no-gates');
+  await trainSalvage(job);
+  const lrs = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as IterationStats).lr);
+  assert.deepEqual(lrs.map((x) => Number(x.toExponential(6))), [2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3]);
+  assert.equal(parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE).warmup, 4);
+});
+
 test('drop-rejected anchors nothing; no-gates keeps every group', async () => {
   const sft = await policy;
   const states = shopStates(dir);

@@ -25,6 +25,7 @@ interface SalvageFlags {
   states: string;
   confirmedOnly?: boolean;
   routineShare: string;
+  warmup: string;
   heldoutShare: string;
   preset: string;
   reward?: string;
@@ -111,7 +112,8 @@ export function registerSalvageCommand(program: Command): void {
     .option('--beta <x>', 'weight of the KL penalty to the SFT policy', String(d.beta))
     .option('--adv-eps <x>', 'epsilon of the group-relative advantage (r - mean) / (std + eps)', String(d.advEps))
     .option('--loss-agg <a>', `${LOSS_AGGREGATIONS.join(' | ')} mean of the policy-gradient loss`, d.lossAgg)
-    .option('--lr <x>', 'learning rate (constant)', String(d.lr))
+    .option('--lr <x>', 'learning rate (constant after --warmup)', String(d.lr))
+    .option('--warmup <n>', 'updates over which the learning rate rises linearly to --lr (0: none)', String(d.warmup))
     .option('--weight-decay <x>', 'AdamW weight decay', String(d.weightDecay))
     .option('--grad-clip <x>', 'global gradient-norm clip', String(d.gradClip))
     .option('--seed <n>', 'seed of state draws and sampling', String(d.seed))
@@ -173,7 +175,7 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
     advEps: num('--adv-eps', o.advEps),
     gates: { ...d.gates, minSpread: num('--min-spread', o.minSpread), competence: oneOf('--competence', o.competence, COMPETENCE_KINDS), lo: num('--competence-lo', o.competenceLo), hi: num('--competence-hi', o.competenceHi) },
     anchorCoef: num('--anchor-coef', o.anchorCoef), clipEps: num('--clip-eps', o.clipEps), beta: num('--beta', o.beta),
-    lossAgg: oneOf('--loss-agg', o.lossAgg, LOSS_AGGREGATIONS), lr: num('--lr', o.lr), weightDecay: num('--weight-decay', o.weightDecay),
+    lossAgg: oneOf('--loss-agg', o.lossAgg, LOSS_AGGREGATIONS), lr: num('--lr', o.lr), warmup: num('--warmup', o.warmup), weightDecay: num('--weight-decay', o.weightDecay),
     gradClip: num('--grad-clip', o.gradClip), seed: num('--seed', o.seed), checkpointEvery: num('--checkpoint-every', o.checkpointEvery),
     resume: o.resume, backend: o.backend,
   };

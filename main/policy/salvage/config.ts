@@ -81,6 +81,12 @@ export const SalvageJob = z.object({
   advEps: z.number().positive(),
   lossAgg: z.enum(LOSS_AGGREGATIONS),
   lr: z.number().positive(),
+  /**
+   * Updates over which the learning rate rises linearly to `lr`: AdamW's first steps move every
+   * weight by about the learning rate whatever its gradient, which is what wrecked full3's policy
+   * at 3e-4. Runs recorded before it existed had none (0).
+   */
+  warmup: z.number().int().min(0).default(0),
   weightDecay: z.number().min(0),
   gradClip: z.number().positive(),
   seed: z.number().int(),
@@ -104,7 +110,7 @@ export const defaultSalvageJob: Omit<SalvageJob, 'policy' | 'outDir' | 'statesFi
   iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1, guided: true,
   reward: defaultRewardSettings, gates: defaultGateSettings, rejected: 'anchor', anchorCoef: 0.5,
   clipEps: 0.2, beta: 0.04, advEps: 1e-4, lossAgg: 'token',
-  lr: 3e-5, weightDecay: 0, gradClip: 1, seed: 1, checkpointEvery: 5, resume: true,
+  lr: 3e-5, warmup: 0, weightDecay: 0, gradClip: 1, seed: 1, checkpointEvery: 5, resume: true,
 };
 
 type Tunable = Pick<SalvageJob, 'preset' | 'reward' | 'gates' | 'rejected' | 'lossAgg'>;

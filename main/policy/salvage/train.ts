@@ -60,6 +60,8 @@ export interface IterationStats {
   anchorLoss: number;
   clipFraction: number;
   gradNorm: number;
+  /** Learning rate of the iteration's last update (it rises over the warm-up); 0 when no update was taken. */
+  lr: number;
   sampledTokens: number;
   elapsedS: number;
 }
@@ -200,7 +202,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     const rows: SalvageRow[] = [];
     const st: IterationStats = {
       iteration, groups: picked.length, kept: 0, rejectedByContrast: 0, rejectedByCompetence: 0, rejected: 0, anchored: 0, dropped: 0,
-      meanReward: 0, meanSpread: 0, meanCompetence: 0, correctShare: 0, invalidShare: 0, pgLoss: 0, kl: 0, anchorLoss: 0, clipFraction: 0, gradNorm: 0, sampledTokens: 0, elapsedS: 0,
+      meanReward: 0, meanSpread: 0, meanCompetence: 0, correctShare: 0, invalidShare: 0, pgLoss: 0, kl: 0, anchorLoss: 0, clipFraction: 0, gradNorm: 0, lr: 0, sampledTokens: 0, elapsedS: 0,
     };
     picked.forEach((p, g) => {
       const maxNew = Math.min(job.maxNew, model.config.ctx - p.prompt.length);
@@ -242,12 +244,13 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     const refLogp = tf.tidy(() => tokenLogp(sft, sb.batch).dataSync() as Float32Array);
     for (let u = 0; u < job.updatesPerIter; u++) {
       let terms = { pg: 0, kl: 0, anchor: 0, clip: 0 };
+      st.lr = job.warmup > 0 ? job.lr * Math.min(1, (run.updates + 1) / job.warmup) : job.lr;
       const { gradNorm } = opt.minimize(() => {
         const logp = tokenLogp(model, sb.batch);
         const o = salvageObjective(logp, refLogp, sb, job);
         terms = { pg: o.pg.dataSync()[0], kl: o.kl.dataSync()[0], anchor: o.anchor.dataSync()[0], clip: clipFraction(logp.dataSync() as Float32Array, sb, job.clipEps) };
         return o.total;
-      }, job.lr, job.gradClip);
+      }, st.lr, job.gradClip);
       st.pgLoss += terms.pg / job.updatesPerIter;
       st.kl += terms.kl / job.updatesPerIter;
       st.anchorLoss += terms.anchor / job.updatesPerIter;
