@@ -61,6 +61,8 @@ export interface SetFigures {
 export interface PolicyFigures {
   policy: string;
   sets: Record<string, SetFigures>;
+  /** Per state, in the order of the report's `states`: what the figures are made of (a later run pairs with them). */
+  perState: Record<string, StateResult[]>;
   /** Against the first policy on the same states (absent for the first). */
   vsBaseline?: Record<string, { greedyCorrect: Mean; groupCorrect: Mean }>;
 }
@@ -69,11 +71,13 @@ export interface StateBenchReport {
   request: StateBenchRequest;
   /** The sets and their sizes before any --max-states sample. */
   available: Record<string, number>;
+  /** The states measured, per set: episode id and step. */
+  states: Record<string, string[]>;
   policies: PolicyFigures[];
   elapsedS: number;
 }
 
-interface StateResult {
+export interface StateResult {
   mode: string | null;
   greedyCorrect: boolean;
   greedyInvalid: boolean;
@@ -153,6 +157,11 @@ function figures(rs: readonly StateResult[]): SetFigures {
 
 export interface StateBenchHooks {
   signal?: AbortSignal;
+  /**
+   * A baseline measured before (the first policy of an earlier report on the same states and
+   * settings): it stands first instead of being measured again.
+   */
+  baseline?: StateBenchReport;
   onState?(done: number, total: number, policy: string, set: string): void;
 }
 
@@ -161,8 +170,15 @@ export async function benchStates(lab: LabStore, req: StateBenchRequest, hooks: 
   const t0 = performance.now();
   const all = yardstickStates(lab, req);
   const sets = Object.fromEntries(STATE_SETS.map((k, i) => [k, sampleStates(all[k], req.maxStates, mixSeed(req.seed, i, 'state-sample'))])) as Record<StateSet, SalvageState[]>;
-  const total = req.policies.length * STATE_SETS.reduce((n, k) => n + sets[k].length, 0);
+  const states = Object.fromEntries(STATE_SETS.map((k) => [k, sets[k].map(stateKey)])) as Record<StateSet, string[]>;
   const results: Array<Record<StateSet, StateResult[]>> = [];
+  const policies = [...req.policies];
+  if (hooks.baseline) {
+    checkSameStates(hooks.baseline, req, states);
+    results.push(hooks.baseline.policies[0].perState as Record<StateSet, StateResult[]>);
+    policies.unshift(hooks.baseline.policies[0].policy);
+  }
+  const total = req.policies.length * STATE_SETS.reduce((n, k) => n + sets[k].length, 0);
   let done = 0;
   for (const dir of req.policies) {
     // Greedy, as `lab eval` decodes by default (AR gives the same tokens as its lookup-tree, and here no speed is measured).
@@ -180,11 +196,13 @@ export async function benchStates(lab: LabStore, req: StateBenchRequest, hooks: 
   }
   const paired = (a: StateResult[], b: StateResult[], f: (r: StateResult) => number) => bootstrapMean(a.map((r, i) => f(r) - f(b[i])));
   return {
-    request: req,
+    request: { ...req, policies },
     available: Object.fromEntries(STATE_SETS.map((k) => [k, all[k].length])),
+    states,
     policies: results.map((r, p) => ({
-      policy: req.policies[p],
+      policy: policies[p],
       sets: Object.fromEntries(STATE_SETS.map((k) => [k, figures(r[k])])),
+      perState: r,
       ...(p > 0 ? { vsBaseline: Object.fromEntries(STATE_SETS.map((k) => [k, {
         greedyCorrect: paired(r[k], results[0][k], (x) => Number(x.greedyCorrect)),
         groupCorrect: paired(r[k], results[0][k], (x) => x.groupCorrect),
@@ -192,4 +210,17 @@ export async function benchStates(lab: LabStore, req: StateBenchRequest, hooks: 
     })),
     elapsedS: (performance.now() - t0) / 1000,
   };
+}
+
+const stateKey = (s: SalvageState) => `${s.episodeId}:${s.step}`;
+
+/** A stored baseline pairs only with the same states measured the same way. */
+function checkSameStates(baseline: StateBenchReport, req: StateBenchRequest, states: Record<StateSet, string[]>): void {
+  const b = baseline.request;
+  for (const k of ['miningPath', 'confirmedOnly', 'heldoutShare', 'routineSamples', 'maxStates', 'group', 'temperature', 'topP', 'seed'] as const) {
+    if (b[k] !== req[k]) throw new Error(`--baseline: measured with ${k} ${JSON.stringify(b[k])}, this run asks for ${JSON.stringify(req[k])}`);
+  }
+  for (const k of STATE_SETS) {
+    if (JSON.stringify(baseline.states?.[k]) !== JSON.stringify(states[k])) throw new Error(`--baseline: its ${k} states are not this run's (the lab or the mining report changed since)`);
+  }
 }

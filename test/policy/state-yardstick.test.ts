@@ -105,6 +105,13 @@ test('lab bench states judges each policy on held-out and training critical stat
     assert.equal(r.policies[1].vsBaseline[set].groupCorrect.value, 0);
     assert.deepEqual(r.policies[1].sets[set].greedyCorrect, r.policies[0].sets[set].greedyCorrect);
   }
+  // A stored baseline stands first without being measured again, paired state by state.
+  const { stdout: again } = await lab('--lab', labDir, 'bench', 'states', '--baseline', out, '--policy', policy, '--mined', 'E1', '--heldout-share', '0.5', '--group', '4', '--backend', 'wasm', '--json');
+  const b = JSON.parse(again);
+  assert.deepEqual(b.request.policies, [policy, policy]);
+  assert.deepEqual(b.policies[0].perState, r.policies[0].perState);
+  assert.equal(b.policies[1].vsBaseline['critical-heldout'].greedyCorrect.value, 0);
+  await assert.rejects(lab('--lab', labDir, 'bench', 'states', '--baseline', out, '--policy', policy, '--mined', 'E1', '--heldout-share', '0.4', '--group', '4'), /--baseline: measured with heldoutShare 0.5, this run asks for 0.4/);
   await assert.rejects(lab('--lab', labDir, 'bench', 'states', '--policy', policy, '--mined', 'E1', '--top-p', '0'), /--top-p: expected a number in \(0, 1\]/);
   await assert.rejects(lab('--lab', labDir, 'bench', 'states', '--policy', join(dir, 'nope'), '--mined', 'E1'), /--policy: no policy model in/);
 });

@@ -4,7 +4,7 @@
  * critical states and at routine states, each policy against the first on the same states, as
  * JSON or a table. No browser: minutes for a few hundred states.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { intOption, labDir, printJson, withCleanup } from '../runtime.ts';
@@ -13,6 +13,7 @@ import { LabStore } from '../../store/lab.ts';
 import { resolveMiningFile } from '../../policy/mining-file.ts';
 import { defaultSalvageJob } from '../../policy/salvage/config.ts';
 import type { Mean, Rate } from '../../policy/stats.ts';
+import type { StateBenchReport } from '../../policy/state-bench.ts';
 
 const repeatable = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -34,6 +35,7 @@ interface StatesFlags {
   topP: string;
   seed: number;
   backend?: string;
+  baseline?: string;
   out?: string;
   json?: boolean;
 }
@@ -54,6 +56,7 @@ export function addStatesBenchCommand(bench: Command): void {
     .option('--top-p <p>', 'nucleus of the groups (the RL\'s)', String(d.topP))
     .option('--seed <n>', 'sampling and state-sample seed', intOption('--seed', 0), 1)
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
+    .option('--baseline <file>', 'an earlier report (--out) whose first policy is the baseline: paired with it, not measured again (same states and settings, else refused)')
     .option('--out <file>', 'also write the JSON report here')
     .option('--json', 'print the report as JSON')
     .action(async (o: StatesFlags, cmd: Command) => {
@@ -61,7 +64,10 @@ export function addStatesBenchCommand(bench: Command): void {
       const lab = labDir(cmd);
       const policies = o.policy.map((p) => resolve(p));
       for (const p of policies) if (!existsSync(join(p, 'model.json'))) throw new Error(`--policy: no policy model in ${p}`);
-      const routineSamples = resolve(o.routine ?? join(policies[0], 'sft-samples.jsonl'));
+      const baseline = o.baseline ? (JSON.parse(readFileSync(resolve(o.baseline), 'utf8')) as StateBenchReport) : undefined;
+      if (baseline && !baseline.policies?.[0]?.perState) throw new Error(`--baseline: ${o.baseline} is not a report of lab bench states --out`);
+      // Routine states: as given, else the baseline's, else the first policy's SFT data.
+      const routineSamples = resolve(o.routine ?? baseline?.request.routineSamples ?? join(policies[0], 'sft-samples.jsonl'));
       if (!existsSync(routineSamples)) throw new Error(`--routine: ${routineSamples} is missing (give the SFT policy's sft-samples.jsonl)`);
       const temperature = Number(o.temperature);
       if (!(temperature > 0)) throw new Error(`--temperature: expected a positive number, got "${o.temperature}"`);
@@ -74,7 +80,7 @@ export function addStatesBenchCommand(bench: Command): void {
       };
       const bar = await progressBar('states [{bar}] {value}/{total} {set}', { quiet: o.json });
       const report = await withCleanup([() => bar.stop()], (signal) => benchStates(new LabStore(lab), req, {
-        signal, onState: (done, total, _p, set) => bar.update(done, total, { set }),
+        signal, baseline, onState: (done, total, _p, set) => bar.update(done, total, { set }),
       }));
       bar.stop();
       if (!report) {
@@ -95,7 +101,7 @@ const meanText = (m: Mean, signed = false) => {
   return `${f(m.value)} [${f(m.ci95?.low ?? null)}, ${f(m.ci95?.high ?? null)}]`;
 };
 
-function printStatesTable(r: Awaited<ReturnType<typeof import('../../policy/state-bench.ts').benchStates>> & object): void {
+function printStatesTable(r: StateBenchReport): void {
   const out = (l: string) => process.stdout.write(l + '\n');
   out(`states available: ${Object.entries(r.available).map(([k, n]) => `${k} ${n}`).join(', ')}; group ${r.request.group} at T ${r.request.temperature}, top-p ${r.request.topP}; ${r.elapsedS.toFixed(0)} s`);
   for (const p of r.policies) {
