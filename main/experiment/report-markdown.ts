@@ -73,9 +73,25 @@ export function renderReportMarkdown(r: ExperimentReport): string {
       r.ablations.map((a) => [a.variant, points(a.test.vsSft), points(a.test.vsSalvage), points(a.heldout.vsSft), points(a.heldout.vsSalvage)])));
   }
 
+  if (r.gates?.length) {
+    out.push('## Gates');
+    out.push('Groups of each Salvage-DS run, summed over its iterations: kept for the policy gradient, refused by each gate (a group both refuse counts in both), anchored on the reference action or dropped; the share of samples with the reference\'s meaning.');
+    const share = (k: number, n: number) => `${k} (${pct(n ? k / n : null)})`;
+    out.push(table(['variant', 'seed', 'groups', 'kept', 'refused: contrast', 'refused: competence', 'anchored', 'dropped', 'updates', 'correct samples'],
+      r.gates.map((g) => [g.variant, String(g.seed), String(g.groups), share(g.kept, g.groups), String(g.rejectedByContrast), String(g.rejectedByCompetence), share(g.anchored, g.groups), share(g.dropped, g.groups), String(g.updates), pct(g.meanCorrectShare)])));
+  }
+
   out.push('## Failure modes');
   const f = r.failureModes;
-  out.push(`${f.failures} failures mined from ${f.failed} failed rollouts (evaluation ${f.evalId})${f.confirmation ? `; branching: ${Object.entries(f.confirmation).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ')}` : ''}.`);
+  const rollouts = f.evalIds && f.evalIds.length > 1 ? `${f.evalIds.length} rollout evaluations (${f.evalIds.join(', ')})` : `evaluation ${f.evalId}`;
+  out.push(`${f.failures} failures mined from ${f.failed} failed rollouts (${rollouts})${f.distinctStates !== undefined ? `, ${f.distinctStates} distinct critical states` : ''}${f.confirmation ? `; branching: ${Object.entries(f.confirmation).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ')}` : ''}.`);
+  if (f.confirmationByMode) {
+    const statuses = ['confirmed', 'recoverable', 'unreachable', 'unreproducible', 'not_branchable'];
+    out.push(table(['mode (branched states)', ...statuses, 'confirmed share'], Object.entries(f.confirmationByMode).map(([m, c]) => {
+      const n = statuses.reduce((a, k) => a + (c[k] ?? 0), 0);
+      return [m, ...statuses.map((k) => String(c[k] ?? 0)), pct(n ? (c.confirmed ?? 0) / n : null)];
+    })));
+  }
   const modes = Object.keys(f.byMode).filter((m) => f.byMode[m]);
   const families = Object.keys(f.byFamily).sort();
   out.push(table(['mode', 'all', ...families], modes.map((m) => [m, String(f.byMode[m]), ...families.map((fam) => String(f.byFamily[fam]?.[m] ?? 0))])));
@@ -83,7 +99,7 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   out.push('## Time');
   const byKind = new Map<string, { s: number; stages: number; ran: number }>();
   for (const t of r.timings) {
-    const kind = t.stage.startsWith('collect-') ? 'collection' : t.stage.startsWith('sft-') ? 'SFT' : t.stage.startsWith('salvage-') ? 'Salvage-DS' : t.stage === 'mine' || t.stage === 'rollout-train' ? 'rollouts and mining' : t.stage === 'datasets' ? 'datasets' : 'evaluations';
+    const kind = t.stage.startsWith('collect-') ? 'collection' : t.stage.startsWith('sft-') ? 'SFT' : t.stage.startsWith('salvage-') ? 'Salvage-DS' : t.stage === 'mine' || t.stage.startsWith('rollout-') ? 'rollouts and mining' : t.stage === 'datasets' ? 'datasets' : 'evaluations';
     const acc = byKind.get(kind) ?? { s: 0, stages: 0, ran: 0 };
     acc.s += t.elapsedS;
     acc.stages++;

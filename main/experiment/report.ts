@@ -92,11 +92,29 @@ export interface ExperimentReport {
    */
   ablations: Array<{ variant: Variant; seeds?: number[]; test: { vsSft: Difference; vsSalvage: Difference }; heldout: { vsSft: Difference; vsSalvage: Difference } }>;
   failureModes: Omit<MineOutputs, 'path'>;
+  /**
+   * What the gates did in each Salvage-DS run, summed over its iterations: groups sampled, kept for
+   * the policy gradient, refused by each gate (a group both refuse counts in both), anchored and
+   * dropped, and the optimizer updates taken. Absent in reports written before it existed.
+   */
+  gates?: Array<{ variant: Variant; seed: number; groups: number; kept: number; rejectedByContrast: number; rejectedByCompetence: number; anchored: number; dropped: number; updates: number; meanCorrectShare: number | null }>;
   salvageCurves: Array<{ variant: Variant; seed: number; states: number; critical: number; iterations: Array<Record<string, number>> }>;
 }
 
 const readJsonl = (path: string): Array<Record<string, number>> =>
   existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } }) : [];
+
+/** A run's gate counts summed over its iterations (salvage-stats.jsonl lines). */
+export function gateSummary(variant: Variant, seed: number, its: ReadonlyArray<Record<string, number>>, updatesPerIter = 1): NonNullable<ExperimentReport['gates']>[number] {
+  const sum = (k: string) => its.reduce((n, i) => n + (i[k] ?? 0), 0);
+  const groups = sum('groups');
+  // An iteration with rows to learn from takes updatesPerIter updates; one whose groups were all dropped takes none.
+  const updates = its.filter((i) => (i.kept ?? 0) + (i.anchored ?? 0) > 0).length * updatesPerIter;
+  return {
+    variant, seed, groups, kept: sum('kept'), rejectedByContrast: sum('rejectedByContrast'), rejectedByCompetence: sum('rejectedByCompetence'),
+    anchored: sum('anchored'), dropped: sum('dropped'), updates, meanCorrectShare: groups ? its.reduce((n, i) => n + (i.correctShare ?? 0) * (i.groups ?? 0), 0) / groups : null,
+  };
+}
 
 /** Newcombe's hybrid score interval for p1 - p2 from the two Wilson intervals. */
 export function rateDifference(a: Rate, b: Rate): Difference {
@@ -283,6 +301,7 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
       };
     }),
     failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily, ...(mine.confirmation ? { confirmation: mine.confirmation } : {}) },
+    gates: salvageOuts.map((s) => gateSummary(s.variant, s.seed, readJsonl(s.stats), cfg.salvage.updatesPerIter)),
     salvageCurves: salvageOuts.map((s) => ({ variant: s.variant, seed: s.seed, states: s.states, critical: s.critical, iterations: readJsonl(s.stats) })),
   };
 }

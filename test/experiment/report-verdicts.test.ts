@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rate } from '../../main/policy/stats.ts';
-import { halfWidth, meanDifference, rateDifference, verdictOf } from '../../main/experiment/report.ts';
+import { gateSummary, halfWidth, meanDifference, rateDifference, verdictOf } from '../../main/experiment/report.ts';
 
 test('verdicts: the claimed side of 0 with the interval on it is reproduced, the point estimate alone inconclusive, the other side not reproduced', () => {
   assert.equal(verdictOf({ value: -1.5, ci95: { low: -2.5, high: -0.2 } }, -1), 'reproduced');
@@ -35,4 +35,16 @@ test('half-width: half an interval\'s width, none without an interval; 810 episo
   assert.equal(halfWidth({ value: 1, ci95: null }), null);
   const d = halfWidth(rateDifference(rate(405, 810), rate(405, 810)))!;
   assert.ok(d > 0.045 && d < 0.05, String(d));
+});
+
+test('gate summary: groups, keeps, refusals by each gate, anchors and drops summed over a run; updates only where an iteration had rows', () => {
+  const its = [
+    { groups: 8, kept: 2, rejectedByContrast: 5, rejectedByCompetence: 6, anchored: 6, dropped: 0, correctShare: 0.25 },
+    { groups: 8, kept: 0, rejectedByContrast: 8, rejectedByCompetence: 8, anchored: 8, dropped: 0, correctShare: 0 },
+    { groups: 8, kept: 0, rejectedByContrast: 8, rejectedByCompetence: 8, anchored: 0, dropped: 8, correctShare: 0.5 },
+  ];
+  assert.deepEqual(gateSummary('salvage', 2, its, 2), {
+    variant: 'salvage', seed: 2, groups: 24, kept: 2, rejectedByContrast: 21, rejectedByCompetence: 22, anchored: 14, dropped: 8, updates: 4, meanCorrectShare: 0.25,
+  });
+  assert.equal(gateSummary('graded', 1, [], 2).meanCorrectShare, null);
 });
