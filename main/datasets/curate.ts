@@ -87,6 +87,11 @@ export interface CreateDatasetResult {
   checks: FreezeWarning[];
 }
 
+/** The agents the lab's episodes were recorded with, to say what an agent filter could have named. */
+function agentsOf(lab: LabStore): string[] {
+  return [...new Set(loadEpisodeInfos(lab).infos.map((e) => e.agent))].sort();
+}
+
 /** Freeze the selection as lab/datasets/<name>/v<N>/manifest.json (N = the next version). */
 export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateDatasetResult {
   const name = validateDatasetName(req.name);
@@ -99,7 +104,7 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
       ? `all ${preview.matched} matching episodes were duplicates`
       : preview.orphans
         ? `the filter matches only ${preview.orphans} orphaned episodes (no step, no end record; includeOrphans keeps them)`
-        : 'the filter matches no episode';
+        : `the filter matches no episode${filter.agents ? ` (agents of this lab's episodes: ${agentsOf(lab).join(', ') || 'none'})` : ''}`;
     throw new DatasetError(`dataset ${name}: nothing to freeze: ${why} (filter ${JSON.stringify(filter)}, lab ${lab.dir})`);
   }
   // Hash now, so later edits to an episode or its labels are caught when the dataset is read.

@@ -137,11 +137,19 @@ export function parseFilter(input: unknown): DatasetFilter {
   return f;
 }
 
+/**
+ * An agent filter names an agent as recorded (`oracle:shop`, the shop oracle) or its kind before the
+ * colon (`oracle`: every family's oracle), as a person asking for the oracle's episodes means.
+ */
+export function agentMatches(recorded: string, wanted: string): boolean {
+  return recorded === wanted || recorded.startsWith(`${wanted}:`);
+}
+
 export function matchesFilter(e: EpisodeInfo, f: DatasetFilter): boolean {
   if (f.ids && !f.ids.includes(e.id)) return false;
   if (f.families && !f.families.includes(e.family)) return false;
   if (f.statuses ? !f.statuses.includes(e.outcome) : e.outcome === 'cancelled') return false;
-  if (f.agents && !f.agents.includes(e.agent)) return false;
+  if (f.agents && !f.agents.some((a) => agentMatches(e.agent, a))) return false;
   if (f.minSteps !== undefined && e.steps < f.minSteps) return false;
   if (f.maxSteps !== undefined && e.steps > f.maxSteps) return false;
   if (f.tags && !f.tags.every((t) => e.tags.includes(t))) return false;

@@ -35,7 +35,8 @@ export interface EpisodeData {
  * record, 'cancelled' when someone stopped it (Ctrl-C, a demonstration left): neither a success
  * nor a failure, and kept out of datasets unless asked for.
  */
-export type EpisodeStatus = 'success' | 'failure' | 'incomplete' | 'cancelled';
+export const EPISODE_STATUSES = ['success', 'failure', 'incomplete', 'cancelled'] as const;
+export type EpisodeStatus = (typeof EPISODE_STATUSES)[number];
 
 /** The status an episode's end record gives it (absent: incomplete). */
 export function statusOf(end: Pick<EndRecord, 'success' | 'reason'> | undefined): EpisodeStatus {

@@ -30,6 +30,12 @@ test('`lab episode --agent oracle --json` succeeds on a test seed of a page-stat
   }
   const { stdout } = await lab('--lab', dir, 'episodes', 'list', '--json');
   assert.equal(JSON.parse(stdout).total, families.length);
+  // Filters say how many match; a misspelt status or family is refused, not answered with nothing.
+  const shop = await lab('--lab', dir, 'episodes', 'list', '--family', 'shop', '--status', 'success');
+  assert.match(shop.stdout, /^1 of 2 episodes in .* match$/m);
+  assert.equal(JSON.parse((await lab('--lab', dir, 'episodes', 'list', '--family', 'jobs', '--json')).stdout).matching, 0, 'a built-in family with no episodes here lists none');
+  await assert.rejects(lab('--lab', dir, 'episodes', 'list', '--status', 'sucess'), /--status.*Allowed choices are success, failure, incomplete, cancelled/s);
+  await assert.rejects(lab('--lab', dir, 'episodes', 'list', '--family', 'shopp'), /--family: no family "shopp" \(families of this lab's episodes: shop, wiki\)/);
 });
 
 test('`lab episode --no-end-on-goal` runs a page-state goal to the agent\'s closing message, as before', async () => {

@@ -65,6 +65,14 @@ test('filters select by family, status, agent, steps, tags, dates, ids and instr
   assert.throws(() => previewDataset(lab, { filter: { ids: ['nope'] } }), /filter ids: no readable episode nope/);
 });
 
+test('an agent filter names an agent as recorded or its kind before the colon (the demo records oracle:shop), not names that merely start alike', () => {
+  const { lab, ids } = mixedLab();
+  const qualified = writeEpisode(lab, { family: 'shop', seed: 9, agent: 'oracle:shop' });
+  writeEpisode(lab, { family: 'shop', seed: 10, agent: 'oracles' });
+  assert.deepEqual(select(lab, { agents: ['oracle'], families: ['shop'] }), [ids.shopOk, qualified].sort());
+  assert.deepEqual(select(lab, { agents: ['oracle:shop'] }), [qualified]);
+});
+
 test('identical family+seed+actions are deduplicated, keeping the earliest', () => {
   const lab = tmpLab();
   const first = writeEpisode(lab, { seed: 7, createdAt: '2026-01-01T00:00:00.000Z' });
@@ -161,6 +169,7 @@ test('bad names, empty selections and malformed manifests give errors that name 
     assert.throws(() => createDataset(lab, { name: bad }), /invalid dataset name/, bad);
   }
   assert.throws(() => createDataset(lab, { name: 'empty', filter: { families: ['nope'] } }), /dataset empty: nothing to freeze: the filter matches no episode/);
+  assert.throws(() => createDataset(lab, { name: 'empty', filter: { agents: ['noisy'] } }), /the filter matches no episode \(agents of this lab's episodes: llm, oracle, random\)/);
   assert.ok(!existsSync(join(lab.dir, 'datasets', 'empty', 'v1')), 'no version folder for a refused dataset');
 
   createDataset(lab, { name: 'broken' });

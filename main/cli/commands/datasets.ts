@@ -79,7 +79,7 @@ export function registerDatasetCommands(program: Command): void {
     .requiredOption('--name <name>', 'dataset name (letters, digits, . _ -)')
     .option('--family <f>', 'task family (repeatable or comma-separated)', collect)
     .option('--status <s>', `outcome after label overrides: ${OUTCOMES.join(' | ')} (repeatable)`, collect)
-    .option('--agent <a>', 'agent name (repeatable)', collect)
+    .option('--agent <a>', 'agent as recorded (oracle:shop) or its kind (oracle: every family\'s oracle); repeatable', collect)
     .option('--min-steps <n>', 'at least this many steps', intOption('--min-steps'))
     .option('--max-steps <n>', 'at most this many steps', intOption('--max-steps'))
     .option('--tag <t>', 'required label tag (repeatable; all must be present)', collect)

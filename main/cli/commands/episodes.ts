@@ -1,11 +1,12 @@
 import { describeAction } from '../../environment/action-target.ts';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { resolve } from 'node:path';
 import { AGENT_NAMES } from '../../agents/names.ts';
 import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
+import { EPISODE_STATUSES } from '../../store/lab.ts';
 import { describeProvenance, provenanceOf } from '../../store/provenance.ts';
 import { forTerminal } from '../terminal.ts';
 import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
@@ -109,17 +110,24 @@ export function registerEpisodeCommands(program: Command): void {
   episodes
     .command('list')
     .description('list recorded episodes, newest first')
-    .option('--family <name>', 'only this task family')
-    .option('--status <s>', 'only success | failure | incomplete | cancelled')
+    .option('--family <name>', 'only this task family (a family of this lab\'s episodes or a built-in one)')
+    .addOption(new Option('--status <s>', 'only episodes with this status').choices(EPISODE_STATUSES))
     .option('--limit <n>', 'at most this many', intOption('--limit', 1), 50)
     .option('--json', 'print JSON')
-    .action((opts: { family?: string; status?: string; limit: number; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { family?: string; status?: string; limit: number; json?: boolean }, cmd: Command) => {
       const store = openLab(cmd);
       const { episodes: all, errors } = store.listEpisodes();
-      const rows = all.filter((e) => (!opts.family || e.family === opts.family) && (!opts.status || e.status === opts.status)).slice(0, opts.limit);
+      if (opts.family !== undefined) {
+        const here = [...new Set(all.map((e) => e.family))].sort();
+        // A typo would list nothing and look like an empty lab: a name neither here nor built in is refused.
+        if (!here.includes(opts.family) && !(await import('../../tasks/registry.ts')).builtinFamilies().has(opts.family)) throw new Error(`--family: no family "${opts.family}" (families of this lab's episodes: ${here.join(', ') || 'none'})`);
+      }
+      const matching = all.filter((e) => (!opts.family || e.family === opts.family) && (!opts.status || e.status === opts.status));
+      const rows = matching.slice(0, opts.limit);
       for (const err of errors) process.stderr.write(`warning: ${err}\n`);
-      if (opts.json) return printJson({ lab: store.dir, total: all.length, episodes: rows, errors });
-      process.stdout.write(`${all.length} episodes in ${store.dir}\n`);
+      if (opts.json) return printJson({ lab: store.dir, total: all.length, matching: matching.length, episodes: rows, errors });
+      const filtered = opts.family !== undefined || opts.status !== undefined;
+      process.stdout.write(filtered ? `${matching.length} of ${all.length} episodes in ${store.dir} match${rows.length < matching.length ? ` (the newest ${rows.length} shown)` : ''}\n` : `${all.length} episodes in ${store.dir}\n`);
       if (rows.length) process.stdout.write(formatColumns(rows.map((e) => [e.id, e.family, `seed ${e.seed}`, `tier ${e.tier}`, e.agent, e.status, `${e.steps} steps`])));
     });
   episodes
