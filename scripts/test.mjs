@@ -1,6 +1,7 @@
 // Runs the type checker and every test file, then prints one closing line "N passed, N failed".
-// Test files: test/**/*.test.ts. Pass file paths to run a subset; other arguments (for instance
-// --test-name-pattern=REGEX) go to each file's node.
+// Test files: test/**/*.test.ts. Pass file paths to run a subset, and --test-name-pattern=REGEX
+// (repeatable) to run only the tests it matches; anything else is refused (a misspelt flag must not
+// turn into a green run of everything or of nothing), and a run in which no test ran fails.
 //
 // Each file runs as its own process (node --import tsx FILE, reporting with the spec reporter),
 // from a pool of two: much of a file's time is spent waiting on Chromium, a worker or a child
@@ -9,7 +10,8 @@
 // that, one at a time, where a second file's load cannot push them past their waits. LAB_TEST_CONCURRENCY sets the pool's width (1 runs everything one at a time). A file's
 // output is printed when it ends, under a line naming it and its time; the slowest are listed last.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,9 +41,28 @@ const LONGEST_FIRST = [
 const FILE_TIMEOUT_MS = 10 * 60_000;
 
 const slash = (p) => p.replaceAll('\\', '/');
-const args = process.argv.slice(2);
-const files = args.filter((a) => a.endsWith('.ts'));
-const nodeArgs = args.filter((a) => !a.endsWith('.ts'));
+const USAGE = `usage: npm test [-- [FILE.test.ts ...] [--test-name-pattern=REGEX ...]]
+  no file: type check, then every test/**/*.test.ts; files: only those (no type check)
+  LAB_TEST_CONCURRENCY=N files at a time (default 2); SKIP_TYPECHECK=1 skips the type check`;
+let parsed;
+try {
+  parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { 'test-name-pattern': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
+} catch (err) {
+  process.stderr.write(`npm test: ${err.message}\n${USAGE}\n`);
+  process.exit(2);
+}
+if (parsed.values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+for (const f of parsed.positionals) {
+  if (!f.endsWith('.ts') || !existsSync(f)) {
+    process.stderr.write(`npm test: ${f}: not a test file${f.endsWith('.ts') ? ' (no such file)' : ''}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+const files = parsed.positionals;
+const nodeArgs = (parsed.values['test-name-pattern'] ?? []).map((p) => `--test-name-pattern=${p}`);
 const tests = files.length ? files : findTests('test');
 const width = Math.max(1, Number(process.env.LAB_TEST_CONCURRENCY ?? 2) || 1);
 
@@ -123,7 +144,10 @@ try {
 const slowest = times.sort((a, b) => b.seconds - a.seconds).slice(0, 10);
 process.stdout.write(`\nslowest files:\n${slowest.map((t) => `  ${t.seconds.toFixed(1).padStart(6)} s  ${slash(t.file)}`).join('\n')}\n`);
 if (failedFiles.length) process.stdout.write(`\nfiles with failures:\n${failedFiles.map((f) => `  ${slash(f)}`).join('\n')}\n`);
-const failed = totals.fail + typeFailed;
+// A run in which no test ran (a pattern that matches nothing) proves nothing: it fails.
+const ranNothing = totals.pass + totals.fail === 0;
+if (ranNothing) process.stdout.write('\nno test ran: nothing was checked\n');
+const failed = totals.fail + typeFailed + (ranNothing ? 1 : 0);
 process.stdout.write(`\ntests took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 process.stdout.write(`\n${totals.pass} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);
