@@ -118,7 +118,7 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
   h('Failure modes of the SFT policy on training instances');
   const modes = Object.keys(r.failureModes.byMode);
   parts.push(svg(ec, {
-    title: { text: `${r.failureModes.failures} failures mined of ${r.failureModes.failed} failed rollouts`, textStyle: { fontSize: 13 } },
+    title: { text: `${r.failureModes.failures} failures mined of ${r.failureModes.failed} failed rollouts${r.failureModes.distinctStates !== undefined ? `, ${r.failureModes.distinctStates} distinct states` : ''}`, textStyle: { fontSize: 13 } },
     grid: { top: 40, bottom: 60, left: 50, right: 20 },
     xAxis: { type: 'category', data: modes, axisLabel: { rotate: 20 } }, yAxis: { type: 'value', minInterval: 1 },
     series: [{ type: 'bar', data: modes.map((k) => r.failureModes.byMode[k]) }],
@@ -128,6 +128,8 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
   if (conf) {
     // Branching: the reference action and the policy's, each followed by the oracle, from the critical state.
     parts.push(table(['confirmed by branching', ...Object.keys(conf)], [['states', ...Object.values(conf)]]));
+    const byMode = r.failureModes.confirmationByMode;
+    if (byMode) parts.push(table(['branched states by mode', ...Object.keys(conf)], Object.entries(byMode).map(([m, c]) => [m, ...Object.keys(conf).map((k) => c[k] ?? 0)])));
   }
 
   h('Training curves');
