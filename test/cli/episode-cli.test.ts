@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { runLab as lab, spawnLab } from '../helpers/lab-cli.ts';
@@ -105,4 +108,21 @@ test('usage errors are one line and a hint, not the whole help; an unknown episo
 test('tables keep their columns apart however long a cell is', () => {
   assert.equal(formatColumns([['family', 'agent'], ['realestate', 'oracle'], ['restaurants', 'random']]),
     'family       agent\nrealestate   oracle\nrestaurants  random\n');
+});
+
+test('`lab episode --endpoint-wait 1` gives up on an unreachable endpoint after a second of retries instead of the default five minutes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-cli-'));
+  // A port nothing listens on: the server is started for its port, then closed.
+  const srv = createServer().listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  await assert.rejects(
+    spawnLab(['--lab', dir, 'episode', '--task', 'shop', '--seed', '10001', '--agent', 'endpoint', '--endpoint', `http://127.0.0.1:${port}/v1`, '--model', 'm', '--endpoint-wait', '1'], { timeout: 120_000 }),
+    (err: Error & { stderr: string; killed: boolean }) => {
+      assert.equal(err.killed, false, 'it stopped by itself, not at the test\'s limit');
+      assert.match(err.stderr, /127\.0\.0\.1:\d+/);
+      return true;
+    },
+  );
 });

@@ -24,6 +24,7 @@ interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, Ima
   model?: string;
   vision?: boolean;
   endpointTimeout?: number;
+  endpointWait?: number;
   policy?: string;
 }
 
@@ -42,6 +43,7 @@ export function registerEpisodeCommands(program: Command): void {
       .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
       .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
       .option('--endpoint-timeout <s>', 'agent endpoint: longest one request may take, in seconds (default 120)', intOption('--endpoint-timeout', 1))
+      .option('--endpoint-wait <s>', `agent endpoint: seconds to keep retrying a failing endpoint (unreachable, timed out, 429/5xx), from its first failure, before the episode stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
       .option('--max-tokens <n>', `agent endpoint: longest answer per step (default ${ENDPOINT_DEFAULTS.maxTokens})`, intOption('--max-tokens', 1))
       .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
@@ -54,7 +56,7 @@ export function registerEpisodeCommands(program: Command): void {
     ]);
     // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
     const endpoint = opts.agent === 'endpoint'
-      ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}), ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}), ...(opts.imageDetail ? { imageDetail: opts.imageDetail } : {}), ...(opts.imageMaxSide ? { imageMaxSide: opts.imageMaxSide } : {}) }
+      ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}), ...(opts.endpointWait !== undefined ? { maxWaitMs: opts.endpointWait * 1000 } : {}), ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}), ...(opts.imageDetail ? { imageDetail: opts.imageDetail } : {}), ...(opts.imageMaxSide ? { imageMaxSide: opts.imageMaxSide } : {}) }
       : undefined;
     const policyDir = opts.policy ?? (opts.agent === 'policy' ? SHIPPED_POLICY : undefined);
     const policy = policyDir ? { dir: resolve(policyDir) } : undefined;
