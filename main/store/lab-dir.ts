@@ -3,7 +3,7 @@
  * files, and Node's recursive mkdir never returns under /proc, so such paths are refused up front
  * with a message instead of a hang.
  */
-import { existsSync, realpathSync, statfsSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, statfsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** statfs f_type of kernel pseudo-filesystems (linux/magic.h). */
@@ -40,6 +40,8 @@ function existingAncestor(path: string): string {
 export function assertLabDirUsable(dir: string): void {
   const abs = resolve(dir);
   const base = existingAncestor(abs);
+  // A file where the lab or one of its parents should be (--lab /etc/passwd, or /etc/passwd/x).
+  if (!statSync(base).isDirectory()) throw new Error(`--lab ${dir}: ${base} is a file, not a folder; a lab is a folder (an existing one, or a new one to create)`);
   // Follow symlinks in the part that exists: /tmp/x -> /proc is /proc.
   const real = join(realpathSync(base), relative(base, abs));
   if (process.platform === 'linux') {

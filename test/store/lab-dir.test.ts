@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertLabDirUsable } from '../../main/store/lab-dir.ts';
@@ -22,6 +22,11 @@ test('paths in /proc, /sys and /dev (also through a symlink) are refused; ordina
   assert.throws(() => assertLabDirUsable(join(link, 'x')), /is under \/proc/);
   assert.throws(() => new LabStore('/proc/x'), /under \/proc/, 'the store refuses before it makes folders');
   assertLabDirUsable(join(tmpdir(), 'some', 'new', 'lab'));
+  // A file is not a folder, nor a place to make one under (ENOTDIR used to come through raw).
+  const file = join(mkdtempSync(join(tmpdir(), 'lab-dir-')), 'notes.txt');
+  writeFileSync(file, 'x');
+  assert.throws(() => assertLabDirUsable(file), new RegExp(`--lab ${file}: ${file} is a file, not a folder`));
+  assert.throws(() => new LabStore(join(file, 'lab')), /notes\.txt is a file, not a folder/);
   if (existsSync('/dev/shm')) assertLabDirUsable('/dev/shm/agent-lab-test');
 });
 
