@@ -163,7 +163,8 @@ function stageSummary(kind: StageKind, outputs: unknown): string | null {
     return arms.map((a) => `${a.arm} ${num(a.successes) ?? '?'}/${num(a.tasks) ?? '?'}`).join(', ') || null;
   }
   if (kind === 'datasets') return `reflect ${num(o.reflect?.episodes)} episodes / ${num(o.reflect?.steps)} steps, plain ${num(o.plain?.episodes)} / ${num(o.plain?.steps)}`;
-  if (kind === 'sft') return num(o.result?.valLoss) === null ? null : `validation loss ${(o.result.valLoss as number).toFixed(3)}`;
+  // A dataset without a validation split measures "validation" loss on training samples (SftResult.valOn): say which.
+  if (kind === 'sft') return num(o.result?.valLoss) === null ? null : `${o.result.valOn === 'train' ? 'loss on training samples (no validation split)' : 'validation loss'} ${(o.result.valLoss as number).toFixed(3)}`;
   if (kind.startsWith('eval-')) {
     const s = o.overall?.success;
     return num(s?.k) === null || num(s?.n) === null ? null : `solved ${pct(s.k, s.n)}`;

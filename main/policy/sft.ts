@@ -79,7 +79,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   }
   // Target tokens: the ones the policy writes (weight 1, or 0 for a masked thought); the prompt's weight comes on top.
   const lossTokens = trainSeqs.reduce((n, s) => n + s.mask.slice(s.promptLength).filter((m) => m > 0).length, 0) / trainSeqs.length;
-  hooks.onLog?.(`samples: train ${trainSeqs.length}, validation ${valCount}; mean length ${(trainSeqs.reduce((n, s) => n + s.ids.length, 0) / trainSeqs.length).toFixed(0)} tokens, ${lossTokens.toFixed(1)} target tokens with loss, prompt tokens at weight ${job.promptWeight ?? 0}; parameters ${model.parameterCount}`);
+  hooks.onLog?.(`samples: train ${trainSeqs.length}, validation ${valCount}${valCount ? '' : ' (no validation split: "val" below is the loss on training samples)'}; mean length ${(trainSeqs.reduce((n, s) => n + s.ids.length, 0) / trainSeqs.length).toFixed(0)} tokens, ${lossTokens.toFixed(1)} target tokens with loss, prompt tokens at weight ${job.promptWeight ?? 0}; parameters ${model.parameterCount}`);
 
   const settings: PolicySettings = { format: 'lab-compact-policy', version: 1, prompt: job.prompt, targets: job.targets, reserve: job.reserve, dataset: job.dataset, messageWords };
   const opt = new AdamW(model, job.weightDecay);

@@ -32,7 +32,7 @@ function stoppedMidEval(): { labDir: string; folder: ExperimentFolder } {
   done('collect-reflect', 1000, { runId: 'f-reflect', summary: { arms: [arm('reflect', 355), arm('blind', 340)] } });
   done('collect-plain', 600, { runId: 'f-plain', summary: { arms: [arm('blind', 340)] } });
   done('datasets', 2, { reflect: { name: 'r', version: 1, episodes: 355, steps: 1363 }, plain: { name: 'p', version: 1, episodes: 340, steps: 1564 } });
-  done('sft-reflect', 800, { dir: 'x', result: { valLoss: 0.106 } });
+  done('sft-reflect', 800, { dir: 'x', result: { valLoss: 0.106, valOn: 'train' } });
   done('sft-plain', 700, { dir: 'y', result: { valLoss: 0.239 } });
   // 810 episodes in 1,620 s: 2 s per test episode.
   done('eval-sft-reflect-test', 1620, { evalId: 'e1', overall: { success: { k: 435, n: 810 } } });
@@ -59,6 +59,8 @@ test('a stopped experiment: finished stages with what they measured, the stopped
   assert.equal(st('collect-reflect').summary, 'reflect 355/360, blind 340/360');
   assert.equal(st('datasets').summary, 'reflect 355 episodes / 1363 steps, plain 340 / 1564');
   assert.equal(st('sft-plain').summary, 'validation loss 0.239');
+  // A dataset without a validation split: the loss is on training samples, and the summary says so.
+  assert.equal(st('sft-reflect').summary, 'loss on training samples (no validation split) 0.106');
   assert.equal(st('eval-sft-reflect-test').summary, 'solved 435/810, 53.7%');
   assert.deepEqual(st('eval-sft-reflect-test').progress, { done: 810, total: 810, unit: 'episodes' });
 
