@@ -5,7 +5,7 @@
  */
 import type { LabStore } from '../store/lab.ts';
 import { DatasetError } from './errors.ts';
-import { isOrphan, loadEpisodeInfos, matchesFilter, parseFilter, type DatasetFilter, type EpisodeInfo } from './filter.ts';
+import { isOrphan, labelBlindEpisodes, loadEpisodeInfos, matchesFilter, parseFilter, type DatasetFilter, type EpisodeInfo } from './filter.ts';
 import { fileSha256 } from './hash.ts';
 import {
   MANIFEST_FORMAT,
@@ -42,6 +42,8 @@ export interface CurateResult {
    * steps of kept episodes whose screenshot file is missing (exports leave those steps out).
    */
   warnings: string[];
+  /** Episodes whose unreadable labels the filter's tags depend on (./filter.ts labelBlindEpisodes), each named by its problem: a freeze refuses while there are any. */
+  labelBlind: string[];
   /** What a person should confirm before freezing: empty splits, held-out families or test seeds in train. */
   checks: FreezeWarning[];
   stats: DatasetStats;
@@ -62,7 +64,8 @@ export function previewDataset(lab: LabStore, req: CurateRequest = {}): CurateRe
   const episodes = kept.map((e) => ({ ...e, split: splitOf(e.family, e.seed, ratios) }));
   const missing = episodes.flatMap((e) => e.missingScreenshots.map((m) => `episode ${e.id} step ${m.step}: screenshot ${lab.blobs.pathOf(m.sha256)} is missing (recorded in the manifest; exports leave the step out)`));
   const checks = freezeChecks(episodes, ratios, new Set(req.heldOutFamilies ?? []));
-  return { episodes, dropped, matched: matched.length, orphans: all.length - matched.length, errors, warnings: [...warnings, ...missing], checks, stats: computeStats(episodes) };
+  const labelBlind = labelBlindEpisodes(infos, filter).map((e) => e.labelsProblem!);
+  return { episodes, dropped, matched: matched.length, orphans: all.length - matched.length, errors, warnings: [...warnings, ...missing], checks, stats: computeStats(episodes), labelBlind };
 }
 
 export interface CreateDatasetRequest extends CurateRequest {
@@ -98,6 +101,9 @@ export function createDataset(lab: LabStore, req: CreateDatasetRequest): CreateD
   const filter = parseFilter(req.filter ?? {});
   const ratios = checkRatios(req.ratios ?? DEFAULT_RATIOS);
   const preview = previewDataset(lab, { filter, ratios, heldOutFamilies: req.heldOutFamilies });
+  if (preview.labelBlind.length) {
+    throw new DatasetError(`dataset ${name}: not frozen: the filter selects by tags, and the labels of ${preview.labelBlind.length} episode(s) it could select cannot be read in full, so their tags are unknown: ${preview.labelBlind.join('; ')}. Repair or remove those labels files (or leave the tags out of the filter)`);
+  }
   req.confirm?.(preview.checks);
   if (!preview.episodes.length) {
     const why = preview.matched

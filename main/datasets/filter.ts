@@ -62,6 +62,8 @@ export interface EpisodeInfo {
   ended: boolean;
   /** Steps whose recorded screenshot is not in the blob store (deleted, or lost with a disk). */
   missingScreenshots: Array<{ step: number; sha256: string }>;
+  /** Why the episode's labels could not be read (file and line), when they could not: it is listed without them. */
+  labelsProblem?: string;
 }
 
 /** No step and no end: a run killed right after it opened the episode file. */
@@ -96,6 +98,7 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         actions: e.steps.map((s) => s.action),
         ended: !!e.end,
         missingScreenshots: e.steps.flatMap((s) => (s.observation.screenshot && !lab.blobs.has(s.observation.screenshot) ? [{ step: s.index, sha256: s.observation.screenshot }] : [])),
+        ...(problem ? { labelsProblem: problem } : {}),
       });
     } catch (err) {
       errors.push(`episode ${id}: ${(err as Error).message}`);
@@ -143,6 +146,17 @@ export function parseFilter(input: unknown): DatasetFilter {
  */
 export function agentMatches(recorded: string, wanted: string): boolean {
   return recorded === wanted || recorded.startsWith(`${wanted}:`);
+}
+
+/**
+ * Episodes whose unreadable labels could change what a filter selects: the filter selects by tags
+ * (or excludes by them) and the episode matches everything else. Freezing with them would include
+ * or leave out an episode on labels nobody could read, so a freeze refuses (fails closed).
+ */
+export function labelBlindEpisodes(infos: readonly EpisodeInfo[], f: DatasetFilter): EpisodeInfo[] {
+  if (!f.tags?.length && !f.excludeTags?.length) return [];
+  const rest = { ...f, tags: undefined, excludeTags: undefined };
+  return infos.filter((e) => e.labelsProblem && matchesFilter(e, rest));
 }
 
 export function matchesFilter(e: EpisodeInfo, f: DatasetFilter): boolean {

@@ -60,6 +60,21 @@ test('datasets create keeps the episode without its labels and warns; export wri
   assert.ok(exported.warnings[0].includes(`${file}:1:`), exported.warnings[0]);
 });
 
+test('a freeze that selects by tags fails closed on a labels file it cannot read: --exclude-tag does not let the episode in', () => {
+  const { lab, damaged, file } = labWithDamagedLabels();
+  // One bad line in the middle: the file's tags (an excluding one among them) are unknown.
+  const ok = JSON.stringify({ type: 'episode', tags: ['exclude-me'], at: '2026-12-06T00:00:00.000Z' });
+  writeFileSync(file, `${ok}\n{"type": "episode", "tags": [\n${ok}\n`);
+  for (const filter of [{ excludeTags: ['exclude-me'] }, { tags: ['reviewed'] }]) {
+    assert.throws(() => createDataset(lab, { name: 'x', filter, ratios: { train: 1, validation: 0, test: 0 } }),
+      new RegExp(`dataset x: not frozen: the filter selects by tags, and the labels of 1 episode\\(s\\) it could select cannot be read in full.*episode ${damaged}: labels not applied: .*:2: not valid JSON`));
+  }
+  // An episode the rest of the filter leaves out does not block it.
+  const flights = writeEpisode(lab, { family: 'flights', seed: 3 });
+  const y = createDataset(lab, { name: 'y', filter: { excludeTags: ['exclude-me'], families: ['flights'] }, ratios: { train: 1, validation: 0, test: 0 } });
+  assert.deepEqual(y.manifest.episodes.map((e) => e.id), [flights]);
+});
+
 test('a label edit to an unreadable labels file is refused, naming the file, and writes nothing', () => {
   const { lab, damaged, file } = labWithDamagedLabels();
   assert.throws(() => new LabelStore(lab.dir).append(damaged, { type: 'step', step: 0, label: 'ok' }), (err: Error) => {
