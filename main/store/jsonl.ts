@@ -5,9 +5,10 @@
  * appends (repairTornTail), or the next line would be glued onto it and both be lost for good.
  * Append through JsonlAppender or appendJsonlLine, never appendFileSync.
  */
-import { closeSync, openSync, readFileSync, writeSync, fsyncSync, fstatSync, readSync, ftruncateSync } from 'node:fs';
+import { closeSync, openSync, writeSync, fsyncSync, fstatSync, readSync, ftruncateSync } from 'node:fs';
 import type { z } from 'zod';
 import { fieldIssue } from './schema-error.ts';
+import { readLabFile } from './json-file.ts';
 
 export class JsonlFormatError extends Error {
   constructor(
@@ -134,7 +135,7 @@ export interface ReadResult<T> {
 
 /** Read and validate every line. A torn final line (no newline, bad JSON) is dropped with a warning. */
 export function readJsonl<S extends z.ZodType>(path: string, schema: S): ReadResult<z.infer<S>> {
-  const text = readFileSync(path, 'utf8');
+  const text = readLabFile(path);
   const lines = text.split('\n');
   const endsWithNewline = text.endsWith('\n');
   if (endsWithNewline) lines.pop();
