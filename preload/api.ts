@@ -59,7 +59,8 @@ export interface LabApi {
   /** A click, entry or key from the live view; resolves when its action has run. */
   demoInput(demoId: string, input: HumanInput): Promise<InputOutcome & { stepError?: string | null; elements: PageElement[] }>;
   cancelDemo(demoId: string): Promise<void>;
-  listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[] }>>;
+  /** Every dataset's readable versions; a version whose manifest cannot be read is named in `unreadable` with the reason, not fatal to the list. */
+  listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[]; unreadable?: Array<{ version: number; error: string }> }>>;
   /** The episodes one frozen version holds (id, task, split, outcome), with the filter it was made from. */
   readDatasetVersion(name: string, version: number): Promise<DatasetVersionDetail>;
   /** What a dataset with this filter would hold, without writing anything. */

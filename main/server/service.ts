@@ -256,15 +256,22 @@ export class LabService implements LabApi {
     await this.demos.get(demoId)?.cancel();
   }
 
-  async listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[] }>> {
+  async listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[]; unreadable?: Array<{ version: number; error: string }> }>> {
     const dir = this.deps.store.dir;
-    return listDatasetNames(dir).map((name) => ({
-      name,
-      versions: listVersions(dir, name).map((version) => {
-        const m = readManifest(dir, { name, version }, { verify: false });
-        return { version, createdAt: m.createdAt, ...(m.description ? { description: m.description } : {}), stats: m.stats };
-      }),
-    }));
+    return listDatasetNames(dir).map((name) => {
+      const versions: DatasetVersionInfo[] = [];
+      const unreadable: Array<{ version: number; error: string }> = [];
+      for (const version of listVersions(dir, name)) {
+        // One damaged manifest must not hide every other dataset: it is listed as unreadable, with why.
+        try {
+          const m = readManifest(dir, { name, version }, { verify: false });
+          versions.push({ version, createdAt: m.createdAt, ...(m.description ? { description: m.description } : {}), stats: m.stats });
+        } catch (err) {
+          unreadable.push({ version, error: (err as Error).message });
+        }
+      }
+      return { name, versions, ...(unreadable.length ? { unreadable } : {}) };
+    });
   }
 
   /** Families evaluations hold out, which the freeze checks keep out of training data. */

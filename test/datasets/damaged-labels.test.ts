@@ -84,3 +84,23 @@ test('a label edit to an unreadable labels file is refused, naming the file, and
   });
   assert.deepEqual(readFileSync(file), GARBAGE);
 });
+
+test('the app\'s dataset list shows every readable version and names the one whose manifest cannot be read', async () => {
+  const lab = tmpLab();
+  writeEpisode(lab, { seed: 1 });
+  for (const name of ['a', 'a', 'b']) createDataset(lab, { name, ratios: { train: 1, validation: 0, test: 0 } });
+  const broken = join(lab.dir, 'datasets', 'a', 'v1', 'manifest.json');
+  writeFileSync(broken, '{"format": ');
+  const service = new LabService({ store: lab, families: new Map(), mode: 'web', startBrowser: () => Promise.reject(new Error('unused')) });
+  try {
+    const list = await service.listDatasets();
+    assert.deepEqual(list.map((d) => [d.name, d.versions.map((v) => v.version)]), [['a', [2]], ['b', [1]]]);
+    const a = list.find((d) => d.name === 'a')!;
+    assert.equal(a.unreadable?.length, 1);
+    assert.equal(a.unreadable![0].version, 1);
+    assert.match(a.unreadable![0].error, /manifest\.json/);
+    assert.equal(list.find((d) => d.name === 'b')!.unreadable, undefined);
+  } finally {
+    await service.close();
+  }
+});
