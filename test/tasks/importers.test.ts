@@ -99,6 +99,17 @@ test('a malformed row is refused with its file, row number and field', () => {
   assert.match(e.message, /empty$/);
 
   assert.throws(() => parse('mind2web', 'm.json', '[]'), /no tasks in the file/);
+
+  // A file can send anything: an instruction, id or URL past its cap is refused, named, before it reaches an episode header.
+  const long = 'x'.repeat(10_001);
+  e = refusal(() => parse('webvoyager', 'x.jsonl', JSON.stringify({ web_name: 'A', id: 'A--0', ques: long, web: 'https://a.example/' })));
+  assert.equal(e.message, 'x.jsonl: row 1: field "ques": 10,001 characters, more than the 10,000 this field may hold');
+  e = refusal(() => parse('webvoyager', 'x.jsonl', JSON.stringify({ web_name: 'A', id: 'i'.repeat(201), ques: 'q', web: 'https://a.example/' })));
+  assert.deepEqual([e.field, e.detail], ['id', '201 characters, more than the 200 this field may hold']);
+  e = refusal(() => parse('mind2web', 'm.json', JSON.stringify([{ task_id: 'x', website: `https://a.example/${'p'.repeat(4_000)}`, task_description: 'd', reference_length: 3 }])));
+  assert.equal(e.field, 'website');
+  // A long but ordinary URL still imports.
+  assert.equal(parse('mind2web', 'm.json', JSON.stringify([{ task_id: 'x', website: `https://a.example/${'p'.repeat(500)}`, task_description: 'd', reference_length: 3 }])).length, 1);
 });
 
 test('a task set is kept in the lab and becomes a judged family: row position as seed, live-web start URL, no oracle', () => {

@@ -72,6 +72,14 @@ export function parseImportFile(format: ImportFormat, file: string, text: string
   return tasks;
 }
 
+/**
+ * The most characters a task file's field may hold. A task file can send anything, and its text
+ * goes into every episode's header and every prompt: a 60 MB instruction would make 60 MB headers.
+ * Real instructions are a few hundred characters (WebTailBench's longest, about 1,500).
+ */
+export const FIELD_LIMITS = { text: 200, url: 4_000, instruction: 10_000 } as const;
+const INSTRUCTION_FIELDS = new Set(['ques', 'task_description', 'task_summary']);
+
 /** A row's fields, read with errors that name the field. */
 class Row {
   constructor(
@@ -82,17 +90,18 @@ class Row {
   fail(field: string | null, detail: string): never {
     throw new ImportError(this.file, this.row, field, detail);
   }
-  text(field: string): string {
+  text(field: string, max: number = INSTRUCTION_FIELDS.has(field) ? FIELD_LIMITS.instruction : FIELD_LIMITS.text): string {
     const v = this.data[field];
     if (v === undefined || v === null) this.fail(field, 'missing');
     if (typeof v === 'number' && field.endsWith('id')) return String(v);
     if (typeof v !== 'string') this.fail(field, `expected a string, found ${JSON.stringify(v)}`);
     const s = v.trim();
     if (!s) this.fail(field, 'empty');
+    if (s.length > max) this.fail(field, `${s.length.toLocaleString('en-US')} characters, more than the ${max.toLocaleString('en-US')} this field may hold`);
     return s;
   }
   url(field: string): string {
-    const s = this.text(field);
+    const s = this.text(field, FIELD_LIMITS.url);
     let u: URL;
     try {
       u = new URL(s);
