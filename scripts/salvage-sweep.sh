@@ -30,10 +30,12 @@ declare -A VARIANTS=(
   [full3]="--iterations 30 --states-per-iter 4"
   # Hundreds of groups and updates that move: 40 x 8 states, 1e-4 after a 10-update warm-up.
   [wide-lr1e4]="--iterations 40 --states-per-iter 8 --lr 1e-4 --warmup 10"
-  # The same with a stronger anchor and hotter samples (more mixed groups).
+  # The same at 3e-4 after a 20-update warm-up (full3's 3e-4 had none and broke the policy in one step).
+  [wide-lr3e4]="--iterations 40 --states-per-iter 8 --lr 3e-4 --warmup 20"
+  # 1e-4 with a stronger anchor and hotter samples (more mixed groups).
   [wide-lr1e4-hot]="--iterations 40 --states-per-iter 8 --lr 1e-4 --warmup 10 --temperature 1.3 --anchor-coef 1"
 )
-ORDER=(full3 wide-lr1e4 wide-lr1e4-hot)
+ORDER=(full3 wide-lr1e4 wide-lr3e4 wide-lr1e4-hot)
 [ $# -gt 0 ] && ORDER=("$@")
 
 [ -f "$OUT/sft.json" ] || lab "${bench[@]}" --policy "$SFT" --out "$OUT/sft.json" > /dev/null
