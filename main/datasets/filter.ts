@@ -64,6 +64,8 @@ export interface EpisodeInfo {
   missingScreenshots: Array<{ step: number; sha256: string }>;
   /** Why the episode's labels could not be read (file and line), when they could not: it is listed without them. */
   labelsProblem?: string;
+  /** The episode this one is a verified shortening of (trajectory shortening), if it is one. */
+  shortenedFrom?: string;
 }
 
 /** No step and no end: a run killed right after it opened the episode file. */
@@ -99,6 +101,7 @@ export function loadEpisodeInfos(lab: LabStore): { infos: EpisodeInfo[]; errors:
         ended: !!e.end,
         missingScreenshots: e.steps.flatMap((s) => (s.observation.screenshot && !lab.blobs.has(s.observation.screenshot) ? [{ step: s.index, sha256: s.observation.screenshot }] : [])),
         ...(problem ? { labelsProblem: problem } : {}),
+        ...(e.header.links?.shortenedFrom ? { shortenedFrom: e.header.links.shortenedFrom } : {}),
       });
     } catch (err) {
       errors.push(`episode ${id}: ${(err as Error).message}`);

@@ -46,16 +46,20 @@ export function splitOf(family: string, seed: number, ratios: SplitRatios): Spli
 
 export interface DedupeResult {
   kept: EpisodeInfo[];
-  /** Dropped episode id -> the id of the earlier episode it duplicates. */
+  /** Dropped episode id -> the id of the earlier episode it duplicates (or of the shortening that replaces it). */
   dropped: Array<{ id: string; duplicateOf: string }>;
 }
 
-/** Identical family + seed + action sequence: keep the earliest (createdAt, then id). */
+/** Identical family + seed + action sequence: keep the earliest (createdAt, then id); an original whose shortening is selected too: keep the shortening. */
 export function dedupeEpisodes(episodes: readonly EpisodeInfo[]): DedupeResult {
-  const ordered = [...episodes].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // A verified shortening replaces its original: the same task solved, minus the detours. Both in
+  // one dataset would train on the detour and on its absence, so the original goes.
+  const ids = new Set(episodes.map((e) => e.id));
+  const shortenedBy = new Map(episodes.flatMap((e) => (e.shortenedFrom && ids.has(e.shortenedFrom) ? [[e.shortenedFrom, e.id] as const] : [])));
+  const ordered = episodes.filter((e) => !shortenedBy.has(e.id)).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const first = new Map<string, string>();
   const kept: EpisodeInfo[] = [];
-  const dropped: DedupeResult['dropped'] = [];
+  const dropped: DedupeResult['dropped'] = [...shortenedBy].map(([id, by]) => ({ id, duplicateOf: by }));
   for (const e of ordered) {
     const key = JSON.stringify([e.family, e.seed, e.actions]);
     const earlier = first.get(key);

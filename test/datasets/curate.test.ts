@@ -88,6 +88,18 @@ test('identical family+seed+actions are deduplicated, keeping the earliest', () 
   assert.deepEqual(manifest.dedupe, { dropped: 1, droppedIds: [{ id: dup, duplicateOf: first }] });
 });
 
+test('a verified shortening replaces its original in a dataset: the original is dropped as superseded, the shortening kept', () => {
+  const lab = tmpLab();
+  const original = writeEpisode(lab, { seed: 7, actions: ["click('5')", "click('6')", "fill('3', 'Boston')", "send_msg_to_user('done')"], createdAt: '2026-01-01T00:00:00.000Z' });
+  const shortened = writeEpisode(lab, { seed: 7, shortenedFrom: original, createdAt: '2026-01-02T00:00:00.000Z' });
+  const unrelated = writeEpisode(lab, { seed: 8 });
+  const r = previewDataset(lab);
+  assert.deepEqual(r.episodes.map((e) => e.id).sort(), [shortened, unrelated].sort());
+  assert.deepEqual(r.dropped, [{ id: original, duplicateOf: shortened }]);
+  // Selected alone, the original stays: nothing replaces it in that selection.
+  assert.deepEqual(previewDataset(lab, { filter: { ids: [original] } }).episodes.map((e) => e.id), [original]);
+});
+
 test('the split is by task instance: deterministic, all episodes of an instance together, ratios respected', () => {
   const ratios = parseRatios('0.6,0.2,0.2');
   const counts = { train: 0, validation: 0, test: 0 };

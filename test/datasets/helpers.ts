@@ -77,6 +77,8 @@ export interface EpisodeSpec {
   createdAt?: string;
   /** The task seed's split as the episode records it (default train). */
   split?: 'train' | 'test' | 'other';
+  /** The episode this one shortens. */
+  shortenedFrom?: string;
 }
 
 /** Write one episode into the lab and return its id. */
@@ -86,7 +88,7 @@ export function writeEpisode(lab: LabStore, spec: EpisodeSpec = {}): string {
     task: { family: spec.family ?? 'shop', seed: spec.seed ?? 1, tier: spec.tier ?? 1, instruction: spec.instruction ?? 'Buy a red mug', startUrl: 'http://shop.test/', split: spec.split ?? ('train' as const) },
     agent: { name: spec.agent ?? 'oracle' },
     env: { viewport: { width: 100, height: 100 }, screenshots: !!spec.screenshots, browser: 'chromium' },
-    links: {},
+    links: spec.shortenedFrom ? { shortenedFrom: spec.shortenedFrom } : {},
     ...(spec.createdAt ? { createdAt: spec.createdAt } : {}),
   };
   const w = lab.createEpisode(header as Parameters<LabStore['createEpisode']>[0]);
