@@ -32,6 +32,7 @@ export type { PageElement } from '../main/environment/types.ts';
 export type { DatasetFilter } from '../main/datasets/filter.ts';
 export type { DatasetStats } from '../main/datasets/manifest.ts';
 export type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
+import type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 export type { StepRecord } from '../main/store/schema.ts';
 export type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
 export type { DecodeMode } from '../main/decode/index.ts';
@@ -80,7 +81,10 @@ export interface LabApi {
   /** A dataset's draft (accepted and rejected trajectories not frozen yet) beside its latest version. */
   readReviewDraft(dataset: string): Promise<ReviewDraft>;
   /** Freeze the draft as one new version of the dataset; the draft is empty afterwards. */
-  freezeReviewDraft(dataset: string): Promise<FreezeReviewResult>;
+  /** Freeze the review draft; the freeze checks (test seeds or held-out families in train, empty splits) refuse it unless `confirmWarnings`. */
+  freezeReviewDraft(dataset: string, confirmWarnings?: boolean): Promise<FreezeReviewResult>;
+  /** The freeze checks the review draft would raise, for a person to confirm first. */
+  checkReviewDraft(dataset: string): Promise<FreezeWarning[]>;
   decodeInfo(): Promise<DecodeInfo>;
   listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }>;
   /** Run `bench decode` in the main process; progress arrives as decodeBenchProgress events. */
@@ -140,7 +144,7 @@ export type LabEventName = keyof LabEvents;
 export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'compareEpisodes', 'listResultScopes', 'resultsGrid', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
   'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
-  'listCollectionRuns', 'readReviewTask', 'reviewDecide', 'readReviewDraft', 'freezeReviewDraft',
+  'listCollectionRuns', 'readReviewTask', 'reviewDecide', 'readReviewDraft', 'freezeReviewDraft', 'checkReviewDraft',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
   'listExperiments', 'readExperiment', 'compareExperiments', 'startExperiment', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',

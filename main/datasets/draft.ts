@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
-import { createDataset, type CreateDatasetResult } from './curate.ts';
+import { createDataset, type CreateDatasetRequest, type CreateDatasetResult } from './curate.ts';
 import { DatasetError } from './errors.ts';
 import { datasetDir, listVersions, readManifest, validateDatasetName } from './manifest.ts';
 
@@ -87,7 +87,7 @@ export interface FreezeDraftResult extends CreateDatasetResult {
 }
 
 /** Freeze the draft as the dataset's next version and remove it. Refused when it would change nothing or leave the dataset empty. */
-export function freezeDraft(lab: LabStore, name: string): FreezeDraftResult {
+export function freezeDraft(lab: LabStore, name: string, guard: Pick<CreateDatasetRequest, 'confirm' | 'heldOutFamilies'> = {}): FreezeDraftResult {
   validateDatasetName(name);
   const draft = readDraft(lab.dir, name);
   const latest = latestEpisodes(lab.dir, name);
@@ -99,7 +99,8 @@ export function freezeDraft(lab: LabStore, name: string): FreezeDraftResult {
   if (!added && !removed) throw new DatasetError(`dataset ${name}: the draft changes nothing${latest.version ? ` (v${latest.version} holds every accepted episode)` : ''}; accept a trajectory first`);
   if (!ids.length) throw new DatasetError(`dataset ${name}: the draft rejects every episode of v${latest.version}; a version cannot be empty`);
   const runs = [...new Set([...draft.accepted, ...draft.rejected].map((e) => e.runId))].sort();
-  const result = createDataset(lab, { name, description: `reviewed from collection run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}`, filter: { ids } });
+  // The same freeze checks as any dataset (held-out families, test seeds in train, empty splits), confirmed the same way.
+  const result = createDataset(lab, { name, description: `reviewed from collection run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}`, filter: { ids }, ...guard });
   writeDraft(lab.dir, name, { accepted: [], rejected: [] });
   return { ...result, added, removed };
 }

@@ -76,9 +76,9 @@ export function readReviewDraft(store: LabStore, dataset: string): ReviewDraft {
 }
 
 /** Freeze the draft as one new version of the dataset. */
-export function freezeReview(store: LabStore, dataset: string): FreezeReviewResult {
+export function freezeReview(store: LabStore, dataset: string, guard: Parameters<typeof freezeDraft>[2] = {}): FreezeReviewResult {
   const name = validateDatasetName(dataset);
-  const r = freezeDraft(store, name);
+  const r = freezeDraft(store, name, guard);
   const version = r.manifest.version;
   const episodes = r.manifest.episodes.length;
   const dropped = r.dropped ? `, ${r.dropped} duplicate trajectory dropped` : '';

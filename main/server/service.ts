@@ -61,6 +61,9 @@ interface ReplayRun {
   gate: { release: (() => void) | null; credits: number };
 }
 
+/** Thrown by checkReviewDraft's confirm callback: the checks were read, nothing is frozen. */
+class ChecksSeen extends Error {}
+
 export class LabService implements LabApi {
   readonly events = new EventEmitter();
   readonly labels: LabelStore;
@@ -287,12 +290,20 @@ export class LabService implements LabApi {
   async createDataset(request: { name: string; description?: string; filter: DatasetFilter; ratios?: SplitRatios; confirmWarnings?: boolean }) {
     const { confirmWarnings, ...rest } = request;
     const filter = parseFilter(request.filter);
-    // The checks run again on what is frozen now: the lab may have changed since the preview.
-    const confirm = confirmWarnings === true ? undefined : (checks: readonly FreezeWarning[]) => {
-      if (checks.length) throw new Error(`dataset ${request.name} was not frozen; confirm first: ${checks.map((c) => c.message).join('; ')}`);
-    };
-    const r = createDataset(this.deps.store, { ...rest, filter, heldOutFamilies: this.heldOutFamilies(), confirm });
+    const r = createDataset(this.deps.store, { ...rest, filter, ...this.freezeGuard(request.name, confirmWarnings) });
     return { name: r.manifest.name, version: r.manifest.version, stats: r.manifest.stats, dropped: r.dropped };
+  }
+
+  /**
+   * What every freeze from the app goes through (Datasets and Review alike): held-out families kept
+   * out, and the checks (test seeds or held-out families in train, empty splits) run again on what is
+   * frozen now (the lab may have changed since a preview), refused unless a person confirmed them.
+   */
+  private freezeGuard(name: string, confirmWarnings: boolean | undefined) {
+    const confirm = confirmWarnings === true ? undefined : (checks: readonly FreezeWarning[]) => {
+      if (checks.length) throw new Error(`dataset ${name} was not frozen; confirm first: ${checks.map((c) => c.message).join('; ')}`);
+    };
+    return { heldOutFamilies: this.heldOutFamilies(), ...(confirm ? { confirm } : {}) };
   }
 
   async readDatasetVersion(name: string, version: number): Promise<DatasetVersionDetail> {
@@ -366,8 +377,20 @@ export class LabService implements LabApi {
     return readReviewDraft(this.deps.store, dataset);
   }
 
-  async freezeReviewDraft(dataset: string) {
-    return freezeReview(this.deps.store, dataset);
+  /** Freezes the review draft under the same checks as any dataset: refused with them named unless `confirmWarnings`. */
+  async freezeReviewDraft(dataset: string, confirmWarnings?: boolean) {
+    return freezeReview(this.deps.store, dataset, this.freezeGuard(dataset, confirmWarnings));
+  }
+
+  /** The freeze checks the review draft would raise, for a person to confirm before freezing it. */
+  async checkReviewDraft(dataset: string): Promise<FreezeWarning[]> {
+    let checks: FreezeWarning[] = [];
+    try {
+      freezeReview(this.deps.store, dataset, { heldOutFamilies: this.heldOutFamilies(), confirm: (c) => { checks = [...c]; throw new ChecksSeen(); } });
+    } catch (err) {
+      if (!(err instanceof ChecksSeen)) throw err;
+    }
+    return checks;
   }
 
   async decodeInfo(): Promise<DecodeInfo> {

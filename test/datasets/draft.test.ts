@@ -57,3 +57,25 @@ test('the draft is kept in the dataset folder, is no dataset by itself, and one 
   assert.deepEqual(ids(readDraft(lab.dir, 'reviewed')), [[], [b, c]]);
   assert.deepEqual(listVersions(lab.dir, 'reviewed'), [1, 2]);
 });
+
+test('freezing a review draft raises the same checks as any freeze: test-seed episodes in train are refused until a person confirms', async () => {
+  const { LabService } = await import('../../main/server/service.ts');
+  const lab = tmpLab();
+  const train = writeEpisode(lab, { family: 'shop', seed: 1 });
+  const testSeed = writeEpisode(lab, { family: 'shop', seed: 10004, split: 'test' });
+  writeDraft(lab.dir, 'reviewed', { accepted: [entry(train), entry(testSeed)], rejected: [] });
+  const service = new LabService({ store: lab, families: new Map(), mode: 'web', startBrowser: () => Promise.reject(new Error('unused')) });
+  try {
+    const checks = await service.checkReviewDraft('reviewed');
+    // Two episodes also leave the default validation and test splits empty: said too, as the Datasets view says it.
+    assert.deepEqual(checks.map((c) => c.kind).sort(), ['empty-split', 'empty-split', 'test-seed']);
+    assert.deepEqual(checks.find((c) => c.kind === 'test-seed')?.ids, [testSeed]);
+    assert.deepEqual(listVersions(lab.dir, 'reviewed'), [], 'reading the checks freezes nothing');
+    await assert.rejects(service.freezeReviewDraft('reviewed'), /dataset reviewed was not frozen; confirm first: .*1 episode\(s\) recorded on test seeds/);
+    assert.deepEqual(ids(readDraft(lab.dir, 'reviewed')), [[train, testSeed], []], 'a refused freeze keeps the draft');
+    const r = await service.freezeReviewDraft('reviewed', true);
+    assert.equal(r.episodes, 2);
+  } finally {
+    await service.close();
+  }
+});

@@ -161,8 +161,22 @@ test('accept and reject gather in a draft that survives a reload and Back; one f
   await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
   await shortening.getByTestId('reject-shortened').click();
   await draftCount.filter({ hasText: 'draft: 1 accepted' }).waitFor();
+  // These are test-seed episodes: the freeze asks first, as the Datasets view does. Declined, nothing is frozen.
+  const asked: string[] = [];
+  let answer = false;
+  page.on('dialog', (d) => {
+    asked.push(d.message());
+    void (answer ? d.accept() : d.dismiss());
+  });
+  await freeze.filter({ hasText: 'Freeze 1 accepted' }).click();
+  await page.getByTestId('review-message').filter({ hasText: 'Not frozen: ' }).waitFor();
+  // Which checks fire depends on the split the instance hashes into: on test seeds in train, or on the splits one episode leaves empty.
+  assert.match(asked[0] ?? '', /^Freeze anyway\?\n\n- .*(recorded on test seeds|split is empty)/s);
+  assert.deepEqual(versions(), []);
+  answer = true;
   await freeze.filter({ hasText: 'Freeze 1 accepted' }).click();
   await page.getByTestId('review-message').filter({ hasText: 'froze reviewed-runs v1: 1 episode (1 added)' }).waitFor();
+  assert.equal(asked.length, 2);
   await draftCount.filter({ hasText: 'draft: 0 accepted' }).waitFor();
   assert.equal(await freeze.isDisabled(), true, 'nothing left to freeze');
   assert.deepEqual(versions(), ['v1']);
