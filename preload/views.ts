@@ -307,6 +307,8 @@ export interface GridEpisode {
   family: string;
   seed: number;
   tier: number;
+  /** The task seed's split (train, test); held-out families are told apart by the grid. */
+  split: string;
   agent: string;
   steps: number;
   outcome: EpisodeStatus;
@@ -318,6 +320,8 @@ export interface GridCell {
   episodes: number;
   successes: number;
   successRate: number | null;
+  /** Wilson 95% interval of the success rate; null without finished episodes. */
+  ci95: { low: number; high: number } | null;
   /** Mean steps of the finished episodes, and of the solved ones. */
   meanSteps: number | null;
   meanStepsSolved: number | null;
@@ -330,7 +334,11 @@ export interface GridCell {
 export interface ResultsGrid {
   scope: ResultsScope;
   columns: GridColumns;
-  /** Row labels: the agent, with its policy folder or its collection arm where the scope has several. */
+  /**
+   * Row labels: the agent, with its policy folder or its collection arm where the scope has several,
+   * and the split (test, held out, training instances) where the scope has several: an evaluation's
+   * test, held-out and training-rollout episodes are never pooled in one cell.
+   */
   rows: string[];
   /** Column labels: a family name, or `family #seed t<tier>`. */
   cols: string[];

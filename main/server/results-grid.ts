@@ -3,6 +3,7 @@
  * policy) solved which task family or instance, how often and in how many steps. Computed from
  * the episode list's rows, so a label that overrides an outcome counts as the person set it.
  */
+import { wilson } from '../policy/stats.ts';
 import { SCOPE_KINDS, type GridCell, type GridColumns, type GridEpisode, type ResultsGrid, type ResultsScope, type ScopeInfo } from '../../preload/views.ts';
 
 /** The runs, evaluations and experiments the rows belong to, each with its episode count, newest id first. */
@@ -25,12 +26,14 @@ export function listScopes(rows: readonly GridEpisode[]): ScopeInfo[] {
  * The grid of one scope. A collection's shared first attempt counts in both arms' rows (as the run
  * summary counts it), so each arm's row is what that arm spent.
  */
-export function resultsGrid(rows: readonly GridEpisode[], scope: ResultsScope, columns: GridColumns = 'family'): ResultsGrid {
+export function resultsGrid(rows: readonly GridEpisode[], scope: ResultsScope, columns: GridColumns = 'family', heldOutFamilies: ReadonlySet<string> = new Set()): ResultsGrid {
   if (!SCOPE_KINDS.includes(scope.kind)) throw new Error(`results grid: scope kind must be ${SCOPE_KINDS.join(', ')}, got "${scope.kind}"`);
   if (columns !== 'family' && columns !== 'instance') throw new Error(`results grid: columns must be family or instance, got "${columns}"`);
   const mine = rows.filter((r) => r.provenance[scope.kind] === scope.id);
   if (!mine.length) throw new Error(`results grid: no episode of ${scope.kind} ${scope.id} in the lab`);
   const arms = new Set(mine.map((r) => r.provenance.arm).filter((a) => a && a !== 'shared'));
+  const splitOf = (e: GridEpisode) => (heldOutFamilies.has(e.family) ? 'held out' : e.split === 'train' ? 'training instances' : e.split);
+  const splits = new Set(mine.map(splitOf));
   const byCell = new Map<string, Map<string, GridEpisode[]>>();
   const add = (row: string, col: string, e: GridEpisode) => {
     const cols = byCell.get(row) ?? new Map<string, GridEpisode[]>();
@@ -39,7 +42,7 @@ export function resultsGrid(rows: readonly GridEpisode[], scope: ResultsScope, c
   };
   for (const e of mine) {
     const col = columns === 'family' ? e.family : instanceLabel(e);
-    for (const row of rowLabels(e, arms)) add(row, col, e);
+    for (const row of rowLabels(e, arms)) add(splits.size > 1 ? `${row} · ${splitOf(e)}` : row, col, e);
   }
   const rowNames = [...byCell.keys()].sort();
   const colNames = [...new Set(mine.map((e) => (columns === 'family' ? e.family : instanceLabel(e))))].sort(byInstance);
@@ -71,6 +74,7 @@ function cellOf(es: readonly GridEpisode[]): GridCell {
     episodes: finished.length,
     successes: solved.length,
     successRate: finished.length ? solved.length / finished.length : null,
+    ci95: wilson(solved.length, finished.length),
     meanSteps: mean(finished.map((e) => e.steps)),
     meanStepsSolved: mean(solved.map((e) => e.steps)),
     unfinished: unique.length - finished.length,

@@ -152,7 +152,7 @@ export class LabService implements LabApi {
 
   async resultsGrid(scope: ResultsScope, columns: GridColumns): Promise<ResultsGrid> {
     if (!scope || typeof scope !== 'object') throw new Error('results grid: scope must be {kind, id}');
-    return resultsGrid((await this.listEpisodes()).episodes, scope, columns);
+    return resultsGrid((await this.listEpisodes()).episodes, scope, columns, new Set(this.heldOutFamilies()));
   }
 
   async listTasks(): Promise<TaskInfo[]> {

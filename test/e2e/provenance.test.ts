@@ -122,6 +122,7 @@ test('the results grid of a run has a row per arm with success and steps per fam
   const cell = grid.cells['noisy · reflect'].shop;
   const button = page.locator('tr[data-row="noisy · reflect"] button[data-col="shop"]');
   assert.equal((await button.locator('span').textContent())!, `${cell.successes}/${cell.episodes}`);
+  assert.equal((await button.locator('small.ci').textContent())!, `[${Math.round(cell.ci95!.low * 100)}–${Math.round(cell.ci95!.high * 100)}]`, 'the rate with its interval');
   await button.click();
   // The list renders after the click: wait for its last item before counting (count() does not wait).
   await page.getByTestId('cell-episodes').locator('li').nth(cell.ids.length - 1).waitFor();

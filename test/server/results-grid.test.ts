@@ -15,8 +15,8 @@ import type { GridEpisode } from '../../preload/views.ts';
 import { compareEpisodes } from '../../main/server/episode-compare.ts';
 
 let n = 0;
-const row = (family: string, seed: number, outcome: EpisodeStatus, steps: number, p: Partial<Provenance>, agent = 'noisy'): GridEpisode => ({
-  id: `e${String(n++).padStart(3, '0')}`, family, seed, tier: 1, agent, steps, outcome, provenance: { ...UNKNOWN_PROVENANCE, ...p },
+const row = (family: string, seed: number, outcome: EpisodeStatus, steps: number, p: Partial<Provenance>, agent = 'noisy', split = 'test'): GridEpisode => ({
+  id: `e${String(n++).padStart(3, '0')}`, family, seed, tier: 1, split, agent, steps, outcome, provenance: { ...UNKNOWN_PROVENANCE, ...p },
 });
 
 test('a run grid has one row per arm, counts the shared first attempt in both, and leaves unfinished episodes out of the rates', () => {
@@ -41,6 +41,25 @@ test('a run grid has one row per arm, counts the shared first attempt in both, a
   assert.deepEqual([blindShop.episodes, blindShop.successes, blindShop.unfinished, blindShop.ids.length], [2, 0, 1, 3], 'the cancelled attempt is listed, not counted');
   assert.equal(g.totals['noisy · reflect'].successRate, 2 / 3);
   assert.equal(g.cells['noisy · blind'].webmail.successes, 1, 'a solved first attempt counts in both arms');
+});
+
+test('an experiment grid never pools test, held-out and training-rollout episodes in one cell, and every rate carries its Wilson interval', () => {
+  const x = { experiment: 'x2', policy: 'sft-reflect' };
+  const rows = [
+    row('shop', 10001, 'success', 3, { ...x, eval: 't' }, 'policy', 'test'),
+    row('shop', 10002, 'success', 3, { ...x, eval: 't' }, 'policy', 'test'),
+    row('shop', 10003, 'success', 3, { ...x, eval: 't' }, 'policy', 'test'),
+    row('wiki', 10001, 'failure', 9, { ...x, eval: 'h' }, 'policy', 'test'),
+    row('shop', 4, 'failure', 9, { ...x, eval: 'r' }, 'policy', 'train'),
+  ];
+  const g = resultsGrid(rows, { kind: 'experiment', id: 'x2' }, 'family', new Set(['wiki']));
+  assert.deepEqual(g.rows, ['policy sft-reflect · held out', 'policy sft-reflect · test', 'policy sft-reflect · training instances']);
+  const test3 = g.cells['policy sft-reflect · test'].shop;
+  assert.deepEqual([test3.successes, test3.episodes], [3, 3]);
+  assert.equal(test3.ci95!.high, 1);
+  assert.ok(test3.ci95!.low > 0.4 && test3.ci95!.low < 0.5, `3/3 is 100% [${test3.ci95!.low}, 1], not a certainty`);
+  // One split only: no split in the label.
+  assert.deepEqual(resultsGrid(rows, { kind: 'eval', id: 't' }).rows, ['policy sft-reflect']);
 });
 
 test('an experiment grid tells policies apart and can split columns by task instance (seeds in numeric order)', () => {
