@@ -80,7 +80,11 @@ export function addStatesBenchCommand(bench: Command): void {
       };
       const bar = await progressBar('states [{bar}] {value}/{total} {set}', { quiet: o.json });
       const report = await withCleanup([() => bar.stop()], (signal) => benchStates(new LabStore(lab), req, {
-        signal, baseline, onState: (done, total, _p, set) => bar.update(done, total, { set }),
+        signal, baseline, onState: (done, total, policy, set) => {
+          bar.update(done, total, { set });
+          // Without a terminal (a background run, a log): a line every 50 states on stderr, so a long run shows it is moving.
+          if (!bar.drawn && (done % 50 === 0 || done === total)) process.stderr.write(`states ${done}/${total} (${set}, ${policy})\n`);
+        },
       }));
       bar.stop();
       if (!report) {
