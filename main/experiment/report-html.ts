@@ -132,6 +132,13 @@ export async function renderReportHtml(r: ExperimentReport): Promise<string> {
     if (byMode) parts.push(table(['branched states by mode', ...Object.keys(conf)], Object.entries(byMode).map(([m, c]) => [m, ...Object.keys(conf).map((k) => c[k] ?? 0)])));
   }
 
+  const sm = r.salvageByMode;
+  if (sm) {
+    h('Salvage rate per failure mode');
+    parts.push(`<p>Test instances the reflection-trained SFT policy failed, by mined failure mode, and the share of Salvage-DS's episodes on those instances that succeed (pooled over its seeds): ${sm.allFailed.k}/${sm.allFailed.n} of SFT's failures solved; ${sm.lostOfSolved.k}/${sm.lostOfSolved.n} of its episodes on instances SFT solved lost.</p>`);
+    parts.push(table(['mode', 'SFT failed', 'Salvage-DS solved', '95% interval'], Object.entries(sm.byMode).map(([m, c]) => [m, c.sftFailed, `${c.salvage.k}/${c.salvage.n}`, c.salvage.ci95 ? `${(100 * c.salvage.ci95.low).toFixed(1)}-${(100 * c.salvage.ci95.high).toFixed(1)}%` : '-'])));
+  }
+
   h('Training curves');
   parts.push(lines(ec, 'SFT loss (loss tokens only)', [
     { name: 'reflect: train', points: r.sft.reflect.curve.map((p) => [p.step, p.loss]) },

@@ -96,6 +96,13 @@ export function renderReportMarkdown(r: ExperimentReport): string {
   const families = Object.keys(f.byFamily).sort();
   out.push(table(['mode', 'all', ...families], modes.map((m) => [m, String(f.byMode[m]), ...families.map((fam) => String(f.byFamily[fam]?.[m] ?? 0))])));
 
+  const sm = r.salvageByMode;
+  if (sm) {
+    out.push('## Salvage rate per failure mode');
+    out.push(`Test instances the reflection-trained SFT policy failed, by the mode its failure was mined as (evaluation ${sm.evalId}), and the share of Salvage-DS's episodes on the same instances that succeed (Wilson 95% intervals, pooled over its seeds). Salvage-DS solves ${success(sm.allFailed)} of SFT's failures and loses ${success(sm.lostOfSolved)} of SFT's successes.`);
+    out.push(table(['mode', 'SFT failed', 'Salvage-DS solved'], Object.entries(sm.byMode).sort((a, b) => b[1].sftFailed - a[1].sftFailed).map(([m, c]) => [m, String(c.sftFailed), success(c.salvage)])));
+  }
+
   out.push('## Time');
   const byKind = new Map<string, { s: number; stages: number; ran: number }>();
   for (const t of r.timings) {

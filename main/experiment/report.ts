@@ -23,6 +23,7 @@ import { variantSeeds, type ExperimentConfig, type Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
 import { experimentStages } from './stages.ts';
 import { renderReportHtml } from './report-html.ts';
+import { readMiningFile } from '../policy/mining-file.ts';
 
 export type Verdict = 'reproduced' | 'inconclusive' | 'not reproduced' | 'not measurable';
 
@@ -93,6 +94,18 @@ export interface ExperimentReport {
   ablations: Array<{ variant: Variant; seeds?: number[]; test: { vsSft: Difference; vsSalvage: Difference }; heldout: { vsSft: Difference; vsSalvage: Difference } }>;
   failureModes: Omit<MineOutputs, 'path'>;
   /**
+   * Salvage rate per failure mode: of the test instances the reflection-trained SFT policy failed
+   * (mode from stage mine-sft-test), the share of Salvage-DS's episodes on the same instances that
+   * succeed, pooled over its evaluated seeds; and of the instances SFT solved, the share Salvage-DS
+   * lost. Absent without that stage (configs before mining at scale).
+   */
+  salvageByMode?: {
+    evalId: string;
+    byMode: Record<string, { sftFailed: number; salvage: Rate }>;
+    allFailed: Rate;
+    lostOfSolved: Rate;
+  };
+  /**
    * What the gates did in each Salvage-DS run, summed over its iterations: groups sampled, kept for
    * the policy gradient, refused by each gate (a group both refuse counts in both), anchored and
    * dropped, and the optimizer updates taken. Absent in reports written before it existed.
@@ -103,6 +116,37 @@ export interface ExperimentReport {
 
 const readJsonl = (path: string): Array<Record<string, number>> =>
   existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } }) : [];
+
+/** Salvage rate per failure mode: pairs SFT's test episodes with Salvage-DS's on the same instances (family, seed). */
+export function salvageByMode(mined: Pick<MineOutputs, 'evalId' | 'path'>, sft: EvalOutputs, salvage: EvalOutputs[]): NonNullable<ExperimentReport['salvageByMode']> {
+  const inst = (e: { family: string; seed: number }) => `${e.family}:${e.seed}`;
+  const modeOf = new Map(readMiningFile(mined.path).map((f) => [f.episodeId, f.mode]));
+  const salvageEps = new Map<string, boolean[]>();
+  for (const e of salvage.flatMap(episodesOf)) salvageEps.set(inst(e), [...(salvageEps.get(inst(e)) ?? []), e.success]);
+  const sftEps = episodesOf(sft).filter((e) => salvageEps.has(inst(e)));
+  const byMode: Record<string, { sftFailed: number; solved: number; episodes: number }> = {};
+  let lost = 0;
+  let kept = 0;
+  for (const e of sftEps) {
+    const outcomes = salvageEps.get(inst(e))!;
+    if (e.success) {
+      lost += outcomes.filter((x) => !x).length;
+      kept += outcomes.length;
+      continue;
+    }
+    const m = (byMode[modeOf.get(e.episodeId) ?? 'not mined'] ??= { sftFailed: 0, solved: 0, episodes: 0 });
+    m.sftFailed++;
+    m.solved += outcomes.filter((x) => x).length;
+    m.episodes += outcomes.length;
+  }
+  const all = Object.values(byMode);
+  return {
+    evalId: mined.evalId,
+    byMode: Object.fromEntries(Object.entries(byMode).map(([m, c]) => [m, { sftFailed: c.sftFailed, salvage: rate(c.solved, c.episodes) }])),
+    allFailed: rate(all.reduce((n, c) => n + c.solved, 0), all.reduce((n, c) => n + c.episodes, 0)),
+    lostOfSolved: rate(lost, kept),
+  };
+}
 
 /** A run's gate counts summed over its iterations (salvage-stats.jsonl lines). */
 export function gateSummary(variant: Variant, seed: number, its: ReadonlyArray<Record<string, number>>, updatesPerIter = 1): NonNullable<ExperimentReport['gates']>[number] {
@@ -300,6 +344,7 @@ export async function buildReport(folder: ExperimentFolder, browserKind: string,
         },
       };
     }),
+    ...(stages.some((st) => st.name === 'mine-sft-test') && folder.isDone('mine-sft-test') && salv ? { salvageByMode: salvageByMode(out<MineOutputs>('mine-sft-test'), evRefl, evalsAt('salvage', 'test', evaluatedSeeds('salvage', 'test'))) } : {}),
     failureModes: { evalId: mine.evalId, failures: mine.failures, failed: mine.failed, byMode: mine.byMode, byFamily: mine.byFamily, ...(mine.confirmation ? { confirmation: mine.confirmation } : {}) },
     gates: salvageOuts.map((s) => gateSummary(s.variant, s.seed, readJsonl(s.stats), cfg.salvage.updatesPerIter)),
     salvageCurves: salvageOuts.map((s) => ({ variant: s.variant, seed: s.seed, states: s.states, critical: s.critical, iterations: readJsonl(s.stats) })),

@@ -260,6 +260,26 @@ function mineStage(config: ExperimentConfig): Stage {
   };
 }
 
+/**
+ * Failure modes of the reflection-trained SFT policy's failed test episodes (no branching): the
+ * report then says, per mode, how many of them Salvage-DS solves (its salvage rate). Mining at
+ * scale configs (`mine.rollouts`) only; the oracle's references are the experiment's.
+ */
+const mineSftTestStage: Stage = {
+  name: 'mine-sft-test',
+  kind: 'mine',
+  inputs: ['eval-sft-reflect-test'],
+  async run(ctx) {
+    const evalId = ctx.folder.outputs<EvalOutputs>('eval-sft-reflect-test').evalId;
+    const path = join(labPaths.eval(ctx.store.dir, evalId), 'mining.json');
+    const deps = { envs: ctx.envs.slice(0, Math.max(1, ctx.config.eval.parallel)), server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
+    const r = await mineEvaluations(deps, [evalId], path, { confirm: false, examplesPerMode: 5, onProgress: (phase, done, total) => ctx.progress(done, total, phase) });
+    if (r.cancelled) throw new StageStopped('mine-sft-test');
+    const m = r.report;
+    return { evalId, evalIds: [evalId], path, failures: m.failures, distinctStates: m.distinctStates, failed: r.failed, byMode: m.byMode, byFamily: m.byFamily as Record<string, Record<string, number>> } satisfies MineOutputs;
+  },
+};
+
 /** One Salvage-DS variant (or ablation) at one training seed, from the reflection-trained SFT policy. */
 function salvageStage(variant: Variant, seed: number, config: ExperimentConfig): Stage {
   const name = `salvage-${variant}-s${seed}`;
@@ -322,6 +342,7 @@ export function experimentStages(config: ExperimentConfig): Stage[] {
     collectStage('reflect'), collectStage('plain'), datasetsStage, sftStage('reflect', config), ...rollouts, mineStage(config), sftStage('plain', config),
     evalStage('eval-sft-reflect-test', 'sft-reflect', 'test', sftRuns, config), evalStage('eval-sft-plain-test', 'sft-plain', 'test', sftRuns, config),
     evalStage('eval-sft-reflect-heldout', 'sft-reflect', 'heldout', e.claimHeldoutRuns?.sft ?? sftRuns, config),
+    ...(config.mine.rollouts ? [mineSftTestStage] : []),
   ];
   for (const seed of config.salvage.seeds) {
     for (const v of config.salvage.variants.filter((x) => variantSeeds(config.salvage, x).includes(seed))) {

@@ -101,8 +101,8 @@ test('the full preset runs Salvage-DS at every seed and the ablations at seed 1 
   for (const seed of [1, 2, 3]) assert.ok(names.includes(`salvage-salvage-s${seed}`) && names.includes(`eval-salvage-s${seed}-heldout`));
   assert.ok(names.includes('salvage-graded-s1') && names.includes('eval-states-all-s1-test'));
   assert.ok(!names.some((n) => /^(salvage|eval)-(graded|no-gates|drop-rejected|plain-grpo|states-all)-s[23]/.test(n)), 'no ablation at seeds 2 and 3');
-  // Collection, datasets, SFT and its evaluations (8), the rollout sets, mining, then Salvage-DS.
-  const before = 8 + cfg.mine.rollouts!.length + 1;
+  // Collection, datasets, SFT and its evaluations (8), the rollout sets, mining them and SFT's test failures (2), then Salvage-DS.
+  const before = 8 + cfg.mine.rollouts!.length + 2;
   assert.equal(names.length, before + 3 * 3 + 5 * 3);
   const { ablationSeeds: _, ...everySeed } = cfg.salvage;
   assert.equal(experimentStages({ ...cfg, salvage: everySeed }).length, before + 3 * 6 * 3);

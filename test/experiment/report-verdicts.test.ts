@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rate } from '../../main/policy/stats.ts';
-import { gateSummary, halfWidth, meanDifference, rateDifference, verdictOf } from '../../main/experiment/report.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gateSummary, halfWidth, meanDifference, rateDifference, salvageByMode, verdictOf } from '../../main/experiment/report.ts';
+import type { EvalOutputs } from '../../main/experiment/stages.ts';
 
 test('verdicts: the claimed side of 0 with the interval on it is reproduced, the point estimate alone inconclusive, the other side not reproduced', () => {
   assert.equal(verdictOf({ value: -1.5, ci95: { low: -2.5, high: -0.2 } }, -1), 'reproduced');
@@ -47,4 +51,27 @@ test('gate summary: groups, keeps, refusals by each gate, anchors and drops summ
     variant: 'salvage', seed: 2, groups: 24, kept: 2, rejectedByContrast: 21, rejectedByCompetence: 22, anchored: 14, dropped: 8, updates: 4, meanCorrectShare: 0.25,
   });
   assert.equal(gateSummary('graded', 1, [], 2).meanCorrectShare, null);
+});
+
+test('salvage rate per failure mode pairs SFT\'s failed test instances with Salvage-DS\'s episodes on the same instances', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-rate-'));
+  const evalOut = (name: string, episodes: Array<{ episodeId: string; family: string; seed: number; success: boolean }>) => {
+    const path = join(dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify({ episodes: episodes.map((e) => ({ ...e, run: 0, steps: 3, invalidSteps: 0, tier: 1 })) }));
+    return { evalId: name, path } as unknown as EvalOutputs;
+  };
+  const sft = evalOut('sft', [
+    { episodeId: 's1', family: 'shop', seed: 1, success: false }, { episodeId: 's2', family: 'shop', seed: 2, success: false },
+    { episodeId: 's3', family: 'jobs', seed: 1, success: true }, { episodeId: 's4', family: 'jobs', seed: 9, success: false },
+  ]);
+  const seed1 = evalOut('x1', [{ episodeId: 'a', family: 'shop', seed: 1, success: true }, { episodeId: 'b', family: 'shop', seed: 2, success: false }, { episodeId: 'c', family: 'jobs', seed: 1, success: false }]);
+  const seed2 = evalOut('x2', [{ episodeId: 'd', family: 'shop', seed: 1, success: true }, { episodeId: 'e', family: 'shop', seed: 2, success: true }, { episodeId: 'f', family: 'jobs', seed: 1, success: true }]);
+  const mining = join(dir, 'mining.json');
+  const f = (episodeId: string, mode: string) => ({ episodeId, referenceId: 'r', family: 'shop', seed: 1, tier: 1, step: 0, mode, action: null, referenceAction: null });
+  writeFileSync(mining, JSON.stringify({ all: [f('s1', 'wrong_element'), f('s2', 'loop'), f('s4', 'loop')] }));
+  const r = salvageByMode({ evalId: 'sft', path: mining }, sft, [seed1, seed2]);
+  // jobs seed 9 was never evaluated by Salvage-DS: left out of every figure.
+  assert.deepEqual(Object.fromEntries(Object.entries(r.byMode).map(([m, c]) => [m, [c.sftFailed, c.salvage.k, c.salvage.n]])), { wrong_element: [1, 2, 2], loop: [1, 1, 2] });
+  assert.deepEqual([r.allFailed.k, r.allFailed.n], [3, 4]);
+  assert.deepEqual([r.lostOfSolved.k, r.lostOfSolved.n], [1, 2], 'SFT solved jobs seed 1; one of the two Salvage-DS episodes there failed');
 });

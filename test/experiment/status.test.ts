@@ -75,9 +75,10 @@ test('a stopped experiment: finished stages with what they measured, the stopped
   for (const r of folder.config.mine.rollouts!) assert.equal(st(`rollout-${r.name}`).estimateS, 2 * folder.config.families.length * r.seeds * r.runs);
   // Nothing to go by for mining or Salvage-DS yet: named, left out of the total.
   assert.ok(st('mine').estimateS === null && s.remaining.unestimated.includes('mine'));
+  assert.ok(st('mine-sft-test').estimateS === null, 'mining SFT\'s test failures: nothing to go by either');
   const salvage = s.stages.filter((x) => x.name.startsWith('salvage-'));
   assert.equal(salvage.length, 3 + 5, 'Salvage-DS at each of 3 seeds, the five ablations at seed 1');
-  assert.deepEqual(s.remaining.unestimated, ['mine', ...salvage.map((x) => x.name)]);
+  assert.deepEqual(s.remaining.unestimated, ['mine', 'mine-sft-test', ...salvage.map((x) => x.name)]);
   assert.equal(s.remaining.estimateS, s.stages.reduce((n, x) => n + (x.estimateS ?? 0), 0));
   assert.equal(s.elapsedS, 1000 + 600 + 2 + 800 + 700 + 1620 + 300);
 });
@@ -96,7 +97,7 @@ test('a finished stage whose outputs were set aside (reopened by an amendment) c
 test('a running Salvage-DS stage is estimated from its own iterations until one finishes; the running attempt\'s seconds count', () => {
   const { labDir, folder } = stoppedMidEval();
   folder.finish('eval-sft-plain-test', { evalId: 'e2', overall: { success: { k: 400, n: 810 } } }, 1320);
-  for (const stage of ['eval-sft-reflect-heldout', ...rolloutStageNames(folder.config), 'mine']) {
+  for (const stage of ['eval-sft-reflect-heldout', ...rolloutStageNames(folder.config), 'mine', 'mine-sft-test']) {
     folder.log({ stage, status: 'started' });
     folder.finish(stage, stage === 'mine' ? { evalId: 'r', failures: 50, failed: 60 } : { evalId: stage, overall: { success: { k: 1, n: 2 } } }, 100);
   }
@@ -125,11 +126,11 @@ test('lab experiment status prints the table and the time left, --json the same 
   const cli = (...args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', '--lab', labDir, 'experiment', 'status', ...args], { cwd: root, encoding: 'utf8' });
   const text = cli('f');
   assert.match(text, /^experiment f \(preset full, created .*\): stopped$/m);
-  assert.match(text, /^6 of 37 stages done, 1 h 24 min of stages so far$/m);
+  assert.match(text, /^6 of 38 stages done, 1 h 24 min of stages so far$/m);
   assert.match(text, /^stopped\s+eval-sft-plain-test\s+5 min\s+100\/810 episodes\s+about 24 min left$/m);
   assert.match(text, /^done\s+eval-sft-reflect-test\s+27 min\s+solved 435\/810, 53.7%$/m);
   const left = experimentStatus(labDir, 'f').remaining.estimateS;
-  assert.match(text, new RegExp(`^time left: about ${formatDuration(left)}, plus 9 stage\\(s\\) with nothing to estimate from yet \\(mine, salvage-salvage-s1, salvage-graded-s1, \\.\\.\\.\\)$`, 'm'));
+  assert.match(text, new RegExp(`^time left: about ${formatDuration(left)}, plus 10 stage\\(s\\) with nothing to estimate from yet \\(mine, mine-sft-test, salvage-salvage-s1, \\.\\.\\.\\)$`, 'm'));
   const json = JSON.parse(cli('f', '--json'));
   assert.deepEqual(json, JSON.parse(JSON.stringify(experimentStatus(labDir, 'f'))));
   assert.throws(() => execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', '--lab', labDir, 'experiment', 'status', 'nope'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }), /no experiment nope in .*experiments/);
