@@ -221,6 +221,9 @@ test('a human demonstration by clicking in the live view is recorded as an episo
   assert.equal(episode.end?.success, true);
   assert.equal(episode.end?.reason, 'goal_reached');
   assert.ok(episode.steps.every((s) => s.observation.screenshot), 'the demonstration records screenshots like an agent episode');
+  // In the viewer it says what it is, not "From unknown".
+  await page.goto(`${web.url}/#/episode/${recorded.id}`);
+  await page.getByTestId('provenance').filter({ hasText: 'From a demonstration recorded in the app' }).waitFor();
 });
 
 test('a dataset is curated in the app, frozen, charted and exported in every format', async () => {

@@ -115,6 +115,8 @@ test('the review view shows attempts with their reflections, the step where a re
   // The shortened trajectory opens in the trajectory viewer like any other.
   await page.getByTestId('open-shortened').first().click();
   await page.getByTestId('episode-title').waitFor();
+  // It names and links the trajectory it was cut from.
+  await page.getByTestId('episode-links').filter({ hasText: 'Shortened from' }).locator('a').waitFor();
   await page.goBack();
   await page.getByTestId('review-task').filter({ hasText: 'flights:10000' }).waitFor();
 });
