@@ -94,16 +94,17 @@ test('an SFT stage refuses to fine-tune weights other than those the experiment 
   await assert.rejects(stage.run(ctx), /sft-reflect: the shipped policy's weights \(.*web-policy\) differ from those this experiment was created with/);
 });
 
-test('the full preset runs Salvage-DS at every seed and the ablations at seed 1 only; a config without ablationSeeds runs them at every seed', () => {
+test('the full preset runs Salvage-DS at every seed and the ablations at seeds 1 and 2; a config without ablationSeeds runs them at every seed', () => {
   const cfg = experimentConfig('full', 'f');
   const names = experimentStages(cfg).map((s) => s.name);
-  assert.deepEqual(cfg.salvage.ablationSeeds, [1]);
+  assert.deepEqual(cfg.salvage.ablationSeeds, [1, 2]);
   for (const seed of [1, 2, 3]) assert.ok(names.includes(`salvage-salvage-s${seed}`) && names.includes(`eval-salvage-s${seed}-heldout`));
   assert.ok(names.includes('salvage-graded-s1') && names.includes('eval-states-all-s1-test'));
-  assert.ok(!names.some((n) => /^(salvage|eval)-(graded|no-gates|drop-rejected|plain-grpo|states-all)-s[23]/.test(n)), 'no ablation at seeds 2 and 3');
+  assert.ok(names.includes('salvage-graded-s2') && names.includes('eval-states-all-s2-heldout'));
+  assert.ok(!names.some((n) => /^(salvage|eval)-(graded|no-gates|drop-rejected|plain-grpo|states-all)-s3/.test(n)), 'no ablation at seed 3');
   // Collection, datasets, SFT and its evaluations (8), the rollout sets, mining them and SFT's test failures (2), then Salvage-DS.
   const before = 8 + cfg.mine.rollouts!.length + 2;
-  assert.equal(names.length, before + 3 * 3 + 5 * 3);
+  assert.equal(names.length, before + 3 * 3 + 5 * 3 * 2);
   const { ablationSeeds: _, ...everySeed } = cfg.salvage;
   assert.equal(experimentStages({ ...cfg, salvage: everySeed }).length, before + 3 * 6 * 3);
   // An ablation seed that is not a training seed is refused, naming the field.

@@ -77,7 +77,7 @@ test('a stopped experiment: finished stages with what they measured, the stopped
   assert.ok(st('mine').estimateS === null && s.remaining.unestimated.includes('mine'));
   assert.ok(st('mine-sft-test').estimateS === null, 'mining SFT\'s test failures: nothing to go by either');
   const salvage = s.stages.filter((x) => x.name.startsWith('salvage-'));
-  assert.equal(salvage.length, 3 + 5, 'Salvage-DS at each of 3 seeds, the five ablations at seed 1');
+  assert.equal(salvage.length, 3 + 5 * 2, 'Salvage-DS at each of 3 seeds, the five ablations at seeds 1 and 2');
   assert.deepEqual(s.remaining.unestimated, ['mine', 'mine-sft-test', ...salvage.map((x) => x.name)]);
   assert.equal(s.remaining.estimateS, s.stages.reduce((n, x) => n + (x.estimateS ?? 0), 0));
   assert.equal(s.elapsedS, 1000 + 600 + 2 + 800 + 700 + 1620 + 300);
@@ -126,11 +126,11 @@ test('lab experiment status prints the table and the time left, --json the same 
   const cli = (...args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', '--lab', labDir, 'experiment', 'status', ...args], { cwd: root, encoding: 'utf8' });
   const text = cli('f');
   assert.match(text, /^experiment f \(preset full, created .*\): stopped$/m);
-  assert.match(text, /^6 of 38 stages done, 1 h 24 min of stages so far$/m);
+  assert.match(text, /^6 of 53 stages done, 1 h 24 min of stages so far$/m);
   assert.match(text, /^stopped\s+eval-sft-plain-test\s+5 min\s+100\/810 episodes\s+about 24 min left$/m);
   assert.match(text, /^done\s+eval-sft-reflect-test\s+27 min\s+solved 435\/810, 53.7%$/m);
   const left = experimentStatus(labDir, 'f').remaining.estimateS;
-  assert.match(text, new RegExp(`^time left: about ${formatDuration(left)}, plus 10 stage\\(s\\) with nothing to estimate from yet \\(mine, mine-sft-test, salvage-salvage-s1, \\.\\.\\.\\)$`, 'm'));
+  assert.match(text, new RegExp(`^time left: about ${formatDuration(left)}, plus 15 stage\\(s\\) with nothing to estimate from yet \\(mine, mine-sft-test, salvage-salvage-s1, \\.\\.\\.\\)$`, 'm'));
   const json = JSON.parse(cli('f', '--json'));
   assert.deepEqual(json, JSON.parse(JSON.stringify(experimentStatus(labDir, 'f'))));
   assert.throws(() => execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', '--lab', labDir, 'experiment', 'status', 'nope'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }), /no experiment nope in .*experiments/);
