@@ -154,28 +154,6 @@ export async function confirmCriticalState(deps: BranchDeps, f: MinedFailure, br
   return { ...base, reference: a, policy: b, status };
 }
 
-/**
- * Confirm every mined state that has no confirmation yet (so a cancelled run resumes where it
- * stopped). Returns the states with what was found; stops early, leaving the rest as they were,
- * when the signal aborts.
- */
-export async function confirmCriticalStates(
-  deps: BranchDeps,
-  failures: readonly MinedFailureRecord[],
-  opts: { branches?: number; onDone?: (done: number, total: number, f: MinedFailureRecord) => void } = {},
-): Promise<{ failures: MinedFailureRecord[]; cancelled: boolean }> {
-  const out = failures.map((f) => ({ ...f }));
-  const todo = out.filter((f) => !f.confirmation);
-  let done = out.length - todo.length;
-  for (const f of todo) {
-    const c = await confirmCriticalState(deps, f, opts.branches ?? 1);
-    if (!c) return { failures: out, cancelled: true };
-    f.confirmation = c;
-    opts.onDone?.(++done, out.length, f);
-  }
-  return { failures: out, cancelled: !!deps.signal?.aborted };
-}
-
 type StatusCounts = Record<ConfirmationStatus, number>;
 const zero = (): StatusCounts => Object.fromEntries(CONFIRMATION_STATUSES.map((s) => [s, 0])) as StatusCounts;
 

@@ -96,11 +96,11 @@ export async function mineEvaluations(deps: MineRunDeps, evalIds: readonly strin
   // One reference per instance: those of states mined before are reused.
   const references: ReferenceCache = new Map();
   for (const f of known.values()) references.set(`${f.family}:${f.seed}:${f.tier}`, Promise.resolve({ id: f.referenceId, success: true }));
+  const on = (env: BrowserEnv) => ({ env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: deps.signal, provenance: deps.provenance });
   const toMine = failed.filter((id) => !known.has(id));
   let done = failed.length - toMine.length;
   await onEveryEnv(deps.envs, toMine, deps.signal, async (env, episodeId) => {
-    const episodeDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: deps.signal, provenance: deps.provenance };
-    const mined = await mineFailure(episodeDeps, episodeId, references);
+    const mined = await mineFailure(on(env), episodeId, references);
     if (deps.signal?.aborted) return;
     if (mined) {
       known.set(episodeId, mined);
@@ -108,17 +108,14 @@ export async function mineEvaluations(deps: MineRunDeps, evalIds: readonly strin
     }
     opts.onProgress?.('mining', ++done, failed.length, mined ? `${mined.family}:${mined.seed} ${mined.mode}` : 'no successful reference');
   });
-  if (deps.signal?.aborted) return { path, report: (save(), report()), failed: failed.length, cancelled: true };
-
-  if (opts.confirm) {
+  if (opts.confirm && !deps.signal?.aborted) {
     const mined = failed.flatMap((id) => known.get(id) ?? []);
     const order = [...mined].sort((a, b) => branchRank(a).localeCompare(branchRank(b)));
     const chosen = order.slice(0, opts.confirmMax ?? order.length);
     const todo = chosen.filter((f) => !f.confirmation);
     let branched = chosen.length - todo.length;
     await onEveryEnv(deps.envs, todo, deps.signal, async (env, f) => {
-      const episodeDeps = { env, server: deps.server, store: deps.store, browserKind: deps.browserKind, signal: deps.signal, provenance: deps.provenance };
-      const c = await confirmCriticalState(episodeDeps, f, opts.branches ?? 1);
+      const c = await confirmCriticalState(on(env), f, opts.branches ?? 1);
       if (!c) return; // cancelled part-way: the state stays unbranched
       known.set(f.episodeId, { ...f, confirmation: c });
       save();

@@ -186,20 +186,3 @@ export async function mineFailure(deps: MineDeps, episodeId: string, references:
   const critical = findCriticalState(rollout, deps.store.readEpisode(ref.id));
   return { ...critical, episodeId, referenceId: ref.id, family, seed, tier };
 }
-
-/**
- * Mine failed episodes one after another on one browser (./mine-run.ts does it on several, with a
- * report that survives a stop): each failed instance's reference is run once.
- */
-export async function mineFailures(deps: MineDeps, failed: readonly { episodeId: string }[], onDone?: (done: number, total: number) => void): Promise<MinedFailure[]> {
-  const out: MinedFailure[] = [];
-  const references: ReferenceCache = new Map();
-  for (const f of failed) {
-    if (deps.signal?.aborted) break;
-    const mined = await mineFailure(deps, f.episodeId, references);
-    if (!mined) continue;
-    out.push(mined);
-    onDone?.(out.length, failed.length);
-  }
-  return out;
-}

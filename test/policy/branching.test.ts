@@ -13,11 +13,11 @@ import type { Agent, AgentTurn } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';
 import type { TaskSpec } from '../../main/tasks/types.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
-import { mineFailures } from '../../main/policy/mining.ts';
+import { mineFailure, type MinedFailure, type ReferenceCache } from '../../main/policy/mining.ts';
 import { mineEvaluations } from '../../main/policy/mine-run.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
-import { BRANCH_TAG, carryAction, confirmCriticalStates, stateDifference } from '../../main/policy/branching.ts';
-import { readMiningFile } from '../../main/policy/mining-file.ts';
+import { BRANCH_TAG, carryAction, confirmCriticalState, stateDifference } from '../../main/policy/branching.ts';
+import { readMiningFile, type Confirmation } from '../../main/policy/mining-file.ts';
 import { LabelStore } from '../../main/store/labels.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
@@ -57,8 +57,12 @@ test('a premature answer is confirmed critical, a harmless scroll recoverable; a
   rollouts.premature = premature.id;
   rollouts.detour = detour.id;
 
-  const mined = await mineFailures(deps(), [{ episodeId: premature.id }, { episodeId: detour.id }, { episodeId: cut.id }]);
+  // The three rollouts share one instance, so one oracle reference serves them all.
+  const references: ReferenceCache = new Map();
+  const mined: MinedFailure[] = [];
+  for (const id of [premature.id, detour.id, cut.id]) mined.push((await mineFailure(deps(), id, references))!);
   assert.deepEqual(mined.map((m) => [m.step, m.mode]), [[1, 'premature_answer'], [1, 'wrong_action_type'], [1, 'timeout']]);
+  assert.equal(new Set(mined.map((m) => m.referenceId)).size, 1);
 
   // A copy of the premature rollout whose recorded first page lists one element under another name.
   const orig = fx.store.readEpisode(premature.id);
@@ -72,11 +76,10 @@ test('a premature answer is confirmed critical, a harmless scroll recoverable; a
   // The failed rollout standing in as its own reference: its action at the state does not lead to success.
   const failingReference = { ...mined[0], referenceId: premature.id, referenceAction: "send_msg_to_user('Done.')" };
 
-  const progress: string[] = [];
-  const r = await confirmCriticalStates(deps(), [mined[0], mined[1], tampered, failingReference, mined[2]], { onDone: (d, n, f) => progress.push(`${d}/${n} ${f.confirmation?.status}`) });
-  assert.equal(r.cancelled, false);
-  assert.deepEqual(progress, ['1/5 confirmed', '2/5 recoverable', '3/5 unreproducible', '4/5 unreachable', '5/5 not_branchable']);
-  const [c, rec, un, unreachable, notBranchable] = r.failures.map((f) => f.confirmation!);
+  const confirmations: Confirmation[] = [];
+  for (const f of [mined[0], mined[1], tampered, failingReference, mined[2]]) confirmations.push((await confirmCriticalState(deps(), f))!);
+  assert.deepEqual(confirmations.map((c) => c.status), ['confirmed', 'recoverable', 'unreproducible', 'unreachable', 'not_branchable']);
+  const [c, rec, un, unreachable, notBranchable] = confirmations;
   assert.deepEqual([unreachable.reference?.success, unreachable.policy?.success], [false, false]);
   assert.deepEqual([notBranchable.reference, notBranchable.policy, notBranchable.detail], [null, null, 'no action to branch on: the rollout ended before this step']);
 
@@ -136,11 +139,16 @@ test('lab mine --confirm writes counts per mode and family; Ctrl-C keeps a whole
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /cancelled/);
   const partial = readMiningFile(join(dir, 'mining.json'));
-  assert.deepEqual(partial.map((f) => f.confirmation?.status ?? null), ['confirmed', null]);
+  // States are branched in an order fixed by a hash of their rollout's id: which one went first depends on the ids.
+  const expected = new Map([[rollouts.premature, 'confirmed'], [rollouts.detour, 'recoverable']]);
+  const branchedFirst = partial.filter((f) => f.confirmation);
+  assert.equal(branchedFirst.length, 1, 'one state branched before the interruption, the other not');
+  assert.equal(branchedFirst[0].confirmation!.status, expected.get(branchedFirst[0].episodeId));
 
   // The same command again, in this process (only the interruption above needs one of its own).
   const second = await runLab('--lab', fx.store.dir, 'mine', '--eval', 'E1', '--confirm');
-  assert.match(second.stderr, /confirmed 2\/2 \(webmail seed 1 step 2, wrong_action_type: recoverable\)/);
+  const other = partial.find((f) => !f.confirmation)!;
+  assert.match(second.stderr, new RegExp(`confirmed 2/2 \\(webmail seed 1 step 2, ${other.mode}: ${expected.get(other.episodeId)}\\)`));
   assert.doesNotMatch(second.stderr, /mined \d/); // the states mined before were kept, not mined again
   const report = JSON.parse(readFileSync(join(dir, 'mining.json'), 'utf8'));
   assert.deepEqual(report.all.map((f: { referenceId: string }) => f.referenceId), partial.map((f) => f.referenceId));
