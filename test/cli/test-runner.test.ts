@@ -29,5 +29,5 @@ test('a pattern that matches no test fails the run instead of passing it with no
   assert.match(r.stdout, /^0 passed, 1 failed/m);
   const one = runner('test/experiment/report-verdicts.test.ts', '--test-name-pattern=^verdicts');
   assert.equal(one.status, 0, one.stdout);
-  assert.match(one.stdout, /^1 passed, 0 failed, 4 skipped$/m);
+  assert.match(one.stdout, /^1 passed, 0 failed, \d+ skipped$/m);
 });

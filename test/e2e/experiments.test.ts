@@ -52,7 +52,7 @@ test('the experiments view lists the experiment with its stages and report, and 
   assert.equal(await stages.count(), report.timings.length);
   const sft = page.locator('[data-testid="experiment-stages"] tr[data-stage="sft-reflect"] td');
   // A finished stage shows what it measured (no progress bar: it is done).
-  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1', '', `validation loss ${report.sft.reflect.valLoss.toFixed(3)}`, 'policy sft-reflect']);
+  assert.deepEqual(await sft.allTextContents(), ['sft-reflect', 'done', report.timings.find((t: { stage: string }) => t.stage === 'sft-reflect').elapsedS.toFixed(1), '1', '', `${report.sft.reflect.valOn === 'train' ? 'loss on training samples (no validation split)' : 'validation loss'} ${report.sft.reflect.valLoss.toFixed(3)}`, 'policy sft-reflect']);
   assert.match(await page.getByTestId('experiment-time').textContent() ?? '', new RegExp(`^\\s*${report.timings.length} of ${report.timings.length} stages done, \\d+ (s|min) of stages so far\\s*$`));
   // The report link: the report itself, served to the app's session (the URL holds no token).
   const href = await page.getByTestId('report-link').getAttribute('href');
