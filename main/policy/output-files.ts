@@ -31,6 +31,8 @@ export const SalvagePoint = z.object({
   anchorLoss: z.number(),
   clipFraction: z.number(),
   gradNorm: z.number(),
+  /** The iteration's learning rate (after the warm-up); absent in runs written before it was recorded. */
+  lr: z.number().optional(),
   sampledTokens: z.number(),
   elapsedS: z.number(),
 });
