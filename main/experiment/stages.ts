@@ -232,52 +232,44 @@ export function rolloutStageNames(config: ExperimentConfig): string[] {
 }
 
 /**
- * Failure modes of the SFT policy's rollouts on training instances (as `lab mine` writes them): one
- * mining.json beside the first rollout evaluation, rewritten after every state, so a stopped stage
- * continues where it was.
+ * Mine evaluations as `lab mine` does, into one mining.json beside the first, rewritten after every
+ * state, so a stopped stage continues where it was. Reference and branch episodes are the
+ * experiment's, not the evaluation's (they are the oracle's, not the policy's).
  */
+async function mineInStage(ctx: StageContext, name: string, evalIds: string[], confirm: boolean): Promise<MineOutputs> {
+  const path = join(labPaths.eval(ctx.store.dir, evalIds[0]), 'mining.json');
+  const deps = { envs: ctx.envs.slice(0, Math.max(1, ctx.config.eval.parallel)), server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
+  const r = await mineEvaluations(deps, evalIds, path, {
+    confirm, confirmMax: ctx.config.mine.confirmMax, examplesPerMode: 5, onProgress: (phase, done, total) => ctx.progress(done, total, phase),
+  });
+  if (r.cancelled) throw new StageStopped(name);
+  const out = r.report;
+  return {
+    evalId: evalIds[0], evalIds, path, failures: out.failures, distinctStates: out.distinctStates, failed: r.failed, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,
+    ...(out.confirmation ? { confirmation: out.confirmation.byStatus, confirmationByMode: out.confirmation.byMode } : {}),
+  };
+}
+
+/** Failure modes of the SFT policy's rollouts on training instances, critical states confirmed by branching where the config says. */
 function mineStage(config: ExperimentConfig): Stage {
   return {
     name: 'mine',
     kind: 'mine',
     inputs: rolloutStageNames(config),
-    async run(ctx) {
-      const evalIds = rolloutStageNames(ctx.config).map((s) => ctx.folder.outputs<EvalOutputs>(s).evalId);
-      const path = join(labPaths.eval(ctx.store.dir, evalIds[0]), 'mining.json');
-      // Reference and branch episodes are the experiment's, not the evaluation's (they are the oracle's, not the policy's).
-      const deps = { envs: ctx.envs.slice(0, Math.max(1, ctx.config.eval.parallel)), server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
-      const r = await mineEvaluations(deps, evalIds, path, {
-        confirm: !!ctx.config.mine.confirm, confirmMax: ctx.config.mine.confirmMax, examplesPerMode: 5,
-        onProgress: (phase, done, total) => ctx.progress(done, total, phase),
-      });
-      if (r.cancelled) throw new StageStopped('mine');
-      const out = r.report;
-      return {
-        evalId: evalIds[0], evalIds, path, failures: out.failures, distinctStates: out.distinctStates, failed: r.failed, byMode: out.byMode, byFamily: out.byFamily as Record<string, Record<string, number>>,
-        ...(out.confirmation ? { confirmation: out.confirmation.byStatus, confirmationByMode: out.confirmation.byMode } : {}),
-      } satisfies MineOutputs;
-    },
+    run: (ctx) => mineInStage(ctx, 'mine', rolloutStageNames(ctx.config).map((s) => ctx.folder.outputs<EvalOutputs>(s).evalId), !!ctx.config.mine.confirm),
   };
 }
 
 /**
  * Failure modes of the reflection-trained SFT policy's failed test episodes (no branching): the
  * report then says, per mode, how many of them Salvage-DS solves (its salvage rate). Mining at
- * scale configs (`mine.rollouts`) only; the oracle's references are the experiment's.
+ * scale configs (`mine.rollouts`) only.
  */
 const mineSftTestStage: Stage = {
   name: 'mine-sft-test',
   kind: 'mine',
   inputs: ['eval-sft-reflect-test'],
-  async run(ctx) {
-    const evalId = ctx.folder.outputs<EvalOutputs>('eval-sft-reflect-test').evalId;
-    const path = join(labPaths.eval(ctx.store.dir, evalId), 'mining.json');
-    const deps = { envs: ctx.envs.slice(0, Math.max(1, ctx.config.eval.parallel)), server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
-    const r = await mineEvaluations(deps, [evalId], path, { confirm: false, examplesPerMode: 5, onProgress: (phase, done, total) => ctx.progress(done, total, phase) });
-    if (r.cancelled) throw new StageStopped('mine-sft-test');
-    const m = r.report;
-    return { evalId, evalIds: [evalId], path, failures: m.failures, distinctStates: m.distinctStates, failed: r.failed, byMode: m.byMode, byFamily: m.byFamily as Record<string, Record<string, number>> } satisfies MineOutputs;
-  },
+  run: (ctx) => mineInStage(ctx, 'mine-sft-test', [ctx.folder.outputs<EvalOutputs>('eval-sft-reflect-test').evalId], false),
 };
 
 /** One Salvage-DS variant (or ablation) at one training seed, from the reflection-trained SFT policy. */
