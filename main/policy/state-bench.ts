@@ -15,6 +15,7 @@
  * after the first is compared with the first on the same states (paired bootstrap of the
  * per-state difference).
  */
+import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
 import { mixSeed, Rng } from '../common/rng.ts';
@@ -23,7 +24,7 @@ import type { TaskSpec } from '../tasks/types.ts';
 import type { Observation } from '../environment/types.ts';
 import { parsePolicyOutput } from './prompt.ts';
 import { bootstrapMean, rate, type Mean, type Rate } from './stats.ts';
-import { readMinedFailures, criticalStates, failuresOnSide, routineStates, type SalvageState } from './salvage/states.ts';
+import { readMinedFailures, criticalStates, failuresOnSide, routineStatesBySplit, type SalvageState } from './salvage/states.ts';
 import { selectFailures } from './mining-file.ts';
 import { prepareState } from './salvage/train.ts';
 import { sampleGroup } from './salvage/sampling.ts';
@@ -91,12 +92,12 @@ export type StateSet = (typeof STATE_SETS)[number];
 /** The yardstick's state sets: critical states on each side of the split, and routine states. */
 export function yardstickStates(lab: LabStore, req: Pick<StateBenchRequest, 'miningPath' | 'confirmedOnly' | 'heldoutShare' | 'routineSamples'>): Record<StateSet, SalvageState[]> {
   const failures = selectFailures(readMinedFailures(req.miningPath), req.confirmedOnly, req.miningPath);
-  const validation = routineStates(req.routineSamples, 'validation');
+  const routine = routineStatesBySplit(req.routineSamples);
   return {
     'critical-heldout': criticalStates(lab, failuresOnSide(failures, req.heldoutShare, 'heldout')),
     'critical-train': criticalStates(lab, failuresOnSide(failures, req.heldoutShare, 'train')),
     // States the SFT policy never trained on, when its data had a validation split.
-    routine: validation.length ? validation : routineStates(req.routineSamples, 'train'),
+    routine: routine.validation.length ? routine.validation : routine.train,
   };
 }
 
@@ -155,13 +156,30 @@ function figures(rs: readonly StateResult[]): SetFigures {
   };
 }
 
+/**
+ * What a stored report must hold to stand in as the baseline (`--baseline`): the settings and
+ * states it is checked against, and its first policy's per-state results; checked where it enters.
+ */
+export const StateBenchBaseline = z.object({
+  request: z.object({
+    miningPath: z.string(), confirmedOnly: z.boolean(), heldoutShare: z.number(), routineSamples: z.string(), maxStates: z.number().optional(),
+    group: z.number(), temperature: z.number(), topP: z.number(), seed: z.number(),
+  }).passthrough(),
+  states: z.record(z.string(), z.array(z.string())),
+  policies: z.array(z.object({
+    policy: z.string(),
+    perState: z.record(z.string(), z.array(z.object({ mode: z.string().nullable(), greedyCorrect: z.boolean(), greedyInvalid: z.boolean(), groupCorrect: z.number(), groupInvalid: z.number() }))),
+  }).passthrough()).min(1),
+}).passthrough();
+export type StateBenchBaseline = z.infer<typeof StateBenchBaseline>;
+
 export interface StateBenchHooks {
   signal?: AbortSignal;
   /**
    * A baseline measured before (the first policy of an earlier report on the same states and
    * settings): it stands first instead of being measured again.
    */
-  baseline?: StateBenchReport;
+  baseline?: StateBenchBaseline;
   onState?(done: number, total: number, policy: string, set: string): void;
 }
 
@@ -215,7 +233,7 @@ export async function benchStates(lab: LabStore, req: StateBenchRequest, hooks: 
 const stateKey = (s: SalvageState) => `${s.episodeId}:${s.step}`;
 
 /** A stored baseline pairs only with the same states measured the same way. */
-function checkSameStates(baseline: StateBenchReport, req: StateBenchRequest, states: Record<StateSet, string[]>): void {
+function checkSameStates(baseline: StateBenchBaseline, req: StateBenchRequest, states: Record<StateSet, string[]>): void {
   const b = baseline.request;
   for (const k of ['miningPath', 'confirmedOnly', 'heldoutShare', 'routineSamples', 'maxStates', 'group', 'temperature', 'topP', 'seed'] as const) {
     if (b[k] !== req[k]) throw new Error(`--baseline: measured with ${k} ${JSON.stringify(b[k])}, this run asks for ${JSON.stringify(req[k])}`);

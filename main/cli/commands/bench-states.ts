@@ -4,18 +4,20 @@
  * critical states and at routine states, each policy against the first on the same states, as
  * JSON or a table. No browser: minutes for a few hundred states.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { intOption, labDir, printJson, withCleanup } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 import { LabStore } from '../../store/lab.ts';
+import { readJsonFile } from '../../store/json-file.ts';
 import { resolveMiningFile } from '../../policy/mining-file.ts';
 import { defaultSalvageJob } from '../../policy/salvage/config.ts';
 import type { Mean, Rate } from '../../policy/stats.ts';
 import type { StateBenchReport } from '../../policy/state-bench.ts';
 
 const repeatable = (v: string, prev: string[] = []) => [...prev, v];
+
 
 function share(flag: string, v: string, lo: number, hiOpen: number): number {
   const x = Number(v);
@@ -60,12 +62,12 @@ export function addStatesBenchCommand(bench: Command): void {
     .option('--out <file>', 'also write the JSON report here')
     .option('--json', 'print the report as JSON')
     .action(async (o: StatesFlags, cmd: Command) => {
-      const { benchStates } = await import('../../policy/state-bench.ts');
+      // Loaded here, not at start-up: the yardstick loads TF.js and the policy.
+      const { benchStates, StateBenchBaseline } = await import('../../policy/state-bench.ts');
       const lab = labDir(cmd);
       const policies = o.policy.map((p) => resolve(p));
       for (const p of policies) if (!existsSync(join(p, 'model.json'))) throw new Error(`--policy: no policy model in ${p}`);
-      const baseline = o.baseline ? (JSON.parse(readFileSync(resolve(o.baseline), 'utf8')) as StateBenchReport) : undefined;
-      if (baseline && !baseline.policies?.[0]?.perState) throw new Error(`--baseline: ${o.baseline} is not a report of lab bench states --out`);
+      const baseline = o.baseline ? readJsonFile(resolve(o.baseline), StateBenchBaseline, 'a report of lab bench states --out') : undefined;
       // Routine states: as given, else the baseline's, else the first policy's SFT data.
       const routineSamples = resolve(o.routine ?? baseline?.request.routineSamples ?? join(policies[0], 'sft-samples.jsonl'));
       if (!existsSync(routineSamples)) throw new Error(`--routine: ${routineSamples} is missing (give the SFT policy's sft-samples.jsonl)`);

@@ -81,9 +81,17 @@ export function criticalStates(lab: LabStore, failures: ReturnType<typeof readMi
 
 /** Samples of the SFT policy's data as routine states: its training split (RL's routine share) or its validation split (the yardstick's). */
 export function routineStates(samplesFile: string, split: 'train' | 'validation' = 'train'): SalvageState[] {
-  return readPolicySamples(samplesFile).filter((s) => s.split === split).map((s) => ({
-    kind: 'routine', mode: null, family: s.family, episodeId: s.episodeId, step: s.step, input: s.input, target: s.target,
-  }));
+  return routineStatesBySplit(samplesFile)[split];
+}
+
+/** Both splits of the SFT data as routine states, from one read of the file. */
+export function routineStatesBySplit(samplesFile: string): Record<'train' | 'validation', SalvageState[]> {
+  const out: Record<'train' | 'validation', SalvageState[]> = { train: [], validation: [] };
+  for (const s of readPolicySamples(samplesFile)) {
+    if (s.split !== 'train' && s.split !== 'validation') continue;
+    out[s.split].push({ kind: 'routine', mode: null, family: s.family, episodeId: s.episodeId, step: s.step, input: s.input, target: s.target });
+  }
+  return out;
 }
 
 /**
