@@ -174,6 +174,8 @@ test('New experiment starts one from a preset in the app: a bad id is refused wi
   assert.equal(await page.getByTestId('start-experiment').isDisabled(), true, 'one experiment at a time');
   await page.getByTestId('cancel-experiment').click();
   await page.getByTestId('experiment-end').filter({ hasText: /^Stopped in stage collect-/ }).waitFor({ timeout: 60_000 });
+  // The list refreshes after the end message (a fresh-clone CI run once read it in between): wait for the row to say it.
+  await page.locator('[data-testid="experiment-row"][data-id="fromapp"] td.state.stopped').waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('[data-testid="experiment-row"][data-id="fromapp"] td.state').textContent(), 'stopped');
   const config = JSON.parse(readFileSync(join(labDir, 'experiments', 'fromapp', 'config.json'), 'utf8'));
   assert.equal(config.preset, 'tiny');
