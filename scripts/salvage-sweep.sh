@@ -38,8 +38,13 @@ declare -A VARIANTS=(
   # more routine states in the mix, or with a larger KL weight.
   [wide-lr3e4-routine]="--iterations 40 --states-per-iter 8 --lr 3e-4 --warmup 20 --routine-share 0.5"
   [wide-lr3e4-kl]="--iterations 40 --states-per-iter 8 --lr 3e-4 --warmup 20 --beta 0.2"
+  # Where the forgetting comes from: the anchor alone (no group passes a contrast gate of spread 99,
+  # so every group is anchored on its reference action) against the policy gradient alone (rejected
+  # groups dropped), each at wide-lr3e4's schedule.
+  [anchor-only]="--iterations 40 --states-per-iter 8 --lr 3e-4 --warmup 20 --min-spread 99"
+  [pg-only]="--iterations 40 --states-per-iter 8 --lr 3e-4 --warmup 20 --drop-rejected"
 )
-ORDER=(full3 wide-lr3e4 wide-lr1e4 wide-lr3e4-routine wide-lr3e4-kl wide-lr1e4-hot)
+ORDER=(full3 wide-lr3e4 wide-lr1e4 wide-lr3e4-routine wide-lr3e4-kl anchor-only pg-only wide-lr1e4-hot)
 [ $# -gt 0 ] && ORDER=("$@")
 
 [ -f "$OUT/sft.json" ] || lab "${bench[@]}" --policy "$SFT" --out "$OUT/sft.json" > /dev/null

@@ -57,6 +57,8 @@ export interface SetFigures {
   /** Groups that are neither all right nor all wrong. */
   mixedGroups: Rate;
   byMode: Record<string, { greedyCorrect: Rate; groupCorrect: Mean }>;
+  /** Wrong greedy actions by their verb (click, type, answer, ...): what the policy does instead. */
+  wrongGreedyVerbs: Record<string, number>;
 }
 
 export interface PolicyFigures {
@@ -84,6 +86,8 @@ export interface StateResult {
   greedyInvalid: boolean;
   groupCorrect: number;
   groupInvalid: number;
+  /** The greedy action as written (absent in reports measured before it was kept). */
+  greedyAction?: string;
 }
 
 export const STATE_SETS = ['critical-heldout', 'critical-train', 'routine'] as const;
@@ -134,7 +138,7 @@ async function measureState(dir: string, agent: CompactPolicyAgent, s: SalvageSt
     return score(parsed.action, parsed.valid);
   });
   return {
-    mode: s.mode, greedyCorrect: greedy.correct, greedyInvalid: greedy.invalid,
+    mode: s.mode, greedyCorrect: greedy.correct, greedyInvalid: greedy.invalid, greedyAction: turn.action,
     groupCorrect: group.filter((g) => g.correct).length / group.length, groupInvalid: group.filter((g) => g.invalid).length / group.length,
   };
 }
@@ -153,7 +157,19 @@ function figures(rs: readonly StateResult[]): SetFigures {
       const of = rs.filter((r) => r.mode === m);
       return [m, { greedyCorrect: rate(of.filter((r) => r.greedyCorrect).length, of.length), groupCorrect: bootstrapMean(of.map((r) => r.groupCorrect)) }];
     })),
+    wrongGreedyVerbs: tally(rs.filter((r) => !r.greedyCorrect && r.greedyAction !== undefined).map((r) => actionVerb(r.greedyAction!))),
   };
+}
+
+/** The verb of an action line ("click(12)" -> "click"); "?" for a line that does not start with one. */
+export function actionVerb(action: string): string {
+  return /^\s*([a-z_]+)\s*\(/i.exec(action)?.[1].toLowerCase() ?? '?';
+}
+
+function tally(keys: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of [...keys].sort()) out[k] = (out[k] ?? 0) + 1;
+  return out;
 }
 
 /**
@@ -168,7 +184,7 @@ export const StateBenchBaseline = z.object({
   states: z.record(z.string(), z.array(z.string())),
   policies: z.array(z.object({
     policy: z.string(),
-    perState: z.record(z.string(), z.array(z.object({ mode: z.string().nullable(), greedyCorrect: z.boolean(), greedyInvalid: z.boolean(), groupCorrect: z.number(), groupInvalid: z.number() }))),
+    perState: z.record(z.string(), z.array(z.object({ mode: z.string().nullable(), greedyCorrect: z.boolean(), greedyInvalid: z.boolean(), groupCorrect: z.number(), groupInvalid: z.number(), greedyAction: z.string().optional() }))),
   }).passthrough()).min(1),
 }).passthrough();
 export type StateBenchBaseline = z.infer<typeof StateBenchBaseline>;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabStore } from '../../main/store/lab.ts';
 import { instanceSide } from '../../main/policy/state-split.ts';
+import { actionVerb } from '../../main/policy/state-bench.ts';
 import { criticalStates, failuresOnSide, readMinedFailures, salvageStates } from '../../main/policy/salvage/states.ts';
 import { tinyPolicy } from './salvage-fixture.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
@@ -79,6 +80,13 @@ function readSeed(store: LabStore, episodeId: string): number {
   return store.readEpisode(episodeId).header.task.seed;
 }
 
+test('an action line is tallied by its verb', () => {
+  assert.equal(actionVerb('click(12)'), 'click');
+  assert.equal(actionVerb(' Fill(3, "x")'), 'fill');
+  assert.equal(actionVerb('send_msg_to_user("done")'), 'send_msg_to_user');
+  assert.equal(actionVerb('nonsense'), '?');
+});
+
 test('lab bench states judges each policy on held-out and training critical states and on routine states, and a policy against itself differs by nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-states-bench-'));
   const { labDir } = labWithStates(join(dir, 'lab'), 12);
@@ -98,6 +106,10 @@ test('lab bench states judges each policy on held-out and training critical stat
     assert.ok(f.groupCorrect.value >= 0 && f.groupCorrect.value <= 1);
     assert.ok(f.mixedGroups.k <= held);
     assert.deepEqual(Object.keys(f.byMode), ['wrong_element']);
+    // Each state keeps the greedy action; the wrong ones are tallied by verb.
+    const wrong = p.perState['critical-heldout'].filter((s: { greedyCorrect: boolean }) => !s.greedyCorrect);
+    assert.ok(p.perState['critical-heldout'].every((s: { greedyAction: unknown }) => typeof s.greedyAction === 'string'));
+    assert.equal(Object.values(f.wrongGreedyVerbs as Record<string, number>).reduce((a, b) => a + b, 0), wrong.length);
   }
   // The same policy twice: same greedy actions, same seeded groups, so every paired difference is 0.
   for (const set of ['critical-heldout', 'critical-train', 'routine']) {

@@ -116,6 +116,8 @@ function printStatesTable(r: StateBenchReport): void {
       const vs = p.vsBaseline?.[set];
       out(`  ${set.padEnd(17)} greedy correct ${rateText(f.greedyCorrect)}  group correct ${meanText(f.groupCorrect)}  invalid ${meanText(f.groupInvalid)}  mixed groups ${rateText(f.mixedGroups)}${vs ? `  vs first: greedy ${meanText(vs.greedyCorrect, true)} points, group ${meanText(vs.groupCorrect, true)}` : ''}`);
       for (const [mode, m] of Object.entries(f.byMode)) out(`    ${mode.padEnd(18)} greedy correct ${rateText(m.greedyCorrect)}  group correct ${meanText(m.groupCorrect)}`);
+      const verbs = Object.entries(f.wrongGreedyVerbs);
+      if (verbs.length) out(`    wrong greedy actions: ${verbs.map(([v, n]) => `${v} ${n}`).join(', ')}`);
     }
   }
 }
