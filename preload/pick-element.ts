@@ -28,16 +28,17 @@ export interface PickedAction {
 }
 
 /**
- * Put a picked element into a correction draft. An element action keeps its kind and arguments
- * and only its element changes (`fill('12', 'x')` stays a fill). Any other draft (a scroll, a
- * goto, nothing) becomes what a labeler means by pointing at that kind of element: a text field
- * is filled, a <select> has an option chosen, anything else is clicked; for the first two the
- * text is left empty with the caret between its quotes.
+ * Put a picked element into a correction draft. An element action whose kind the element can
+ * take keeps its kind and arguments and only its element changes (`fill('12', 'x')` picked onto a
+ * text field stays a fill). Any other draft (a fill picked onto a button, a scroll, a goto,
+ * nothing) becomes what a labeler means by pointing at that kind of element: a text field is
+ * filled, a <select> has an option chosen, anything else is clicked; for the first two the text
+ * is left empty with the caret between its quotes.
  */
 export function pickElement(draft: string, element: Pick<PageElement, 'id' | 'role' | 'tag'>): PickedAction {
   const id = `'${element.id}'`;
   const head = elementActionHead(draft);
-  if (head) {
+  if (head && fits(head[2] as ActionType, element)) {
     const action = head[1] + id + draft.slice(head[0].length);
     return { action, caret: action.length };
   }
@@ -49,3 +50,12 @@ export function pickElement(draft: string, element: Pick<PageElement, 'id' | 'ro
 
 /** Roles a person types into (a combobox that is not a <select> is a text field with suggestions). */
 const TYPED_INTO = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox']);
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/** Can this kind of element take this action? (Clicking, hovering, focusing or pressing a key on anything can.) */
+function fits(type: ActionType, element: Pick<PageElement, 'role' | 'tag'>): boolean {
+  if (type === 'fill' || type === 'clear') return TYPED_INTO.has(element.role) && element.tag !== 'select';
+  if (type === 'select_option') return element.tag === 'select';
+  if (type === 'check' || type === 'uncheck') return CHECKABLE.has(element.role);
+  return true;
+}

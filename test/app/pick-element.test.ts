@@ -7,14 +7,26 @@ import { parseAction } from '../../main/environment/actions.ts';
 const link = { id: '7', role: 'link', tag: 'a' };
 const textbox = { id: '3', role: 'textbox', tag: 'input' };
 
-test('an element action keeps its kind and arguments; only its element changes', () => {
+test('an element action the element can take keeps its kind and arguments; only its element changes', () => {
   assert.deepEqual(pickElement("click('12')", link), { action: "click('7')", caret: 10 });
-  assert.equal(pickElement("fill('12', 'Boston')", link).action, "fill('7', 'Boston')");
-  assert.equal(pickElement('select_option("4", ["a", "b"])', link).action, 'select_option(\'7\', ["a", "b"])');
+  assert.equal(pickElement("fill('12', 'Boston')", textbox).action, "fill('3', 'Boston')");
+  const select = { id: '5', role: 'combobox', tag: 'select' };
+  assert.equal(pickElement('select_option("4", ["a", "b"])', select).action, 'select_option(\'5\', ["a", "b"])');
   assert.equal(pickElement("click(12, 'right')", link).action, "click('7', 'right')");
+  assert.equal(pickElement("click('12')", textbox).action, "click('3')", 'a text field can be clicked');
+  assert.equal(pickElement("check('12')", { id: '8', role: 'checkbox', tag: 'input' }).action, "check('8')");
   // Half-typed: the element is swapped all the same, the rest left as typed.
   assert.equal(pickElement("fill('12', 'Bos", textbox).action, "fill('3', 'Bos");
   assert.equal(pickElement("press('', ", textbox).action, "press('3', ");
+});
+
+test('an action the picked element cannot take becomes what pointing at that element means (no fill on a button)', () => {
+  const button = { id: '9', role: 'button', tag: 'button' };
+  assert.deepEqual(pickElement("fill('12', 'Boston')", button), { action: "click('9')", caret: 10 });
+  assert.equal(pickElement('select_option("4", ["a"])', link).action, "click('7')");
+  assert.equal(pickElement("check('12')", link).action, "click('7')");
+  assert.equal(pickElement("select_option('4', 'a')", textbox).action, "fill('3', '')");
+  assert.equal(pickElement("fill('4', 'x')", { id: '5', role: 'combobox', tag: 'select' }).action, "select_option('5', '')");
 });
 
 test('any other draft becomes what pointing at that kind of element means, the caret where to type', () => {

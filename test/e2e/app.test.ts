@@ -167,6 +167,54 @@ test('the trajectory viewer steps by keyboard; a label is saved to Dexie and the
   assert.equal((cached as { labels: { steps: Record<string, string> } }).labels.steps['1'], 'critical');
 });
 
+test('keyboard: Esc closes the shortcuts and stays on the episode, Esc leaves the search box, back from an episode keeps the cursor, a note saves with Ctrl+Enter', async () => {
+  await page.goto(`${web.url}/#/episodes`);
+  await page.locator('.episode-row').nth(1).waitFor();
+  const selectedId = () => page.locator('.episode-row.selected').getAttribute('data-episode');
+  const second = await page.locator('.episode-row').nth(1).getAttribute('data-episode');
+  await page.keyboard.press('j');
+  assert.equal(await selectedId(), second);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('step-number').waitFor();
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await help.waitFor();
+  await page.keyboard.press('Escape');
+  await help.waitFor({ state: 'detached' });
+  assert.match(page.url(), new RegExp(`#/episode/${second}/1$`), 'still on the episode, at step 1 (the URL counts as the viewer does)');
+  // A note holds lines: Enter is a newline, Ctrl+Enter saves.
+  await page.keyboard.press('n');
+  await page.locator('#label-input').waitFor();
+  await page.keyboard.type('first line');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('second line');
+  await page.keyboard.press('Control+Enter');
+  await page.locator('#label-input').waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
+  assert.equal(service.labels.read(second!).note, 'first line\nsecond line');
+  // Esc again: back to the list, the cursor on the episode just left.
+  await page.keyboard.press('Escape');
+  await page.locator('.episode-row.selected').waitFor();
+  assert.equal(await selectedId(), second);
+  // Esc in the search box gives the keys back to the list: k moves the cursor, nothing is typed.
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'episode-search');
+  await page.keyboard.press('Escape');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'episode-search');
+  await page.keyboard.press('k');
+  assert.equal(await page.locator('#episode-search').inputValue(), '');
+  assert.equal(await selectedId(), await page.locator('.episode-row').nth(0).getAttribute('data-episode'));
+  // Grouped by task instance, an episode row opens that episode at its first step.
+  await page.getByLabel('Group by task instance').check();
+  await page.locator('.episode-row.grouped').first().waitFor();
+  const inGroup = await page.locator('.episode-row.grouped').first().getAttribute('data-episode');
+  await page.locator('.episode-row.grouped').first().locator('a.open').click();
+  await page.waitForFunction((id) => location.hash === `#/episode/${id}/1`, inGroup);
+  await page.getByTestId('step-number').filter({ hasText: '1' }).waitFor();
+  await page.goto(`${web.url}/#/episodes`);
+  assert.deepEqual(app!.consoleErrors, []);
+});
+
 test('one-click replay reproduces the recorded episode with full fidelity', async () => {
   await page.goto(`${web.url}/#/replay/${shopEpisode}`);
   await page.getByTestId('replay-run').click();
@@ -322,3 +370,4 @@ test('web mode refuses requests without the token; the app trades it for an Http
 test('no console errors in any view', () => {
   assert.deepEqual(app!.consoleErrors, []);
 });
+

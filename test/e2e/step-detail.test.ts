@@ -63,7 +63,7 @@ test("a step's tabs show its elements (searchable), console, network, timings, a
   await page.locator('.episode-row').first().waitFor();
   assert.doesNotMatch(page.url(), /token=/, 'the token leaves the address bar');
   const recorded = store.readEpisode(chatty).steps[1];
-  await page.goto(`${web.url}/#/episode/${chatty}/1`);
+  await page.goto(`${web.url}/#/episode/${chatty}/2`);
   await page.getByTestId('step-number').filter({ hasText: '2' }).waitFor();
 
   // Elements, searchable.
@@ -99,7 +99,7 @@ test("a step's tabs show its elements (searchable), console, network, timings, a
 
   // The policy's step: the prompt it read, what it wrote, and their token counts.
   const io = store.readEpisode(policy).steps[0].io!;
-  await page.goto(`${web.url}/#/episode/${policy}/0?tab=io`);
+  await page.goto(`${web.url}/#/episode/${policy}/1?tab=io`);
   await page.getByTestId('prompt').waitFor();
   assert.equal(await page.getByTestId('prompt').textContent(), io.prompt);
   assert.equal(await page.getByTestId('output').textContent(), io.output);
@@ -108,11 +108,13 @@ test("a step's tabs show its elements (searchable), console, network, timings, a
 });
 
 test('the step and tab, the filters and the sort are in the URL: they survive reload and Back', async () => {
+  // The URL counts steps from 1, as the viewer does ("Step 1" is /1; /0 is read as the first step).
   await page.goto(`${web.url}/#/episode/${chatty}/0`);
   await page.getByTestId('step-number').filter({ hasText: '1' }).waitFor();
+  await page.waitForFunction((id) => location.hash === `#/episode/${id}/1`, chatty);
   await page.locator('button.step[data-step="1"]').click();
   await tab('network').click();
-  await page.waitForFunction((id) => location.hash === `#/episode/${id}/1?tab=network`, chatty);
+  await page.waitForFunction((id) => location.hash === `#/episode/${id}/2?tab=network`, chatty);
   await page.reload();
   await page.getByTestId('step-number').filter({ hasText: '2' }).waitFor();
   await page.getByTestId('tab-network').waitFor();
@@ -155,7 +157,7 @@ test('a link opened in a new tab shows the workbench; the same URL without an op
   await first.goto(web.openUrl);
   await first.locator('.episode-row').first().waitFor();
   const typed = await context.newPage();
-  await typed.goto(`${web.url}/#/episode/${chatty}/2?tab=console`);
+  await typed.goto(`${web.url}/#/episode/${chatty}/3?tab=console`);
   await typed.getByTestId('step-number').filter({ hasText: '3' }).waitFor();
   await typed.getByTestId('tab-console').waitFor();
   await context.close();

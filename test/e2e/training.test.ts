@@ -131,11 +131,13 @@ test('evaluations side by side per family and tier with intervals; failure modes
   assert.equal(await page.locator('[data-testid="failure-table"] tr[data-mode="wrong_element"] td').first().textContent(), String(count('wrong_element')));
   assert.equal(await page.locator('[data-testid="failure-table"] tr[data-mode="invalid_action"] td').first().textContent(), String(count('invalid_action')));
   const first = f.failures[0];
-  const example = page.getByTestId('failure-example').locator(`a[href="#/episode/${first.episodeId}/2"]`);
+  // The critical step is index 2, "step 3" in the viewer and in the URL.
+  const example = page.getByTestId('failure-example').locator(`a[href="#/episode/${first.episodeId}/3"]`);
   assert.equal(await example.count(), 1, 'the recorded rollout is among the examples, at its critical step');
+  assert.match((await example.textContent())!, /step 3$/);
   await example.focus();
   await page.keyboard.press('Enter');
-  await page.waitForURL(`**#/episode/${first.episodeId}/2`);
+  await page.waitForURL(`**#/episode/${first.episodeId}/3`);
   // The trajectory viewer opens on the critical step.
   await page.locator('button.step.current[data-step="2"]').waitFor();
   assert.deepEqual(app!.consoleErrors, []);

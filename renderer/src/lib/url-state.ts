@@ -40,6 +40,19 @@ export function replaceHash(path: string, values: QueryValues = {}): void {
 
 const LAST_LIST = 'lab-last-episode-list';
 
+/**
+ * The trajectory viewer at a step, from the step's index in the episode (0-based, as stored). The
+ * URL counts steps from 1, as the viewer shows them: #/episode/<id>/5 is "Step 5".
+ */
+export function episodeStepHash(id: string, stepIndex: number): string {
+  return `#/episode/${id}/${stepIndex + 1}`;
+}
+
+/** The step index (0-based) of a step number read from the URL (1-based); 0 for anything below 1. */
+export function stepIndexFromUrl(step: number): number {
+  return Math.max(0, step - 1);
+}
+
 /** Where "back to the list" goes: the episode list as it was last filtered in this tab. */
 export function lastEpisodeList(): string {
   return sessionStorage.getItem(LAST_LIST) ?? '#/episodes';
