@@ -134,6 +134,23 @@ test('a finished export downloads from the browser as a tar of exactly its files
   assert.match((await first.locator('a').getAttribute('href'))!, /^#\/episode\/[\w-]+\/\d+$/);
 });
 
+test("an export shows under the version it was made from, not under the version selected next", async () => {
+  const exportsOf = () => page.getByTestId('exports').locator(':scope > li');
+  assert.equal(await exportsOf().count(), 1);
+  // A second dataset frozen in the same view becomes the selected one: it has no exports yet.
+  await page.getByLabel('Dataset name').fill('second');
+  await page.getByLabel('Split ratios').fill('1,0,0');
+  if (!(await page.getByLabel('Families: shop').isChecked())) await page.getByLabel('Families: shop').check();
+  await page.getByTestId('dataset-freeze').click();
+  await page.getByTestId('freeze-anyway').click();
+  await page.getByTestId('dataset-message').filter({ hasText: /^Froze second v1/ }).waitFor();
+  await page.locator('h3', { hasText: 'second v1' }).waitFor();
+  assert.equal(await exportsOf().count(), 0, "the other version's export is not shown as this one's");
+  await page.locator('[data-dataset="mixed@v1"]').click();
+  await page.locator('h3', { hasText: 'mixed v1' }).waitFor();
+  assert.equal(await exportsOf().count(), 1);
+});
+
 test('no console errors', () => {
   assert.deepEqual(app!.consoleErrors, []);
 });
