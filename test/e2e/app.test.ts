@@ -232,6 +232,7 @@ test('a human demonstration by clicking in the live view is recorded as an episo
   const [, sender] = webmail.generate(seed).instruction.match(/^Star the email from (.+?) about/)!;
 
   await page.goto(`${web.url}/#/demo`);
+  const listed = Number((await page.getByTestId('sync-status').textContent())!.match(/^(\d+) episodes/)![1]);
   await page.getByLabel('Task family').selectOption('webmail');
   await page.getByLabel('Seed').fill(String(seed));
   await page.getByTestId('demo-start').click();
@@ -258,6 +259,11 @@ test('a human demonstration by clicking in the live view is recorded as an episo
   await clickOn((e) => e.role === 'button' && /^star/i.test(e.name));
   await page.getByTestId('demo-outcome').waitFor();
   assert.match((await page.getByTestId('demo-outcome').textContent())!, /^Success in 2 steps/);
+  // The episode has ended: nothing more can be sent (no "no demonstration is running" after the fact),
+  // and the app's episode count has the new episode without a Refresh.
+  assert.equal(await page.getByTestId('demo-finish').isDisabled(), true);
+  assert.equal(await page.getByTestId('demo-message').count(), 0);
+  await page.getByTestId('sync-status').filter({ hasText: `${listed + 1} episodes` }).waitFor();
   await page.screenshot({ path: docsScreenshot('demonstration.png') });
 
   const recorded = store.listEpisodes().episodes.find((e) => e.agent === 'human')!;
