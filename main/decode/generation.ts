@@ -29,6 +29,12 @@ export class Emitter {
   readonly tokens: number[] = [];
   readonly provenance: TokenSource[] = [];
   stoppedBy: GenerateResult['stoppedBy'] | null = null;
+  /**
+   * Time spent in the caller's onToken and onLoop (streaming tokens to a UI, yielding to its event
+   * loop): left out of decodeMs, or a decoder with a loop per token (AR) pays for the caller's
+   * streaming many more times than one with a loop per accepted block, and looks slower than it is.
+   */
+  private callerMs = 0;
 
   constructor(private readonly options: GenerateOptions) {
     if (options.maxNew <= 0) this.stoppedBy = 'maxNew';
@@ -43,7 +49,11 @@ export class Emitter {
     if (this.done) return false;
     this.tokens.push(id);
     this.provenance.push(source);
-    this.options.onToken?.(id, source);
+    if (this.options.onToken) {
+      const t0 = performance.now();
+      this.options.onToken(id, source);
+      this.callerMs += performance.now() - t0;
+    }
     if (this.options.stopTokens?.includes(id)) this.stoppedBy = 'stopToken';
     else if (this.tokens.length >= this.options.maxNew) this.stoppedBy = 'maxNew';
     return !this.done;
@@ -60,11 +70,18 @@ export class Emitter {
 
   /** Tell the caller a loop ended; returns its promise (to await) only when it made one. */
   loopEnded(): void | Promise<void> {
-    return this.options.onLoop?.(this.tokens.length);
+    if (!this.options.onLoop) return;
+    const t0 = performance.now();
+    const waited = this.options.onLoop(this.tokens.length);
+    if (!waited) {
+      this.callerMs += performance.now() - t0;
+      return;
+    }
+    return waited.then(() => void (this.callerMs += performance.now() - t0));
   }
 
   result(stats: DecodeStats, decodeStart: number): GenerateResult {
-    stats.decodeMs = performance.now() - decodeStart;
+    stats.decodeMs = performance.now() - decodeStart - this.callerMs;
     stats.newTokens = this.tokens.length;
     return { tokens: this.tokens, provenance: this.provenance, stoppedBy: this.stoppedBy ?? 'context', stats };
   }

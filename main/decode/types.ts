@@ -92,7 +92,7 @@ export interface DecodeStats {
   draftedPerPosition: number[];
   acceptedPerPosition: number[];
   prefillMs: number;
-  /** Time from the end of prefill to the last token. */
+  /** Time from the end of prefill to the last token, less the time the caller's onToken and onLoop took. */
   decodeMs: number;
 }
 

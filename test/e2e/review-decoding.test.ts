@@ -222,6 +222,8 @@ test('the decoding dashboard charts the shipped benchmark and a run started from
   await page.getByTestId('speedup-chart').locator('canvas').waitFor();
   await page.getByTestId('position-chart').locator('canvas').waitFor();
   const before = await page.getByLabel('Benchmark report').locator('option').count();
+  // The picker names the report shown, not a blank.
+  assert.match((await page.getByLabel('Benchmark report').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? ''))!, /^shipped with the model/);
 
   await page.getByLabel('Benchmark k list').fill('1,2');
   await page.getByLabel('Benchmark tokens per prompt').fill('8');
@@ -244,6 +246,8 @@ test('the decoding dashboard charts the shipped benchmark and a run started from
   const firstRow = page.getByTestId('bench-rows').locator('tbody tr').first();
   // Two repeats of a tiny run on a loaded machine can give a wide interval (t with 1 degree of freedom is 12.7): any width, two decimals.
   assert.match((await firstRow.textContent())!, /\d+\.\d\d–\d+\.\d\d/);
+  // The headline's best speedup from two repeats says it cannot be ranked on.
+  assert.match((await page.getByTestId('best-caution').first().textContent())!, /^from 2 repeats: too few to rank/);
 });
 
 test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {
