@@ -1,7 +1,7 @@
 /**
  * The minimal Chrome DevTools Protocol surface the environment is written against.
  * Two transports implement it: a WebSocket to a Chromium process (./chromium.ts) and
- * Electron's `webContents.debugger` (../app/electron-cdp.ts).
+ * Electron's `webContents.debugger` (../app/electron-host.ts).
  */
 
 export type CdpEventListener = (method: string, params: any) => void;

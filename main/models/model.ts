@@ -2,7 +2,7 @@
  * A small causal transformer language model (GPT-2 style: pre-LayerNorm blocks, learned
  * positions, untied output head) in TensorFlow.js, with a KV cache for incremental decoding.
  *
- * The embedding table may hold extra rows for semantic adaptive tokens (SAT, see ../models/sdsat.ts):
+ * The embedding table may hold extra rows for semantic adaptive tokens (SAT, see ../decode/sdsat.ts):
  * they can be fed as input but are never predicted, so the output head covers standard tokens only.
  *
  * With `copy`, the output is a pointer-generator mixture: a pointer over earlier positions and a

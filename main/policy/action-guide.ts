@@ -128,7 +128,7 @@ export function citeLinesFor(prompt: string, answer: PromptSettings['answer']): 
 }
 
 /**
- * Accessibility roles (as the environment lists them, ./environment/observe.ts) whose elements take
+ * Accessibility roles (as the environment lists them, ../environment/observe.ts) whose elements take
  * each action the environment checks the element for; an action not named here (click, press, ...)
  * takes any element. Text: fields, and the inputs set by value (dates, times, colours, ranges).
  */

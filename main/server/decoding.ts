@@ -19,7 +19,7 @@ import { END_OF_TEXT } from '../models/tokenizer.ts';
 import { DEFAULT_BENCH_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
 import { readBenchReport, type BenchReport } from '../decode/bench-report.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
-// TF.js, the model and the decoders load on first use (../decode/index.ts, ./bench.ts), not with the
+// TF.js, the model and the decoders load on first use (../decode/index.ts, ../decode/bench.ts), not with the
 // service: `lab web` starts without them.
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 import { labPaths } from '../store/layout.ts';
