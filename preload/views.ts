@@ -268,6 +268,8 @@ export interface ComparedStep {
   error: string | null;
   url: string;
   title: string;
+  /** The step's screenshot (a blob hash), when the episode recorded one. */
+  screenshot: string | null;
 }
 
 export interface ComparedEpisode {
@@ -283,8 +285,12 @@ export interface ComparedEpisode {
 export interface EpisodeComparison {
   task: { family: string; seed: number; tier: number; instruction: string };
   episodes: ComparedEpisode[];
-  /** The first step index where the episodes' actions differ (or one has ended); null when all are the same. */
+  /** The steps lined up by page state: per row, each episode's step index there (null: none). */
+  rows: Array<{ steps: Array<number | null>; parts: boolean }>;
+  /** The first row where the episodes part (an action of another meaning, or a step only some took); null when none. */
   firstDifference: number | null;
+  /** How many rows part. */
+  partingRows: number;
 }
 
 // ---- results-grid

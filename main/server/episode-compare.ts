@@ -1,9 +1,12 @@
 /**
  * Episodes of one task instance side by side: for each, who ran it (agent, provenance), how it
- * ended and its steps; and the first step where their actions part. Episodes of different task
- * instances are refused: their pages differ from the first step, so no step lines up.
+ * ended and its steps; the steps lined up by page state (./step-alignment.ts), and every row where
+ * they part. Episodes of different task instances are refused: their pages differ from the first
+ * step, so no step lines up.
  */
 import { describeAction } from '../environment/action-target.ts';
+import { actionMeaning } from '../policy/mining.ts';
+import { alignSteps, pageKey } from './step-alignment.ts';
 import { statusOf, type EpisodeStatus, type LabStore } from '../store/lab.ts';
 import { provenanceOf } from '../store/provenance.ts';
 import type { ComparedEpisode, EpisodeComparison } from '../../preload/views.ts';
@@ -35,16 +38,14 @@ export function compareEpisodes(store: LabStore, ids: readonly string[], outcome
       error: s.error ? s.error.code : null,
       url: s.observation.url,
       title: s.observation.title,
+      screenshot: s.observation.screenshot ?? null,
     })),
   }));
+  const rows = alignSteps(read.map((e) => e.steps.map((s) => ({
+    page: pageKey(s.observation.url, s.observation.elements),
+    action: JSON.stringify(actionMeaning(s.action, s.observation.elements)),
+  }))));
+  const parting = rows.flatMap((r, i) => (r.parts ? [i] : []));
   const { family, seed, tier, instruction } = first.header.task;
-  return { task: { family, seed, tier, instruction }, episodes, firstDifference: firstDifference(episodes.map((e) => e.steps.map((s) => s.action))) };
-}
-
-function firstDifference(actions: readonly string[][]): number | null {
-  const longest = Math.max(...actions.map((a) => a.length));
-  for (let i = 0; i < longest; i++) {
-    if (new Set(actions.map((a) => a[i] ?? '\u0000ended')).size > 1) return i;
-  }
-  return null;
+  return { task: { family, seed, tier, instruction }, episodes, rows, firstDifference: parting[0] ?? null, partingRows: parting.length };
 }

@@ -36,7 +36,7 @@ before(async () => {
   store = new LabStore(mkdtempSync(join(tmpdir(), 'lab-e2e-provenance-')));
   const server = await new TaskServer(builtinFamilies()).start();
   const host = await ChromiumHost.start();
-  const env = new BrowserEnv(host, { screenshots: false });
+  const env = new BrowserEnv(host, { screenshots: true });
   const deps = { envs: [env], server, store, browserKind: host.kind };
   // Seeds where the noisy expert fails a first attempt, so that a task instance has retries.
   const run = RunFolder.create(store.dir, { tasks: 'shop,webmail:test', agent: 'noisy', agentSeed: 1, retries: 1, reflect: 'rules', shorten: false, parallel: 1, seeds: 3 });
@@ -109,7 +109,16 @@ test('attempts at one task instance open side by side with their outcomes and st
   const attemptOf = (e: (typeof everyone)[number]) => e.provenance.attempt ?? Infinity;
   const expected = everyone.sort((a, b) => attemptOf(a) - attemptOf(b) || a.createdAt.localeCompare(b.createdAt)).map((e) => [e.id, e.status, `${e.steps} step${e.steps === 1 ? '' : 's'}`]);
   assert.deepEqual(shown, expected);
-  assert.match((await page.getByTestId('first-difference').textContent())!, /Their actions part at step \d+|Every episode took the same actions/);
+  assert.match((await page.getByTestId('first-difference').textContent())!, /They part on \d+ of \d+ rows, first at row \d+|Every episode took the same actions/);
+  // Every step of every episode is in exactly one row, in order; every parting row is marked.
+  const c = await app!.service.compareEpisodes(everyone.map((e) => e.id));
+  const rows = page.locator('[data-testid=compare-view] tbody tr');
+  assert.equal(await rows.count(), c.rows.length);
+  c.episodes.forEach((e, j) => assert.deepEqual(c.rows.map((r) => r.steps[j]).filter((s) => s !== null), e.steps.map((_, i) => i)));
+  assert.equal(await page.locator('[data-testid=compare-view] tbody tr.parts').count(), c.partingRows);
+  // Screenshots side by side, on demand.
+  await page.getByTestId('compare-screenshots').check();
+  await page.locator('[data-testid=compare-view] img.shot').first().waitFor();
   await page.screenshot({ path: docsScreenshot('compare.png') });
 });
 

@@ -97,8 +97,26 @@ test('attempts at one task instance are compared step by step from the first act
   assert.deepEqual(c.task, { family: 'shop', seed: 7, tier: 1, instruction: 'Buy shoes' });
   assert.deepEqual(c.episodes.map((e) => [e.outcome, e.steps.length, e.provenance.attempt]), [['failure', 3, 0], ['success', 2, 1]]);
   assert.equal(c.firstDifference, 1);
+  assert.deepEqual(c.rows.map((r) => [r.steps, r.parts]), [[[0, 0], false], [[1, 1], true], [[2, null], true]]);
+  assert.equal(c.partingRows, 2);
   assert.equal(c.episodes[0].steps[0].described, 'click [3] link "Shoes"', 'the action named with its target');
   assert.equal(compareEpisodes(lab, [a, b], () => 'cancelled').episodes[0].outcome, 'cancelled', 'the outcome a label set is shown');
+
+  // A detour lines up by page: the rows after it match again, and only the detour's rows part.
+  const page = (url: string) => obs(url);
+  const detour = (pages: string[], success: boolean, attempt: number) => {
+    const w = lab.createEpisode({ task, agent: { name: 'noisy' }, env: { viewport: { width: 1, height: 1 }, screenshots: false, browser: 'chromium' }, links: {}, provenance: { run: 'r1', attempt, arm: 'reflect' } });
+    for (const url of pages) w.step({ observation: page(url), action: "click('3')", error: null, timing });
+    w.end({ success, reason: success ? 'goal_reached' : 'max_steps', keyPoints: [], messages: [], finalObservation: page('http://x/end'), durationMs: 1 });
+    return w.id;
+  };
+  const straight = detour(['http://x/', 'http://x/a', 'http://x/b'], true, 2);
+  const wandering = detour(['http://x/', 'http://x/lost1', 'http://x/lost2', 'http://x/a', 'http://x/b'], true, 3);
+  const aligned = compareEpisodes(lab, [straight, wandering]);
+  assert.deepEqual(aligned.rows.map((r) => r.steps), [[0, 0], [null, 1], [null, 2], [1, 3], [2, 4]]);
+  assert.deepEqual(aligned.rows.map((r) => r.parts), [false, true, true, false, false]);
+  assert.equal(aligned.firstDifference, 1);
+  assert.equal(aligned.partingRows, 2);
 
   const elsewhere = write(["click('3')"], true, 0, 8);
   assert.throws(() => compareEpisodes(lab, [a, elsewhere]), /different task instances .*shop #7 t1.*shop #8 t1/);
