@@ -39,8 +39,12 @@ const CONNECT_TIMEOUT_MS = 15_000;
  * on Linux and macOS), with their IPv4-mapped forms (BlockList checks ::ffff:a.b.c.d against the
  * IPv4 rules), the deprecated IPv4-compatible ones (::/96) and NAT64's, plus every address of the
  * given interfaces (os.networkInterfaces(): a LAN, VPN or container bridge address of this host).
+ * Link-local addresses count too: no web page lives there, but a cloud machine's metadata service
+ * (169.254.169.254, fd00:ec2::254) hands out its credentials there.
  */
-export function localAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(), extra: readonly string[] = ['127.0.0.0/8', '0.0.0.0/8', '::/96', '64:ff9b::7f00:0/104', '64:ff9b::/104']): BlockList {
+export const ALWAYS_LOCAL = ['127.0.0.0/8', '0.0.0.0/8', '::/96', '64:ff9b::7f00:0/104', '64:ff9b::/104', '169.254.0.0/16', 'fe80::/10', 'fd00:ec2::254'];
+
+export function localAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(), extra: readonly string[] = ALWAYS_LOCAL): BlockList {
   const list = new BlockList();
   for (const cidr of extra) {
     const [address, bits] = cidr.split('/');
@@ -54,7 +58,7 @@ export function localAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> =
   return list;
 }
 
-/** Is this address this machine? What is not an address at all counts as local: refused, never passed. */
+/** Is this address this machine (or its link)? What is not an address at all counts as local: refused, never passed. */
 export function isLocalAddress(address: string, local: BlockList = localAddresses()): boolean {
   const a = stripZone(address);
   const family = isIP(a);

@@ -301,7 +301,7 @@ async function until(ok: () => boolean, what: string, ms = 30_000): Promise<void
 
 const reported = (site: Site, what: string) => site.reports.some((r) => r.includes(`"what":"${what}"`));
 
-test('loopback, unspecified and this machine\'s own addresses are local in every form; the open web is not', () => {
+test('loopback, unspecified, link-local and this machine\'s own addresses are local in every form; the open web is not', () => {
   const local = localAddresses({
     eth0: [{ address: '192.0.2.2', netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:01', internal: false, cidr: '192.0.2.2/24' }],
     eth1: [{ address: 'fd00::2', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal: false, cidr: 'fd00::2/64', scopeid: 0 }],
@@ -310,8 +310,10 @@ test('loopback, unspecified and this machine\'s own addresses are local in every
     '127.0.0.1', '127.0.0.2', '127.255.255.254', '0.0.0.0', '0.1.2.3', '::1', '::', '0:0:0:0:0:0:0:1',
     '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:0.0.0.0', '::127.0.0.1', '64:ff9b::127.0.0.1',
     '192.0.2.2', '::ffff:192.0.2.2', 'fd00::2', 'fd00:0:0::2', 'fd00::2%eth1',
+    // Link-local: a cloud machine's metadata service, with its credentials.
+    '169.254.169.254', '::ffff:169.254.169.254', 'fe80::1', 'fe80::1%eth0', 'fd00:ec2::254',
   ];
-  const no = ['93.184.216.34', '192.0.2.3', '10.0.0.1', '128.0.0.1', '::2:0:0', 'fd00::3', '2606:4700::6810:84e5', '::ffff:93.184.216.34', 'fe80::1'];
+  const no = ['93.184.216.34', '192.0.2.3', '10.0.0.1', '128.0.0.1', '::2:0:0', 'fd00::3', '2606:4700::6810:84e5', '::ffff:93.184.216.34'];
   for (const a of yes) assert.ok(isLocalAddress(a, local), `${a} is this machine`);
   assert.ok(isLocalAddress('not an address', local), 'what is not an address is refused, not passed');
   for (const a of no) assert.ok(!isLocalAddress(a, local), `${a} is not this machine`);
