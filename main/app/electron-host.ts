@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { BaseWindow, WebContentsView as WebContentsViewType } from 'electron';
 import { POPUP_EVENT, type BrowserHost, type CdpEventListener, type CdpSession, type PageHandle } from '../environment/cdp.ts';
-import { environmentPermission, environmentViewPreferences, environmentWindowOpen, isAllowedEnvironmentNavigation } from './policy.ts';
+import { PolicyProxy } from '../environment/policy-proxy.ts';
+import { ENVIRONMENT_WEBRTC_POLICY, environmentPermission, environmentProxyConfig, environmentViewPreferences, environmentWindowOpen, isAllowedEnvironmentNavigation } from './policy.ts';
 
 export class ElectronHost implements BrowserHost {
   readonly kind = 'electron' as const;
@@ -26,10 +27,17 @@ export class ElectronHost implements BrowserHost {
     ses.setPermissionRequestHandler((_wc, permission, callback) => callback(environmentPermission(permission)));
     ses.setPermissionCheckHandler((_wc, permission) => environmentPermission(permission));
     ses.on('will-download', (event) => event.preventDefault());
+    // All of the view's traffic through its own policy proxy (the network guard, ../environment/policy-proxy.ts).
+    const proxy = await PolicyProxy.start();
+    await ses.setProxy(environmentProxyConfig(proxy.proxyServer)).catch(async (err) => {
+      await proxy.close();
+      throw err;
+    });
     const view: WebContentsViewType = new WebContentsView({ webPreferences: environmentViewPreferences(partition) });
     view.setBounds({ x: 0, y: 0, width: viewport.width, height: viewport.height });
     this.window.contentView.addChildView(view);
     const wc = view.webContents;
+    wc.setWebRTCIPHandlingPolicy(ENVIRONMENT_WEBRTC_POLICY);
     const dbg = wc.debugger;
     dbg.attach('1.3');
     // Listeners per flat session: '' is the page's, others are its cross-origin frames'.
@@ -61,11 +69,13 @@ export class ElectronHost implements BrowserHost {
     const session = sessionOf('');
     return {
       session,
+      network: proxy,
       dispose: async () => {
         if (dbg.isAttached()) dbg.detach();
         this.window.contentView.removeChildView(view);
         wc.close();
         await ses.clearStorageData();
+        await proxy.close();
       },
     };
   }

@@ -25,6 +25,18 @@ export function environmentViewPreferences(partition: string) {
   } as const;
 }
 
+/**
+ * An environment session's proxy settings: everything to the page's policy proxy (every scheme:
+ * http directly, https and WebSockets by CONNECT), and `<-loopback>` to take away Chromium's
+ * implicit direct route to localhost, 127/8 and [::1], so the proxy judges those too.
+ */
+export function environmentProxyConfig(proxyServer: string) {
+  return { mode: 'fixed_servers', proxyRules: proxyServer, proxyBypassRules: '<-loopback>' } as const;
+}
+
+/** WebRTC in environment views: TCP through the proxy only, no UDP straight out (STUN and TURN would pass the proxy by). */
+export const ENVIRONMENT_WEBRTC_POLICY = 'disable_non_proxied_udp' as const;
+
 /** webPreferences for the app's own window (the renderer). */
 export function appWindowPreferences(preloadPath: string) {
   return {

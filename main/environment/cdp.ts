@@ -4,6 +4,8 @@
  * Electron's `webContents.debugger` (../app/electron-host.ts).
  */
 
+import type { RefusedRequests } from './policy-proxy.ts';
+
 export type CdpEventListener = (method: string, params: any) => void;
 
 /** A CDP session scoped to one page target. */
@@ -30,6 +32,19 @@ export interface PageHandle {
    * connection closed (null while it lives). A lost browser is not the page's fault (./browser-lost.ts).
    */
   browser?: { endpoint: string; lost(): string | null };
+  /**
+   * The proxy outside the browser that all of the page's traffic goes through (./policy-proxy.ts),
+   * where the host forces it there; absent where it cannot (a browser on another machine).
+   */
+  network?: NetworkGuard;
+}
+
+/** What the environment tells the page's network guard, and what it hears back. */
+export interface NetworkGuard {
+  /** The task's origins: these may be reached even where they are this machine. Until called, none. */
+  allow(origins: readonly string[]): void;
+  /** Requests refused since the last take (null when none); starts the next window. */
+  takeRefused(): RefusedRequests | null;
 }
 
 /** Something that hands out isolated pages: a Chromium process or an Electron window. */

@@ -1,10 +1,12 @@
 /**
  * Transport (a): a Chromium process the workbench launches, or one it attaches to over ws://.
  * Every episode page lives in its own browser context (Target.createBrowserContext), which gives
- * it fresh cookies, storage and cache, and is disposed with the page.
+ * it fresh cookies, storage and cache, and is disposed with the page. The context's traffic all
+ * goes through a policy proxy of its own (./policy-proxy.ts) wherever the browser can reach one
+ * on this machine's loopback.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -18,6 +20,7 @@ import {
   type PageHandle,
 } from './cdp.ts';
 import { decideSandbox, sandboxFacts, sandboxStartFailure, type SandboxState } from './sandbox.ts';
+import { PolicyProxy } from './policy-proxy.ts';
 
 const CANDIDATES: Record<string, string[]> = {
   linux: [
@@ -74,6 +77,14 @@ const CHROMIUM_FLAGS = [
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
 ];
+
+/**
+ * The profile's preferences, written before the first start. WebRTC sends UDP (STUN, TURN) and
+ * TCP (TURN) straight from the browser, past any proxy: this policy keeps it to TCP through the
+ * context's proxy, where the network guard judges it (Chrome has no flag for it any more; the
+ * contexts made over CDP inherit the profile's preferences).
+ */
+const PROFILE_PREFERENCES = { webrtc: { ip_handling_policy: 'disable_non_proxied_udp' } };
 
 interface Pending {
   resolve: (v: any) => void;
@@ -267,6 +278,12 @@ export interface ChromiumOptions {
   headless?: boolean;
   /** How to name a remote browser in errors (default: browserUrl), e.g. the grid URL it was resolved from. */
   endpointName?: string;
+  /**
+   * Force every page's traffic through a policy proxy on this machine (./policy-proxy.ts). Default:
+   * always for a launched browser; for a remote one, when a probe finds it can reach this machine's
+   * loopback (it runs here). false leaves pages with the in-browser guards only (./loopback-guard.ts).
+   */
+  policyProxy?: boolean;
 }
 
 export class ChromiumHost implements BrowserHost {
@@ -275,6 +292,8 @@ export class ChromiumHost implements BrowserHost {
   readonly endpoint: string;
   private sessions = new Map<string, FlatSession>(); // by sessionId
   private sessionByTarget = new Map<string, string>(); // targetId -> sessionId
+  /** Whether each page's context goes through a policy proxy (decided once, at start). */
+  private proxied = false;
 
   private constructor(
     private conn: BrowserConnection,
@@ -298,7 +317,7 @@ export class ChromiumHost implements BrowserHost {
         throw new Error(`--browser must be a ws:// or wss:// DevTools endpoint, got "${options.browserUrl}"`);
       }
       const conn = await BrowserConnection.open(options.browserUrl);
-      return ChromiumHost.init(new ChromiumHost(conn, null, null, undefined, options.endpointName ?? options.browserUrl));
+      return ChromiumHost.init(new ChromiumHost(conn, null, null, undefined, options.endpointName ?? options.browserUrl), options.policyProxy);
     }
     const executable = findChromium(options.executable);
     let sandbox = decideSandbox(sandboxFacts(executable, options.args));
@@ -313,11 +332,13 @@ export class ChromiumHost implements BrowserHost {
       sandbox = { enabled: false, reason: `Chromium could not start its sandbox: ${why}` };
       launched = await ChromiumHost.launch(executable, options, false);
     }
-    return ChromiumHost.init(new ChromiumHost(launched.conn, launched.proc, launched.userDataDir, sandbox));
+    return ChromiumHost.init(new ChromiumHost(launched.conn, launched.proc, launched.userDataDir, sandbox), options.policyProxy ?? true);
   }
 
   private static async launch(executable: string, options: ChromiumOptions, sandbox: boolean): Promise<{ conn: BrowserConnection; proc: ChildProcess; userDataDir: string }> {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lab-chromium-'));
+    mkdirSync(join(userDataDir, 'Default'));
+    writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(PROFILE_PREFERENCES));
     const flags = [...CHROMIUM_FLAGS, ...(sandbox ? [] : ['--no-sandbox']), `--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', ...(options.args ?? [])];
     if (options.headless === false) flags.splice(flags.indexOf('--headless=new'), 1);
     // Its own process group: a Ctrl-C in the terminal asks the workbench to stop (it finishes or
@@ -346,9 +367,47 @@ export class ChromiumHost implements BrowserHost {
     return { conn, proc, userDataDir };
   }
 
-  private static async init(host: ChromiumHost): Promise<ChromiumHost> {
+  /** `policyProxy` undefined: probe whether the (remote) browser reaches this machine's loopback. */
+  private static async init(host: ChromiumHost, policyProxy: boolean | undefined): Promise<ChromiumHost> {
     await host.conn.send('Target.setDiscoverTargets', { discover: true });
+    host.proxied = policyProxy ?? (await host.reachesLoopbackHere());
     return host;
+  }
+
+  /**
+   * Does the browser reach a proxy on this machine's 127.0.0.1 (it runs here, or shares this
+   * network namespace)? One throwaway context whose proxy should see its page's request. A browser
+   * elsewhere (another machine, a container behind a port forward) would find nothing at that
+   * address, and every page of it would fail; its own loopback is then not this machine's either.
+   */
+  private async reachesLoopbackHere(timeoutMs = 3000): Promise<boolean> {
+    const proxy = await PolicyProxy.start();
+    let contextId: string | undefined;
+    try {
+      ({ browserContextId: contextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
+        disposeOnDetach: true,
+        proxyServer: proxy.proxyServer,
+        proxyBypassList: '<-loopback>',
+      }));
+      // A loopback URL: the proxy refuses and records it without resolving or connecting anything.
+      await this.conn.send('Target.createTarget', { url: `http://127.0.0.1:${proxy.port}/lab-proxy-probe`, browserContextId: contextId });
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (proxy.takeRefused()) return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return false;
+    } catch {
+      return false; // a browser that takes no proxy per context: the in-browser guards only
+    } finally {
+      if (contextId) await this.conn.send('Target.disposeBrowserContext', { browserContextId: contextId }).catch(() => {});
+      await proxy.close();
+    }
+  }
+
+  /** Whether pages of this browser go through a policy proxy (the episode header can say so). */
+  get policyProxy(): boolean {
+    return this.proxied;
   }
 
   /** Pages this host holds and sessions the connection still routes events to; both stay bounded by open pages. */
@@ -378,9 +437,25 @@ export class ChromiumHost implements BrowserHost {
   }
 
   async newPage(viewport: { width: number; height: number }): Promise<PageHandle> {
-    const { browserContextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
-      disposeOnDetach: true,
-    });
+    // The context's own proxy; `<-loopback>` takes away Chromium's implicit direct route to
+    // localhost, 127/8 and [::1], so those go through the proxy too.
+    const proxy = this.proxied ? await PolicyProxy.start() : null;
+    let browserContextId: string | undefined;
+    try {
+      ({ browserContextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
+        disposeOnDetach: true,
+        ...(proxy ? { proxyServer: proxy.proxyServer, proxyBypassList: '<-loopback>' } : {}),
+      }));
+      return await this.pageIn(browserContextId, viewport, proxy);
+    } catch (err) {
+      // A page half made (the browser went away, say) leaves neither its context nor its proxy behind.
+      if (browserContextId) await this.conn.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
+      await proxy?.close();
+      throw err;
+    }
+  }
+
+  private async pageIn(browserContextId: string, viewport: { width: number; height: number }, proxy: PolicyProxy | null): Promise<PageHandle> {
     const { targetId } = await this.conn.send<{ targetId: string }>('Target.createTarget', {
       url: 'about:blank',
       browserContextId,
@@ -393,25 +468,28 @@ export class ChromiumHost implements BrowserHost {
     const session = new FlatSession(this.conn, sessionId);
     this.sessions.set(sessionId, session);
     this.sessionByTarget.set(targetId, sessionId);
-    await session.send('Emulation.setDeviceMetricsOverride', {
-      width: viewport.width,
-      height: viewport.height,
-      deviceScaleFactor: 1,
-      mobile: false,
-    });
+    const dispose = async () => {
+      // Closed now, not when the detach event comes (it finds no session then): whatever waits
+      // on `closed` lets go of the page, and the connection forgets the session's listeners.
+      this.sessions.delete(sessionId);
+      this.sessionByTarget.delete(targetId);
+      session.detached();
+      this.conn.forget(sessionId);
+      await this.conn.send('Target.closeTarget', { targetId }).catch(() => {});
+      await this.conn.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
+      await proxy?.close();
+    };
+    await session
+      .send('Emulation.setDeviceMetricsOverride', { width: viewport.width, height: viewport.height, deviceScaleFactor: 1, mobile: false })
+      .catch(async (err) => {
+        await dispose();
+        throw err;
+      });
     return {
       session,
       browser: { endpoint: this.endpoint, lost: () => this.conn.lostReason },
-      dispose: async () => {
-        // Closed now, not when the detach event comes (it finds no session then): whatever waits
-        // on `closed` lets go of the page, and the connection forgets the session's listeners.
-        this.sessions.delete(sessionId);
-        this.sessionByTarget.delete(targetId);
-        session.detached();
-        this.conn.forget(sessionId);
-        await this.conn.send('Target.closeTarget', { targetId }).catch(() => {});
-        await this.conn.send('Target.disposeBrowserContext', { browserContextId }).catch(() => {});
-      },
+      network: proxy ?? undefined,
+      dispose,
     };
   }
 

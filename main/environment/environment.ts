@@ -129,12 +129,17 @@ export class BrowserEnv {
     this.activity = new PageActivity(session);
     const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
     this.state.mainFrameId = tree.frameTree.frame.id;
-    // Before the first request: the page may reach its own and the task's origins on loopback, no other port there.
+    // Before the first request: the page may reach its own and the task's origins on this machine,
+    // no other port there. The proxy outside the browser decides (where the host has one); the
+    // in-browser guard is a second layer behind it, and the only one without it.
+    const network = this.page.network;
+    network?.allow([start.startUrl, ...(start.allowedOrigins ?? [])]);
     const allowed = allowedLoopbackOrigins(start.startUrl, start.allowedOrigins ?? []);
-    await guardLoopback(session, allowed);
+    const guard = (s: CdpSession) => guardLoopback(s, allowed, { behindProxy: network !== undefined });
+    await guard(session);
     // Frames of other sites run in processes of their own: each is held until it carries the same guard.
     if (RemoteFrames.supported(session)) {
-      this.frames = new RemoteFrames(session, (frame) => guardLoopback(frame, allowed));
+      this.frames = new RemoteFrames(session, guard);
       await this.frames.start();
     }
     const deadline = Date.now() + this.options.stepTimeoutMs;
@@ -235,7 +240,10 @@ export class BrowserEnv {
 
   /** The page's console and network since the previous observation; the next window starts now. */
   private takeActivity(): StepActivity {
-    return this.activity?.take() ?? { console: [], requests: [], droppedConsole: 0, droppedRequests: 0 };
+    const activity = this.activity?.take() ?? { console: [], requests: [], droppedConsole: 0, droppedRequests: 0 };
+    // What the proxy refused: the page's own requests are in `requests` too, its workers' only here.
+    const refused = this.page?.network?.takeRefused();
+    return refused ? { ...activity, refused } : activity;
   }
 
   /** Read the page: element list, and a screenshot when enabled. Never throws. */

@@ -4,13 +4,20 @@
  * origin and the task's origins; every other loopback address is blocked for requests the page
  * makes (fetch, XHR, images, frames, links, WebSockets).
  *
+ * This is the in-browser layer. The guard that holds is outside the browser: a policy proxy that
+ * all of the page's context's traffic goes through (./policy-proxy.ts). Behind it, only the first
+ * way below is kept, as a second layer that costs nothing and fails the page's own requests at
+ * once, named `blocked` in the step's network record. A browser that cannot reach a proxy here (one
+ * on another machine) gets all of it, with its holes: the in-page WebSocket wrapper is got round
+ * (`new WebSocket.prototype.constructor(url)`), and neither CDP way sees sandboxed srcdoc frames,
+ * workers, or this machine's non-loopback addresses (issue 43, test/environment/network-guard.test.ts).
+ *
  * Two CDP ways, the first one the browser supports:
  * - Network.setBlockedURLs with `urlPatterns` (first match wins, so "allow the task origin, then
  *   block all loopback" is one call, and the browser does the matching: no cost per request);
  * - the Fetch domain: loopback requests pause and are failed or continued here (older browsers).
  * Neither sees WebSocket handshakes, so the page's WebSocket constructor is wrapped too, in every
- * frame before the page's own scripts run (installWebSocketGuard). A WebSocket opened from a
- * worker is not covered: CDP gives no hook for it short of attaching to every worker.
+ * frame before the page's own scripts run (installWebSocketGuard).
  */
 import type { CdpSession } from './cdp.ts';
 import { callExpression } from './page-scripts.ts';
@@ -92,17 +99,27 @@ export function installWebSocketGuard(allowed: string[]): void {
   Object.defineProperty(window, 'WebSocket', { value: Guarded, writable: true, configurable: true });
 }
 
+export interface GuardOptions {
+  /** 'fetch' skips the first way (to exercise the fallback on a browser that has both). */
+  prefer?: 'blocked-urls' | 'fetch';
+  /**
+   * The page's traffic goes through a policy proxy: the blocked-URL patterns only, no WebSocket
+   * wrapper (the proxy refuses the tunnel; the wrapper would only change the page's own objects)
+   * and no Fetch fallback (pausing every loopback request buys nothing the proxy does not do).
+   */
+  behindProxy?: boolean;
+}
+
 /**
- * Install the guard on a page before it navigates. Returns which mechanism the browser took;
- * the Fetch one also returns an unsubscribe for its listener.
+ * Install the guard on a page before it navigates. Returns which mechanism the browser took
+ * ('proxy': none in the browser, the proxy alone); the Fetch one also returns an unsubscribe for its listener.
  */
 export async function guardLoopback(
   session: CdpSession,
   allowed: readonly string[],
-  /** 'fetch' skips the first way (to exercise the fallback on a browser that has both). */
-  prefer: 'blocked-urls' | 'fetch' = 'blocked-urls',
-): Promise<{ via: 'blocked-urls' | 'fetch'; dispose: () => void }> {
-  await session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installWebSocketGuard, [...allowed]) });
+  { prefer = 'blocked-urls', behindProxy = false }: GuardOptions = {},
+): Promise<{ via: 'blocked-urls' | 'fetch' | 'proxy'; dispose: () => void }> {
+  if (!behindProxy) await session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installWebSocketGuard, [...allowed]) });
   if (prefer === 'blocked-urls') {
     try {
       await session.send('Network.setBlockedURLs', { urlPatterns: blockPatterns(allowed) });
@@ -111,6 +128,7 @@ export async function guardLoopback(
       // A browser without urlPatterns (it knows only the plain block list, which cannot allow one port).
     }
   }
+  if (behindProxy) return { via: 'proxy', dispose: () => {} };
   const off = session.onEvent((method, params: any) => {
     if (method !== 'Fetch.requestPaused') return;
     const blocked = isBlockedRequest(params.request.url, allowed);

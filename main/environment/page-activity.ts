@@ -7,6 +7,7 @@
  * step, counting what it dropped, so a page that logs in a loop cannot grow an episode file.
  */
 import type { CdpSession } from './cdp.ts';
+import type { RefusedRequests } from './policy-proxy.ts';
 
 export const MAX_CONSOLE = 50;
 export const MAX_REQUESTS = 100;
@@ -40,6 +41,11 @@ export interface StepActivity {
   /** Entries over the bounds, left out. */
   droppedConsole: number;
   droppedRequests: number;
+  /**
+   * Requests the network guard refused (./policy-proxy.ts): those of the page, its frames and
+   * workers, which the page's own network events do not all show. Absent when none were.
+   */
+  refused?: RefusedRequests;
 }
 
 interface OpenRequest {

@@ -180,6 +180,8 @@ export const stepRecordSchema = z.object({
       ),
       droppedConsole: z.number().int().min(0),
       droppedRequests: z.number().int().min(0),
+      /** Requests the network guard refused (the page's, its frames' and workers'): all counted, the first 20 listed. */
+      refused: z.object({ count: z.number().int().min(1), requests: z.array(z.string()) }).optional(),
     })
     .optional(),
   at: z.string(),

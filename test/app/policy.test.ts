@@ -8,7 +8,9 @@ import {
   appWindowPreferences,
   isAllowedAppNavigation,
   cspFor,
+  ENVIRONMENT_WEBRTC_POLICY,
   environmentPermission,
+  environmentProxyConfig,
   environmentViewPreferences,
   environmentWindowOpen,
   isAllowedEnvironmentNavigation,
@@ -29,6 +31,16 @@ test('environment views are sandboxed, isolated, without Node or preload, in the
   assert.equal('enableBlinkFeatures' in p, false);
   assert.equal(p.partition, 'lab-env-abc');
   assert.ok(!p.partition.startsWith('persist:'), 'nothing persists across episodes');
+});
+
+test('environment views send all their traffic to their policy proxy, loopback included, and no WebRTC UDP past it', () => {
+  const c = environmentProxyConfig('http://127.0.0.1:4567');
+  assert.equal(c.mode, 'fixed_servers');
+  // No "scheme=" prefix: one proxy for every scheme (http, https, ws, wss), not http only.
+  assert.equal(c.proxyRules, 'http://127.0.0.1:4567');
+  // Without '<-loopback>' Chromium goes straight to localhost, 127/8 and [::1]: past the guard.
+  assert.equal(c.proxyBypassRules, '<-loopback>');
+  assert.equal(ENVIRONMENT_WEBRTC_POLICY, 'disable_non_proxied_udp');
 });
 
 test('environment pages get no permissions and cannot open windows', () => {

@@ -5,6 +5,8 @@
  * by 127.0.0.1 and by localhost); the second server must receive nothing, while the page's own
  * origin still answers. Both CDP mechanisms are tested: the blocked-URL patterns and the Fetch
  * fallback for browsers without them (WebSockets, which neither sees, by the in-page guard).
+ * This is the in-browser layer alone, as a browser that cannot reach a policy proxy here gets it:
+ * the browser runs without one. The guard that holds is the proxy (network-guard.test.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,7 +61,7 @@ let task: Recorder;
 let other: Recorder;
 
 before(async () => {
-  host = await ChromiumHost.start();
+  host = await ChromiumHost.start({ policyProxy: false });
   other = await recorder();
   task = await recorder(attackPage, other);
 });
@@ -109,7 +111,7 @@ test('the Fetch-domain fallback blocks the same requests', async () => {
   const page = await host.newPage({ width: 800, height: 600 });
   try {
     await page.session.send('Page.enable'); // as BrowserEnv's pages have it: new-document scripts need it
-    const guard = await guardLoopback(page.session, [task.url], 'fetch');
+    const guard = await guardLoopback(page.session, [task.url], { prefer: 'fetch' });
     assert.equal(guard.via, 'fetch');
     await page.session.send('Page.navigate', { url: `${task.url}/page` });
     await until(() => task.hits.includes('/done'), 'the page to finish its tries');

@@ -32,6 +32,8 @@ test('attaches to a browser that is already running, over ws://', async () => {
     });
     const host = await ChromiumHost.start({ browserUrl: wsUrl });
     assert.equal(host.kind, 'remote');
+    // It runs on this machine, so it reaches a proxy here: its pages go through the network guard.
+    assert.equal(host.policyProxy, true, 'a remote browser on this machine is not proxied');
     const env = new BrowserEnv(host);
     const obs = await env.reset({ instruction: '', startUrl: `${server.url}/form.html` });
     assert.equal(obs.title, 'Form fixture');
