@@ -45,6 +45,8 @@ export interface NetworkGuard {
   allow(origins: readonly string[]): void;
   /** Requests refused since the last take (null when none); starts the next window. */
   takeRefused(): RefusedRequests | null;
+  /** Why the guard could not reach this URL's host (no such name, nothing listening), if it tried; else null. */
+  whyUnreachable(url: string): string | null;
 }
 
 /** Something that hands out isolated pages: a Chromium process or an Electron window. */

@@ -152,7 +152,7 @@ export class BrowserEnv {
       error = { code: 'step_timeout', message: `${start.startUrl} was still loading after ${this.options.stepTimeoutMs} ms; loading was stopped` };
     }
     const faults = this.state.takeFaults();
-    return this.observe(error ?? pickError(faults));
+    return this.observe(this.explained(error ?? pickError(faults)));
   }
 
   /**
@@ -230,7 +230,7 @@ export class BrowserEnv {
     }
     if (tAction === t0) tAction = performance.now();
     const tSettled = performance.now();
-    const error = pickError([...(actionError ? [actionError] : []), ...state.takeFaults()]);
+    const error = this.explained(pickError([...(actionError ? [actionError] : []), ...state.takeFaults()]));
     if (error && FATAL.has(error.code)) done = true;
     const observation = await this.observe(error);
     const tObserved = performance.now();
@@ -247,6 +247,18 @@ export class BrowserEnv {
   }
 
   /** Read the page: element list, and a screenshot when enabled. Never throws. */
+  /**
+   * A failed navigation through the network guard reads as the browser saw it (the proxy closed
+   * the connection: ERR_EMPTY_RESPONSE); the guard knows why (no such name, nothing listening), so
+   * the message says that too.
+   */
+  private explained(error: StepError | null): StepError | null {
+    if (error?.code !== 'navigation_failed') return error;
+    const url = / loading (\S+)$/.exec(error.message)?.[1];
+    const why = url ? this.page?.network?.whyUnreachable(url) : null;
+    return why ? { ...error, message: `${error.message} (${why})` } : error;
+  }
+
   async observe(lastActionError: StepError | null = null): Promise<Observation> {
     const state = this.state!;
     if (state.crashed) return this.emptyObservation(lastActionError ?? { code: 'renderer_crashed', message: 'the page renderer crashed' });

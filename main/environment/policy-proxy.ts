@@ -132,6 +132,7 @@ function forwardedHeaders(raw: string[]): string[] {
 export class PolicyProxy {
   private allowed = new Set<string>();
   private refusedCount = 0;
+  private readonly unreachableWhy = new Map<string, string>();
   private refusedListed: string[] = [];
   private sockets = new Set<Duplex>();
   private closing: Promise<void> | null = null;
@@ -174,6 +175,26 @@ export class PolicyProxy {
   /** The task's origins (and its start page's): these host:port pairs pass even where they are this machine. */
   allow(origins: readonly string[]): void {
     this.allowed = new Set(origins.map(hostPort).filter((x): x is string => x !== null));
+  }
+
+  /**
+   * A host the proxy could not reach (no such name, nothing listening): the connection is closed
+   * unanswered, so the browser fails the request as it would without a proxy (a navigation ends
+   * in navigation_failed, not on an error page the proxy wrote), and why is kept for the step.
+   */
+  private unreachable(url: URL, why: string, res: ServerResponse): void {
+    this.unreachableWhy.set(url.host, why);
+    if (this.unreachableWhy.size > 64) this.unreachableWhy.delete(this.unreachableWhy.keys().next().value!);
+    res.socket?.destroy();
+  }
+
+  /** Why the proxy could not reach this URL's host, if it tried and could not; else null. */
+  whyUnreachable(url: string): string | null {
+    try {
+      return this.unreachableWhy.get(new URL(url).host) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /** Refused requests since the last take; null when there were none. Starts the next window. */
@@ -257,16 +278,19 @@ export class PolicyProxy {
     const line = `${req.method} ${url.href}`;
     const decision = await this.decide({ hostname: url.hostname, port: Number(url.port || 80) });
     if (!decision.ok) {
-      if (decision.status === 403) this.refuse(line);
       req.resume();
-      return void res.writeHead(decision.status, { 'content-type': 'text/plain' }).end(decision.why);
+      if (decision.status === 403) {
+        this.refuse(line);
+        return void res.writeHead(decision.status, { 'content-type': 'text/plain' }).end(decision.why);
+      }
+      return this.unreachable(url, decision.why, res);
     }
     let upstream: Socket;
     try {
       upstream = await this.open(decision.addresses, Number(url.port || 80));
     } catch (err) {
       req.resume();
-      return void res.writeHead(502, { 'content-type': 'text/plain' }).end(`cannot connect to ${url.host}: ${(err as Error).message}`);
+      return this.unreachable(url, `cannot connect to ${url.host}: ${(err as Error).message}`, res);
     }
     this.track(upstream);
     const out = httpRequest({

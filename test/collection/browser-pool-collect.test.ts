@@ -31,7 +31,8 @@ async function whenBusy(browser: DebugChromium, timeoutMs = 60_000): Promise<voi
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const pages = (await (await fetch(`${browser.httpUrl}/json/list`)).json()) as Array<{ type: string; url: string }>;
-    if (pages.some((p) => p.type === 'page' && p.url.startsWith('http://127.0.0.1'))) return;
+    // A task page, not the network guard's probe (the host's check that the browser reaches its proxy).
+    if (pages.some((p) => p.type === 'page' && p.url.startsWith('http://127.0.0.1') && !p.url.includes('/lab-proxy-probe'))) return;
     if (Date.now() > deadline) throw new Error(`no episode ran on ${browser.httpUrl}`);
     await new Promise((r) => setTimeout(r, 25));
   }
