@@ -19,6 +19,7 @@
  */
 import { linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
@@ -45,7 +46,8 @@ const held = new Map<string, { nonce: string; depth: number }>();
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
 
-export const lockPathOf = (path: string) => `${path}.lock`;
+/** The lock's file: beside the file, by its absolute path (two spellings of one file are one lock). */
+export const lockPathOf = (path: string) => `${resolve(path)}.lock`;
 
 /** Run `fn` holding the lock of `path` (the file itself need not exist; its folder must). */
 export function withFileLock<T>(path: string, fn: () => T, opts: { waitMs?: number } = {}): T {
