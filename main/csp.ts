@@ -17,6 +17,14 @@ export const APP_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * The app's CSP in web mode: its API socket is at the app's own host name (main/server/web-auth.ts),
+ * and nowhere else on 127.0.0.1.
+ */
+export function webAppCsp(appHost: string): string {
+  return APP_CSP.replace("connect-src 'self' ws://127.0.0.1:*", `connect-src 'self' ws://${appHost}`);
+}
+
 /** An experiment's report.html: its own inline styles and SVG, nothing fetched, no script, no forms, sandboxed. */
 export const REPORT_CSP = [
   "default-src 'none'",

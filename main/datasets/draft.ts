@@ -10,13 +10,15 @@
  * see only vN folders, so a draft alone is no dataset yet. The draft is relative to the version
  * that is latest when it is frozen: the new version holds that version's episodes plus the
  * accepted ones, minus the rejected ones. The file is replaced whole on each decision and removed
- * once frozen.
+ * once frozen. Every read-modify-write of it (a decision, a freeze) holds its lock (withDraftLock),
+ * so decisions made by two processes on one lab at once are all kept.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
+import { withFileLock } from '../store/file-lock.ts';
 import { createDataset, type CreateDatasetRequest, type CreateDatasetResult } from './curate.ts';
 import { DatasetError } from './errors.ts';
 import { datasetDir, listVersions, readManifest, validateDatasetName } from './manifest.ts';
@@ -47,7 +49,13 @@ export function readDraft(labDir: string, name: string): DatasetDraft {
   return existsSync(path) ? readJsonFile(path, draftSchema, 'a dataset draft') : { accepted: [], rejected: [] };
 }
 
-/** Replace the draft; an empty one is no file. */
+/** Run `fn` holding the draft's lock: what it reads of the draft and the latest version no other process changes meanwhile. */
+export function withDraftLock<T>(labDir: string, name: string, fn: () => T): T {
+  mkdirSync(datasetDir(labDir, validateDatasetName(name)), { recursive: true });
+  return withFileLock(draftFile(labDir, name), fn);
+}
+
+/** Replace the draft; an empty one is no file. Call under withDraftLock when it replaces what was read. */
 export function writeDraft(labDir: string, name: string, draft: DatasetDraft): void {
   const path = draftFile(labDir, name);
   if (!draft.accepted.length && !draft.rejected.length) {
@@ -88,7 +96,11 @@ export interface FreezeDraftResult extends CreateDatasetResult {
 
 /** Freeze the draft as the dataset's next version and remove it. Refused when it would change nothing or leave the dataset empty. */
 export function freezeDraft(lab: LabStore, name: string, guard: Pick<CreateDatasetRequest, 'confirm' | 'heldOutFamilies'> = {}): FreezeDraftResult {
-  validateDatasetName(name);
+  // Under the lock from reading the draft to removing it: a decision made meanwhile would be removed unfrozen.
+  return withDraftLock(lab.dir, name, () => freezeDraftLocked(lab, name, guard));
+}
+
+function freezeDraftLocked(lab: LabStore, name: string, guard: Pick<CreateDatasetRequest, 'confirm' | 'heldOutFamilies'>): FreezeDraftResult {
   const draft = readDraft(lab.dir, name);
   const latest = latestEpisodes(lab.dir, name);
   const dropping = new Set(draft.rejected.map((e) => e.episodeId));

@@ -91,6 +91,19 @@ function stagesToSendBack(stages: Stage[], reopen: string[], redo: string[], beg
 }
 
 export function amendExperiment(labDir: string, id: string, req: AmendRequest): AmendResult {
+  if (req.dryRun) return amend(labDir, id, req);
+  // The run lock from reading config.json to writing it back: not while the experiment runs (the
+  // running process holds the config in memory and would overwrite outputs), and not beside another
+  // amend, which would write back the config it read and lose this amendment (or this one, its).
+  const release = acquireRunLock(ExperimentFolder.read(labDir, id).dir, id);
+  try {
+    return amend(labDir, id, req);
+  } finally {
+    release();
+  }
+}
+
+function amend(labDir: string, id: string, req: AmendRequest): AmendResult {
   const folder = ExperimentFolder.read(labDir, id);
   const why = req.why.trim();
   if (!why) throw new Error('--why: say why the experiment is amended (it is recorded with the change)');
@@ -153,19 +166,13 @@ export function amendExperiment(labDir: string, id: string, req: AmendRequest): 
   const result: AmendResult = { change, stages: sendBack, setAside: moves.map(([from, to]) => ({ from: relative(folder.dir, from), to: relative(folder.dir, to) })), dryRun: req.dryRun === true };
   if (req.dryRun) return result;
 
-  // Not while it runs: the running process holds the config in memory and would overwrite outputs.
-  const release = acquireRunLock(folder.dir, id);
-  try {
-    for (const [from, to] of moves) {
-      mkdirSync(dirname(to), { recursive: true });
-      renameSync(from, to);
-    }
-    const amendments = [...((raw.amendments as unknown[]) ?? []), { at, change, why, reopened: sendBack.map((s) => s.stage) }];
-    writeFileAtomic(configPath, JSON.stringify({ ...raw, amendments }, null, 2) + '\n');
-    const open = ExperimentFolder.open(labDir, id);
-    for (const { stage, how } of sendBack) open.log({ stage, status: 'reopened', ...(how === 'redone' ? { redo: true } : {}) });
-  } finally {
-    release();
+  for (const [from, to] of moves) {
+    mkdirSync(dirname(to), { recursive: true });
+    renameSync(from, to);
   }
+  const amendments = [...((raw.amendments as unknown[]) ?? []), { at, change, why, reopened: sendBack.map((s) => s.stage) }];
+  writeFileAtomic(configPath, JSON.stringify({ ...raw, amendments }, null, 2) + '\n');
+  const open = ExperimentFolder.open(labDir, id);
+  for (const { stage, how } of sendBack) open.log({ stage, status: 'reopened', ...(how === 'redone' ? { redo: true } : {}) });
   return result;
 }

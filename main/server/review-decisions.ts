@@ -16,7 +16,7 @@ import type { LabStore } from '../store/lab.ts';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 import { RunFolder } from '../collection/collect-run.ts';
 import { validateDatasetName } from '../datasets/index.ts';
-import { applyDecision, freezeDraft, latestEpisodes, readDraft, writeDraft, type DatasetDraft } from '../datasets/draft.ts';
+import { applyDecision, freezeDraft, latestEpisodes, readDraft, withDraftLock, writeDraft, type DatasetDraft } from '../datasets/draft.ts';
 import type { DecideRequest, DecideResult, FreezeReviewResult, ReviewDecision, ReviewDraft } from '../../preload/views.ts';
 
 export const reviewDecisionSchema = z.object({
@@ -47,12 +47,17 @@ export function decide(store: LabStore, req: DecideRequest): DecideResult {
   const ep = store.readEpisode(episodeId);
   if (req.decision === 'accept' && !ep.end?.success) throw new Error(`episode ${episodeId} did not succeed; only successful trajectories can be accepted`);
 
-  const latest = latestEpisodes(store.dir, name);
-  const entry = { episodeId, runId: run.config.runId, task, at: new Date().toISOString() };
-  const { draft, changed } = applyDecision(readDraft(store.dir, name), entry, req.decision, new Set(latest.ids));
-  if (changed) writeDraft(store.dir, name, draft);
-  const decision: ReviewDecision = { type: 'decision', task, episodeId, decision: req.decision, dataset: name, version: null, at: entry.at };
-  appendJsonlLine(join(run.dir, 'review.jsonl'), decision);
+  // Read, decide and write under the draft's lock: another process (a second web server, the CLI)
+  // deciding on the same dataset at once would otherwise overwrite this decision or have it overwrite theirs.
+  const { draft, changed, latest, decision } = withDraftLock(store.dir, name, () => {
+    const latest = latestEpisodes(store.dir, name);
+    const entry = { episodeId, runId: run.config.runId, task, at: new Date().toISOString() };
+    const { draft, changed } = applyDecision(readDraft(store.dir, name), entry, req.decision, new Set(latest.ids));
+    if (changed) writeDraft(store.dir, name, draft);
+    const decision: ReviewDecision = { type: 'decision', task, episodeId, decision: req.decision, dataset: name, version: null, at: entry.at };
+    appendJsonlLine(join(run.dir, 'review.jsonl'), decision);
+    return { draft, changed, latest, decision };
+  });
   const message = decisionMessage(name, episodeId, req.decision, changed, latest);
   return { decision, draft: draftView(name, draft, latest), message: `${message} (${pending(draft)}, not frozen yet)` };
 }

@@ -9,6 +9,7 @@ import { closeSync, openSync, writeSync, fsyncSync, fstatSync, readSync, ftrunca
 import type { z } from 'zod';
 import { fieldIssue } from './schema-error.ts';
 import { readLabFile } from './json-file.ts';
+import { withFileLock } from './file-lock.ts';
 
 export class JsonlFormatError extends Error {
   constructor(
@@ -85,17 +86,27 @@ export function repairTornTail(path: string): TailRepair | null {
   }
 }
 
-/** Append one record as one line to a JSONL file (created if missing), repairing a torn tail first. */
+/**
+ * Append one record as one line to a JSONL file (created if missing), repairing a torn tail first.
+ * Under the file's lock: the repair reads the tail and may cut it, and a line another process is
+ * writing at that moment (a long one spans several pages, which land one at a time) looks torn.
+ */
 export function appendJsonlLine(path: string, record: unknown, opts: { durable?: boolean } = {}): TailRepair | null {
-  const out = new JsonlAppender(path, opts.durable);
-  try {
-    out.append(record);
-  } finally {
-    out.close();
-  }
-  return out.repaired;
+  return withFileLock(path, () => {
+    const out = new JsonlAppender(path, opts.durable);
+    try {
+      out.append(record);
+    } finally {
+      out.close();
+    }
+    return out.repaired;
+  });
 }
 
+/**
+ * A file held open for appending by its one writer (an episode being recorded). Files that several
+ * processes append to go through appendJsonlLine, which holds the file's lock.
+ */
 export class JsonlAppender {
   private fd: number | null;
   /** What opening the file had to repair (a torn last line left by a crash), or null. */

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
+import { withFileLock } from './file-lock.ts';
 import { labPaths } from './layout.ts';
 
 export const judgmentSchema = z.object({
@@ -44,12 +45,15 @@ export class JudgmentStore {
 
   append(j: Judgment): void {
     mkdirSync(this.dir, { recursive: true });
-    const out = new JsonlAppender(this.path(j.episodeId), true);
-    try {
-      out.append(judgmentSchema.parse(j));
-    } finally {
-      out.close();
-    }
+    const record = judgmentSchema.parse(j);
+    withFileLock(this.path(j.episodeId), () => {
+      const out = new JsonlAppender(this.path(j.episodeId), true);
+      try {
+        out.append(record);
+      } finally {
+        out.close();
+      }
+    });
   }
 
   /** Every judging of an episode, oldest first. */

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
+import { withFileLock } from './file-lock.ts';
 import { STEP_LABELS, emptyLabels, foldLabels, type EpisodeLabels, type LabelEdit, type LabelEvent } from '../../preload/label-model.ts';
 import { checkLabId, labPaths } from './layout.ts';
 
@@ -85,19 +86,22 @@ export class LabelStore {
   /** Validate and append one edit; returns the labels after it. */
   append(episodeId: string, edit: LabelEdit): EpisodeLabels {
     const event = labelEventSchema.parse({ ...edit, at: new Date().toISOString() });
-    // An edit appended to a file that cannot be read would be written yet reported as failed, and
-    // stay without effect: refuse it, naming the damage, before writing anything.
-    try {
-      this.events(episodeId);
-    } catch (err) {
-      throw new Error(`label edit not saved: ${(err as Error).message}; repair or remove that file first`);
-    }
-    const out = new JsonlAppender(this.path(episodeId), true);
-    try {
-      out.append(event);
-    } finally {
-      out.close();
-    }
-    return this.read(episodeId);
+    // Under the file's lock: the app and the CLI (or two web servers) may label one episode at once.
+    return withFileLock(this.path(episodeId), () => {
+      // An edit appended to a file that cannot be read would be written yet reported as failed, and
+      // stay without effect: refuse it, naming the damage, before writing anything.
+      try {
+        this.events(episodeId);
+      } catch (err) {
+        throw new Error(`label edit not saved: ${(err as Error).message}; repair or remove that file first`);
+      }
+      const out = new JsonlAppender(this.path(episodeId), true);
+      try {
+        out.append(event);
+      } finally {
+        out.close();
+      }
+      return this.read(episodeId);
+    });
   }
 }

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import WebSocket from 'ws';
+import { apiSocket, requestAs } from '../helpers/web-client.ts';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
@@ -342,20 +342,27 @@ test('a dataset is curated in the app, frozen, charted and exported in every for
   assert.equal(verlRows[0].reward_model.style, 'rule');
 });
 
-test('web mode refuses requests without the token; the app trades it for an HttpOnly session cookie', async () => {
-  const res = await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`);
-  assert.equal(res.status, 403);
+test('web mode refuses requests without the token; the app trades it for a session cookie of its own host name, which is not the token', async () => {
+  const blob = `/blob/${'0'.repeat(64)}.png`;
+  assert.equal((await requestAs(web, blob)).status, 403);
   // POST /session: a wrong token gets nothing, the right one an HttpOnly, same-site cookie that opens the same doors.
-  assert.equal((await fetch(`${web.url}/session`, { method: 'POST', headers: { authorization: 'Bearer wrong' } })).status, 403);
-  assert.equal((await fetch(`${web.url}/session`)).status, 405);
-  const session = await fetch(`${web.url}/session`, { method: 'POST', headers: { authorization: `Bearer ${web.token}` } });
+  assert.equal((await requestAs(web, '/session', { method: 'POST', headers: { authorization: 'Bearer wrong' } })).status, 403);
+  assert.equal((await requestAs(web, '/session', { method: 'PUT' })).status, 405);
+  assert.equal((await requestAs(web, '/session')).status, 403, 'no cookie, no session');
+  const session = await requestAs(web, '/session', { method: 'POST', headers: { authorization: `Bearer ${web.token}` } });
   assert.equal(session.status, 204);
-  const cookie = session.headers.get('set-cookie')!;
+  const cookie = String(session.headers['set-cookie']);
   const [pair, ...attributes] = cookie.split('; ');
-  assert.equal(pair, `lab-session=${web.token}`);
-  assert.deepEqual(attributes.sort(), ['HttpOnly', 'Path=/', 'SameSite=Strict'], 'session-only (no Expires), script cannot read it, never sent cross-site');
-  assert.equal((await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`, { headers: { cookie: cookie.split(';')[0] } })).status, 404, 'authorized: no such screenshot');
-  assert.equal((await fetch(`${web.url}/blob/${'0'.repeat(64)}.png`, { headers: { authorization: `Bearer ${web.token}` } })).status, 404);
+  const [name, id] = pair.split('=');
+  assert.equal(name, 'lab-session');
+  assert.ok(id.length >= 32 && !cookie.includes(web.token), 'a session id, not the token');
+  assert.deepEqual(attributes.sort(), ['HttpOnly', 'Path=/', 'SameSite=Strict'], 'no Domain (this host name only), session-only (no Expires), script cannot read it, never sent cross-site');
+  assert.equal((await requestAs(web, '/session', { headers: { cookie: pair } })).status, 204, 'a tab with the cookie has a session');
+  assert.equal((await requestAs(web, blob, { headers: { cookie: pair } })).status, 404, 'authorized: no such screenshot');
+  assert.equal((await requestAs(web, blob, { host: new URL(web.apiUrl).host, headers: { cookie: pair } })).status, 403, 'the cookie opens nothing at another address');
+  assert.equal((await fetch(`${web.apiUrl}${blob}`, { headers: { authorization: `Bearer ${web.token}` } })).status, 404, 'API clients: the token as a bearer header');
+  assert.equal((await fetch(`${web.apiUrl}${blob}`, { headers: { authorization: `Bearer ${id}` } })).status, 403, 'the session id is no token');
+  assert.equal((await fetch(`${web.apiUrl}${blob}?token=${encodeURIComponent(web.token)}`)).status, 403, 'the token is never taken from a URL');
   // The app's own requests hold no token in their URLs.
   const urls: string[] = [];
   page.on('request', (r) => urls.push(r.url()));
@@ -366,7 +373,7 @@ test('web mode refuses requests without the token; the app trades it for an Http
   assert.ok(urls.some((u) => u.endsWith('/api')), 'the API socket opened');
   assert.deepEqual(urls.filter((u) => /token=/.test(u)), []);
   const ws = await new Promise<string>((resolve) => {
-    const s = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=wrong`);
+    const s = apiSocket(web, 'wrong');
     s.on('open', () => resolve('open'));
     s.on('error', () => resolve('refused'));
   });

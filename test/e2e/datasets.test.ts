@@ -20,6 +20,7 @@ import { LabStore } from '../../main/store/lab.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
+import { requestAs } from '../helpers/web-client.ts';
 
 let store: LabStore;
 let service: LabService;
@@ -119,10 +120,10 @@ test('a finished export downloads from the browser as a tar of exactly its files
   for (const f of list(exportDir).filter((f) => f.endsWith('.json'))) assert.equal(readFileSync(join(out, root, f), 'utf8'), readFileSync(join(exportDir, f), 'utf8'));
   // Without the token, or for an id this server did not finish, there is nothing.
   const href = (await link.getAttribute('href'))!;
-  assert.doesNotMatch(href, /token/, 'the download URL holds no token (the session cookie carries it)');
-  assert.equal((await fetch(`${web.url}${href}`)).status, 403);
-  assert.equal((await fetch(`${web.url}${href}`, { headers: { cookie: 'lab-session=wrong' } })).status, 403);
-  assert.equal((await fetch(`${web.url}${href.replace(/\/exports\/[0-9a-f]+\.tar/, '/exports/000000000000.tar')}`, { headers: { authorization: `Bearer ${web.token}` } })).status, 404);
+  assert.doesNotMatch(href, /token/, 'the download URL holds no token (the session cookie opens it)');
+  assert.equal((await requestAs(web, href)).status, 403);
+  assert.equal((await requestAs(web, href, { headers: { cookie: 'lab-session=wrong' } })).status, 403);
+  assert.equal((await fetch(`${web.apiUrl}${href.replace(/\/exports\/[0-9a-f]+\.tar/, '/exports/000000000000.tar')}`, { headers: { authorization: `Bearer ${web.token}` } })).status, 404);
   // The preview names each target's element as a person reads it, the trainer's form in its title.
   const preview = page.getByTestId('export-preview');
   await preview.locator('summary').click();

@@ -17,6 +17,7 @@ import { LabStore } from '../../main/store/lab.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
 import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
+import { requestAs } from '../helpers/web-client.ts';
 
 let labDir: string;
 let web: WebServer;
@@ -57,10 +58,13 @@ test('the experiments view lists the experiment with its stages and report, and 
   // The report link: the report itself, served to the app's session (the URL holds no token).
   const href = await page.getByTestId('report-link').getAttribute('href');
   assert.equal(href, '/experiments/orig/report.html');
-  const res = await page.request.get(`${web.url}${href}`);
-  assert.equal(res.status(), 200);
-  assert.equal((await fetch(`${web.url}${href}`)).status, 403, 'without the session cookie there is nothing');
-  assert.match(await res.text(), /<svg/);
+  const res = await page.evaluate(async (h) => {
+    const r = await fetch(h);
+    return { status: r.status, text: await r.text() };
+  }, href!);
+  assert.equal(res.status, 200);
+  assert.equal((await requestAs(web, href!)).status, 403, 'without the session cookie there is nothing');
+  assert.match(res.text, /<svg/);
   // Opened as a page, it renders under the report CSP (its charts are inline SVG) without a violation.
   // A tab of the app's own browser profile (as the link opens it): it carries the session cookie.
   const tab = await app!.browser.newContext();

@@ -139,7 +139,7 @@ test('the step and tab, the filters and the sort are in the URL: they survive re
   await page.waitForFunction(() => location.hash === '#/episodes?family=chatty&sort=oldest');
 });
 
-test('a link opened in a new tab shows the workbench; the same URL without an open workbench tab does not', async () => {
+test('a link opened in a new tab shows the workbench; the same URL in a browser without its session does not', async () => {
   await page.goto(`${web.url}/#/episodes?family=chatty`);
   await page.locator('.episode-row').first().waitFor();
   const [opened] = await Promise.all([page.context().waitForEvent('page'), page.locator('.episode-row a.open').first().click({ modifiers: ['Control'] })]);
@@ -147,11 +147,11 @@ test('a link opened in a new tab shows the workbench; the same URL without an op
   assert.equal(await opened.getByTestId('episode-title').textContent(), 'chatty #1');
   assert.equal(await opened.getByText('No workbench API').count(), 0);
   assert.doesNotMatch(opened.url(), /token/);
-  // Reload in the new tab: it kept the token for itself.
+  // Reload in the new tab: its session cookie holds.
   await opened.reload();
   await opened.getByTestId('episode-title').waitFor();
 
-  // A tab with no opener at all (a typed or pasted URL) in a browser where the workbench is open asks the open tab.
+  // A tab with no opener at all (a typed or pasted URL) in a browser where the workbench was opened: the session cookie.
   const context = await app!.browser.newContext();
   const first = await context.newPage();
   await first.goto(web.openUrl);
@@ -162,7 +162,7 @@ test('a link opened in a new tab shows the workbench; the same URL without an op
   await typed.getByTestId('tab-console').waitFor();
   await context.close();
 
-  // A browser with no workbench tab open gets nothing from that URL: the token is not in it.
+  // A browser where the workbench was never opened gets nothing from that URL: neither token nor session is in it.
   const stranger = await app!.browser.newPage();
   await stranger.goto(opened.url());
   await stranger.getByText('No workbench API').waitFor();

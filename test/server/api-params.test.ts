@@ -16,6 +16,7 @@ import { PARAMS, parseParams } from '../../preload/params.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import { apiSocket } from '../helpers/web-client.ts';
 
 let labDir: string;
 let service: LabService;
@@ -27,7 +28,7 @@ before(async () => {
   labDir = mkdtempSync(join(tmpdir(), 'lab-api-params-'));
   service = new LabService({ store: new LabStore(labDir), families: new Map(), mode: 'web', startBrowser: () => Promise.reject(new Error('no browser in this test')) });
   web = await startWebServer({ service, rendererDir: mkdtempSync(join(tmpdir(), 'lab-no-renderer-')) });
-  ws = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=${web.token}`);
+  ws = apiSocket(web);
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
 });
 

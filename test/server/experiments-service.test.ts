@@ -15,6 +15,7 @@ import { LabStore } from '../../main/store/lab.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import { apiSocket } from '../helpers/web-client.ts';
 import { REPORT_CSP } from '../../main/csp.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import { newTinyExperimentLab } from '../helpers/tiny-experiment.ts';
@@ -59,7 +60,7 @@ before(async () => {
   labDir = await newTinyExperimentLab('lab-experiments-api-');
   service = new LabService({ store: new LabStore(labDir), families: builtinFamilies(), mode: 'web', startBrowser: () => ChromiumHost.start() });
   web = await startWebServer({ service, rendererDir: mkdtempSync(join(tmpdir(), 'lab-no-renderer-')) });
-  ws = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=${web.token}`);
+  ws = apiSocket(web);
   ws.on('message', (raw) => {
     const msg = JSON.parse(String(raw));
     if (msg.event) {
@@ -133,19 +134,20 @@ test('a tiny experiment records itself, and the run or evaluation, in every epis
 });
 
 test('report.html is served only with the token, under the report CSP, and only for an experiment\'s own report', async () => {
-  const url = (path: string, token: string | null = web.token) => `${web.url}${path}${token === null ? '' : `?token=${encodeURIComponent(token)}`}`;
-  assert.equal((await fetch(url('/experiments/orig/report.html', null))).status, 403);
-  assert.equal((await fetch(url('/experiments/orig/report.html', 'x'.repeat(web.token.length)))).status, 403);
-  const ok = await fetch(url('/experiments/orig/report.html'));
+  const get = (path: string, token: string | null = web.token) => fetch(`${web.apiUrl}${path}`, token === null ? {} : { headers: { authorization: `Bearer ${token}` } });
+  assert.equal((await get('/experiments/orig/report.html', null)).status, 403);
+  assert.equal((await get('/experiments/orig/report.html', 'x'.repeat(web.token.length))).status, 403);
+  assert.equal((await fetch(`${web.apiUrl}/experiments/orig/report.html?token=${encodeURIComponent(web.token)}`)).status, 403, 'the token is never taken from a URL');
+  const ok = await get('/experiments/orig/report.html');
   assert.equal(ok.status, 200);
   assert.equal(ok.headers.get('content-security-policy'), REPORT_CSP);
   assert.match(ok.headers.get('content-type')!, /^text\/html/);
   const html = await ok.text();
   assert.equal(html, readFileSync(join(labDir, 'experiments', 'orig', 'report.html'), 'utf8'));
-  assert.equal((await fetch(url('/experiments/nope/report.html'))).status, 404);
+  assert.equal((await get('/experiments/nope/report.html')).status, 404);
   // Anything else under /experiments/ is not a report: the config, a path that climbs out.
-  assert.notEqual((await fetch(url('/experiments/orig/config.json'))).status, 200);
-  assert.notEqual((await fetch(url('/experiments/..%2F..%2Fetc%2Fpasswd/report.html'))).status, 200);
+  assert.notEqual((await get('/experiments/orig/config.json')).status, 200);
+  assert.notEqual((await get('/experiments/..%2F..%2Fetc%2Fpasswd/report.html')).status, 200);
 });
 
 test('a replay through the API: stage and progress events, cancelled mid-way, resumed without redoing a finished stage, then compared with the original', async () => {

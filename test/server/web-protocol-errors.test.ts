@@ -14,6 +14,7 @@ import { WebSocket } from 'ws';
 import { LabStore } from '../../main/store/lab.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';
+import { apiSocket, requestAs } from '../helpers/web-client.ts';
 
 let service: LabService;
 let web: WebServer;
@@ -35,7 +36,7 @@ after(async () => {
 });
 
 async function openClient(): Promise<{ ws: WebSocket; call: (method: string) => Promise<any> }> {
-  const ws = new WebSocket(`${web.url.replace('http', 'ws')}/api?token=${web.token}`);
+  const ws = apiSocket(web);
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   let id = 0;
   const call = (method: string) =>
@@ -56,14 +57,14 @@ async function openClient(): Promise<{ ws: WebSocket; call: (method: string) => 
 
 /** A raw TCP connection upgraded by hand, so the test can send frames no WebSocket client would. */
 async function rawUpgrade(): Promise<{ socket: Socket; received: () => Buffer; ended: Promise<void> }> {
-  const { port } = new URL(web.url);
+  const { port } = new URL(web.apiUrl);
   const socket = connect(Number(port), '127.0.0.1');
   let data = Buffer.alloc(0);
   socket.on('data', (d) => (data = Buffer.concat([data, d])));
   const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(
-    `GET /api?token=${web.token} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    `GET /api HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${web.token}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
   );
   const deadline = Date.now() + 5000;
@@ -79,11 +80,11 @@ async function rawUpgrade(): Promise<{ socket: Socket; received: () => Buffer; e
 
 test('a malformed percent-encoding in the path is a 400, not a 500', async () => {
   for (const path of ['/%ZZ', '/assets/%E0%A4%A.js', '/%']) {
-    const res = await fetch(`${web.url}${path}`);
+    const res = await requestAs(web, path);
     assert.equal(res.status, 400, path);
-    assert.match(await res.text(), /malformed percent-encoding/);
+    assert.match(res.body, /malformed percent-encoding/);
   }
-  assert.equal((await fetch(`${web.url}/no-such-file.js`)).status, 404, 'a well-formed missing path is still a 404');
+  assert.equal((await requestAs(web, '/no-such-file.js')).status, 404, 'a well-formed missing path is still a 404');
 });
 
 test('an unmasked frame closes that connection with 1002 and the server keeps serving', async () => {

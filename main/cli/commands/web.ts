@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { intOption, openLab, startBrowser, startTaskServer, withBrowserOptions, type BrowserFlags } from '../runtime.ts';
 
-/** `npm run web`: the app in a browser, served on 127.0.0.1 with a per-run token. */
+/** `npm run web`: the app in a browser, served on 127.0.0.1 at a host name of its own (`lab-<random>.localhost`) with a per-run token. */
 export function registerWebCommand(program: Command): void {
   withBrowserOptions(
     program
       .command('web')
-      .description('serve the workbench UI and its API on 127.0.0.1 (open the printed URL in a browser)')
+      .description('serve the workbench UI and its API on 127.0.0.1, at a random *.localhost name of its own (open the printed URL in a browser)')
       .option('--port <n>', 'port (default: a free one)', intOption('--port', 0), 0)
       .option('--no-build', 'serve the renderer in out/renderer as it is, even if its sources changed since it was built')
       .option('--no-sample', 'do not record sample episodes into an empty lab'),
@@ -30,7 +30,10 @@ export function registerWebCommand(program: Command): void {
     if (opts.sample && store.episodeIds().length === 0) await recordSample(store, opts);
     const service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => startBrowser(opts) });
     const web = await startWebServer({ service, rendererDir, port: opts.port });
-    process.stdout.write(`Agent Lab web mode: ${web.openUrl}\n(lab: ${store.dir}; Ctrl-C to stop)\n`);
+    process.stdout.write(
+      `Agent Lab web mode: ${web.openUrl}\n` +
+      `(a *.localhost name is this machine: the browser asks no DNS server; API clients: ${web.apiUrl} with "Authorization: Bearer <the token>"; lab: ${store.dir}; Ctrl-C to stop)\n`,
+    );
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     await web.close();
     await service.close();

@@ -1,18 +1,20 @@
 /**
  * The renderer's handle on the workbench: the same typed contract in the desktop app (window.lab,
- * from the preload) and in web mode (a WebSocket to the local server; the token: token-handoff.ts).
- * In web mode the token is traded once for an HttpOnly session cookie (POST /session), so the
- * socket, screenshots, reports and downloads are plain same-origin URLs that never hold it.
+ * from the preload) and in web mode (a WebSocket to the local server). In web mode the first tab
+ * takes the per-run token from the printed URL's fragment, removes it from the address bar and
+ * trades it for a session (POST /session): a cookie of the app's own host name, holding a session
+ * id, not the token (main/server/web-auth.ts). The token is then dropped; the socket, screenshots,
+ * reports and downloads are plain same-origin URLs, and a tab opened later (a link, a reload) has
+ * the cookie and asks the server whether it is a session (GET /session).
  */
 import type { LabApi, LabEventName, LabEvents } from '../../../preload/api.ts';
-import { findToken, shareToken } from './token-handoff.ts';
 
 export type Api = LabApi & {
   on<E extends LabEventName>(event: E, listener: (data: LabEvents[E]) => void): () => void;
   blobUrl(hash: string): string;
-  /** An experiment's report.html, served read-only by the main process (web: with the token). */
+  /** An experiment's report.html, served read-only by the main process (web: to the app's session). */
   reportUrl(experimentId: string): string;
-  /** A finished export as one .tar download (web mode, with the token); null in the desktop app, where the folder is on this machine. */
+  /** A finished export as one .tar download (web mode, to the app's session); null in the desktop app, where the folder is on this machine. */
   exportDownloadUrl(exportId: string): string | null;
 };
 
@@ -88,7 +90,7 @@ function webApi(): Api {
 
 /**
  * The handle every view uses: null until initApi has run (main.ts awaits it before mounting the
- * app), and after it where no token could be found (the app then says how to open it).
+ * app), and after it where this tab has no session (the app then says how to open it).
  */
 export let api: Api | null = null;
 
@@ -97,11 +99,19 @@ export async function initApi(): Promise<void> {
     api = electronApi(window.lab);
     return;
   }
-  const token = await findToken();
-  if (!token) return;
-  shareToken(token);
-  // A token this server does not know (a tab left from an earlier run) gets no session: the app then says how to open it.
-  const session = await fetch('/session', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+  const token = takeTokenFromFragment();
+  // A token this server does not know (a URL from an earlier run), or a tab without a session cookie
+  // of this server (another browser, a server started since): no API, and the app says how to open it.
+  const session = await fetch('/session', token ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : {}).catch(() => null);
   if (!session?.ok) return;
   api = webApi();
+}
+
+/** `#token=…` from the printed URL, removed from the address bar (and so from history and copied links). */
+function takeTokenFromFragment(): string | null {
+  const m = location.hash.match(/(?:^#|&)token=([^&]+)/);
+  if (!m) return null;
+  const rest = location.hash.replace(/(^#|&)token=[^&]+&?/, '$1').replace(/^#$/, '');
+  history.replaceState(history.state, '', `${location.pathname}${location.search}${rest}`);
+  return decodeURIComponent(m[1]);
 }
