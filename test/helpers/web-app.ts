@@ -2,7 +2,7 @@
 // temporary folder), web mode on a LabService, and a headless Chromium page that records console errors.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { rendererInputsHash, viteBuildRenderer } from '../../main/renderer-build.ts';
 import { findChromium } from '../../main/environment/chromium.ts';
@@ -27,7 +27,10 @@ async function buildInto(dir: string): Promise<void> {
   const staging = `${dir}.${process.pid}`;
   await viteBuildRenderer(staging, 'silent');
   mkdirSync(CACHE, { recursive: true });
-  for (const old of readdirSync(CACHE)) if (!old.startsWith('.') && join(CACHE, old) !== staging) rmSync(join(CACHE, old), { recursive: true, force: true });
+  // Older builds go; this build's folder and other processes' staging of it stay (another test file
+  // may be serving from the one, or about to rename the other into place).
+  const current = basename(dir);
+  for (const old of readdirSync(CACHE)) if (!old.startsWith('.') && !old.startsWith(current)) rmSync(join(CACHE, old), { recursive: true, force: true });
   try {
     renameSync(staging, dir);
   } catch {
