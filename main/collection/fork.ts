@@ -78,6 +78,8 @@ export interface PrefixOptions {
   source: string;
   /** The episode header's agent name (default: the continuation's). */
   name?: string;
+  /** What a page that differs makes impossible, said first in the error ("cannot fork X at step N"). */
+  failure?: string;
   /** The thought recorded with replayed step i (default: the recorded step's own). */
   thought?: (index: number, recorded: StepRecord) => string | undefined;
   /**
@@ -121,8 +123,9 @@ export class PrefixAgent implements Agent {
     const diff = stateDifference(rec.observation, observation, this.options.source);
     if (diff) {
       this.diverged = `step ${i + 1}: ${diff}`;
-      const message = `the page at ${this.diverged}`;
-      throw this.options.onDifference === 'discard' ? new PrefixNotReproduced(message) : new StateNotReproduced(`state not reproduced at ${this.diverged}`);
+      throw this.options.onDifference === 'discard'
+        ? new PrefixNotReproduced(`${this.options.failure ?? 'state not reproduced'}: the page at ${this.diverged}`)
+        : new StateNotReproduced(`state not reproduced at ${this.diverged}`);
     }
     if (i === this.step) return this.continuation.act(observation, history);
     const thought = this.options.thought ? this.options.thought(i, rec) : rec.thought;
@@ -173,7 +176,7 @@ export function forkRequest(plan: ForkPlan, continuation: (instance: TaskInstanc
     seed: task.seed,
     tier: task.tier as Tier,
     ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
-    agent: (instance) => new PrefixAgent(continuation(instance), parent.steps, step, { source: 'the parent', onDifference: 'discard' }),
+    agent: (instance) => new PrefixAgent(continuation(instance), parent.steps, step, { source: 'the parent', failure: `cannot fork ${parent.header.id} at step ${step + 1}`, onDifference: 'discard' }),
     agentConfig: { ...opts.agentConfig, role: 'fork', of: parent.header.id, step },
     links: { forkOf: { episodeId: parent.header.id, step } },
   };
@@ -189,10 +192,5 @@ export async function forkEpisode(
   continuation: (instance: TaskInstance) => Agent,
   opts: { agentConfig?: Record<string, unknown>; maxSteps?: number } = {},
 ): Promise<EpisodeOutcome> {
-  try {
-    return await runEpisode({ ...deps, endOnGoal: plan.endOnGoal }, forkRequest(plan, continuation, opts));
-  } catch (err) {
-    if (err instanceof PrefixNotReproduced) throw new PrefixNotReproduced(`cannot fork ${plan.parent.header.id} at step ${plan.step + 1}: ${err.message}`);
-    throw err;
-  }
+  return runEpisode({ ...deps, endOnGoal: plan.endOnGoal }, forkRequest(plan, continuation, opts));
 }

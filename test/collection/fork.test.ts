@@ -21,6 +21,7 @@ useTaskEnvironment('lab-fork-', (f) => (fx = f));
 const deps = () => ({ env: fx.env, server: fx.server, store: fx.store, browserKind: fx.host.kind });
 const TASK = { family: 'shop', seed: 1, tier: 1 as const };
 let parentId = '';
+let tamperedId = '';
 
 /** The first event of this kind for this fork or demonstration. */
 function nextEvent<E extends 'forkDone' | 'demoDone'>(events: EventEmitter, name: E, match: (e: LabEvents[E]) => boolean): Promise<LabEvents[E]> {
@@ -74,6 +75,7 @@ test('a fork whose replayed page differs from the parent\'s stops, naming the st
     w.step({ observation: { ...s.observation, elements }, action: s.action, error: s.error, timing: s.timing });
   });
   w.end({ ...orig.end!, keyPoints: orig.end!.keyPoints, messages: orig.end!.messages });
+  tamperedId = w.id;
   const before = fx.store.episodeIds().length;
   await assert.rejects(
     forkEpisode(deps(), planFork(fx.store, w.id, 3), (i) => i.family.oracle(i.ctx)),
@@ -98,6 +100,12 @@ test('the service forks with the oracle in the background (progress, done, the l
     const fork = fx.store.readEpisode(done.outcome!.id);
     assert.deepEqual(fork.header.links.forkOf, { episodeId: parentId, step: 1 });
     assert.ok(fork.steps.every((s) => s.observation.screenshot), 'the app\'s forks record screenshots, for the viewer');
+
+    // Cancelled at once: the fork stops before its next step and is kept as cancelled, as a demonstration left is.
+    const cancelled = await lab.startFork({ episodeId: parentId, step: 2, agent: 'oracle' });
+    await lab.cancelFork(cancelled.forkId);
+    const stopped = await nextEvent(lab.events, 'forkDone', (e) => e.forkId === cancelled.forkId);
+    assert.equal(stopped.outcome?.reason, 'cancelled');
 
     await assert.rejects(lab.startFork({ episodeId: 'no-such-episode', step: 0, agent: 'oracle' }), /no episode no-such-episode/);
     await assert.rejects(lab.startFork({ episodeId: parentId, step: 4, agent: 'oracle' }), new RegExp(`episode ${parentId} has 4 steps: a fork takes over at step 1 to 4, not at step 5`));
@@ -134,6 +142,11 @@ test('a person\'s fork replays the prefix, then the page is theirs: one click ad
     assert.equal(fork.header.agent.name, 'human');
     assert.deepEqual(fork.header.links.forkOf, { episodeId: parentId, step: 3 });
     assert.deepEqual(fork.steps.map((s) => s.action), [...parent.steps.slice(0, 3).map((s) => s.action), `click('${button.id}')`]);
+
+    // A replay that does not reach the step: the demonstration never starts, and says why.
+    const before = fx.store.episodeIds().length;
+    await assert.rejects(lab.startForkDemo(tamperedId, 3), new RegExp(`cannot fork ${tamperedId} at step 4: the page at step 2: element 5 `));
+    assert.equal(fx.store.episodeIds().length, before);
   } finally {
     await lab.close();
   }
@@ -166,5 +179,24 @@ test('an endpoint agent continuing a fork is told the replayed steps as its own 
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+  }
+});
+
+test('the shipped policy continues a fork from the service: the replayed steps are not decoded, its own are, and the header names its folder', async () => {
+  assert.ok(parentId, 'needs the parent of the first test');
+  const parent = fx.store.readEpisode(parentId);
+  const lab = service();
+  try {
+    const { forkId } = await lab.startFork({ episodeId: parentId, step: 2, agent: 'policy' });
+    const done = await nextEvent(lab.events, 'forkDone', (e) => e.forkId === forkId);
+    assert.equal(done.error, undefined);
+    const fork = fx.store.readEpisode(done.outcome!.id);
+    assert.deepEqual(fork.steps.slice(0, 2).map((s) => s.action), parent.steps.slice(0, 2).map((s) => s.action));
+    assert.ok(fork.steps.length > 2, 'the policy took at least one step of its own');
+    assert.deepEqual(fork.steps.map((s) => s.io !== undefined), fork.steps.map((_, i) => i >= 2), 'a prompt and output on the policy\'s own steps only');
+    assert.deepEqual([fork.header.agent.name, fork.header.agent.config?.kind, fork.header.agent.config?.role, fork.header.agent.config?.step], ['policy', 'compact-policy', 'fork', 2]);
+    assert.match(String(fork.header.agent.config?.dir), /web-policy$/);
+  } finally {
+    await lab.close();
   }
 });
