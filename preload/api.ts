@@ -17,7 +17,7 @@ import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
 import type { Comparison } from '../main/experiment/compare.ts';
 import type {
   BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
-  EpisodeComparison, EpisodeRow, ExperimentInfo, ExperimentPresetInfo, StartExperimentRequest, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
+  EpisodeComparison, ForkRequest, EpisodeRow, ExperimentInfo, ExperimentPresetInfo, StartExperimentRequest, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
   ReviewDraft, ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
 } from './views.ts';
 
@@ -60,6 +60,19 @@ export interface LabApi {
   /** A click, entry or key from the live view; resolves when its action has run. */
   demoInput(demoId: string, input: HumanInput): Promise<InputOutcome & { stepError?: string | null; elements: PageElement[] }>;
   cancelDemo(demoId: string): Promise<void>;
+  /**
+   * Fork an episode at a step with an agent, in the background: the parent's steps before it are
+   * replayed on a fresh instance (each page checked), then the agent continues; the fork is a new
+   * episode linked to parent and step. Events forkStep, forkDone. An unknown episode, a step out of
+   * range or an agent that is not available is refused here.
+   */
+  startFork(request: ForkRequest): Promise<{ forkId: string }>;
+  cancelFork(forkId: string): Promise<void>;
+  /**
+   * Fork an episode at a step (0-based) with a person: resolves once the parent's earlier steps are
+   * replayed and the page is theirs; then a demonstration like startDemo's (demoInput, demoDone).
+   */
+  startForkDemo(episodeId: string, step: number): Promise<DemoStart>;
   /** Every dataset's readable versions; a version whose manifest cannot be read is named in `unreadable` with the reason, not fatal to the list. */
   listDatasets(): Promise<Array<{ name: string; versions: DatasetVersionInfo[]; unreadable?: Array<{ version: number; error: string }> }>>;
   /** The episodes one frozen version holds (id, task, split, outcome), with the filter it was made from. */
@@ -121,6 +134,10 @@ export interface LabEvents {
   demoFrame: { demoId: string; data: string; width: number; height: number };
   demoStep: { demoId: string; index: number; action: string; error: string | null };
   demoDone: { demoId: string; outcome: EpisodeOutcome | null; error?: string };
+  /** One step of a fork: replayed from the parent, or the agent's own. */
+  forkStep: { forkId: string; index: number; action: string; error: string | null; replayed: boolean };
+  /** The fork ended: the new episode's outcome, or why it could not be made (no episode is kept then). */
+  forkDone: { forkId: string; outcome: EpisodeOutcome | null; error?: string };
   exportProgress: { exportId: string; done: number; total: number };
   exportDone: { exportId: string; result: ExportResult | null; error?: string };
   decodeBenchProgress: { benchId: string; done: number; total: number };
@@ -143,7 +160,7 @@ export type LabEventName = keyof LabEvents;
 
 export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'compareEpisodes', 'listResultScopes', 'resultsGrid', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
-  'startDemo', 'demoInput', 'cancelDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
+  'startDemo', 'demoInput', 'cancelDemo', 'startFork', 'cancelFork', 'startForkDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
   'listCollectionRuns', 'readReviewTask', 'reviewDecide', 'readReviewDraft', 'freezeReviewDraft', 'checkReviewDraft',
   'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
@@ -151,7 +168,7 @@ export const METHODS: readonly LabMethod[] = [
   'readDatasetVersion',
 ];
 export const EVENTS: readonly LabEventName[] = [
-  'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'exportProgress', 'exportDone',
+  'replayStep', 'replayDone', 'demoFrame', 'demoStep', 'demoDone', 'forkStep', 'forkDone', 'exportProgress', 'exportDone',
   'decodeBenchProgress', 'decodeBenchDone', 'decodeLoop', 'decodeDone', 'trainingLines',
   'experimentStage', 'experimentProgress', 'experimentDone',
 ];

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import type { LabApi, LabMethod } from './api.ts';
-import { SCOPE_KINDS } from './views.ts';
+import { FORK_AGENTS, SCOPE_KINDS } from './views.ts';
 import { datasetFilterSchema } from '../main/datasets/filter.ts';
 import { EXPORT_FORMATS } from '../main/datasets/export/formats.ts';
 import { SPLITS } from '../main/datasets/split.ts';
@@ -85,6 +85,9 @@ export const PARAMS = {
   startDemo: z.tuple([id, z.number().int().min(0)]),
   demoInput: z.tuple([id, humanInputSchema]),
   cancelDemo: z.tuple([id]),
+  startFork: z.tuple([z.object({ episodeId: id, step: z.number().int().min(0), agent: z.enum(FORK_AGENTS) }).strict()]),
+  cancelFork: z.tuple([id]),
+  startForkDemo: z.tuple([id, z.number().int().min(0)]),
   listDatasets: none,
   previewDataset: z.tuple([datasetFilterSchema, splitRatios.optional()]),
   readDatasetVersion: z.tuple([id, z.number().int().min(1)]),

@@ -434,12 +434,30 @@ export interface DemoStart {
   viewport: { width: number; height: number };
   /** The live page's element list, for hover highlights in the live view. */
   elements: PageElement[];
+  /** A fork's demonstration: the parent and the step (0-based) where the person takes over. */
+  forkOf?: { episodeId: string; step: number };
+  /** The steps recorded before the page became the person's (a fork's replayed prefix), in order. */
+  steps: Array<{ index: number; action: string; error: string | null }>;
+}
+
+/** The agents the app forks an episode with in the background (a person forks through startForkDemo). */
+export const FORK_AGENTS = ['oracle', 'policy', 'endpoint'] as const;
+export type ForkAgent = (typeof FORK_AGENTS)[number];
+
+export interface ForkRequest {
+  episodeId: string;
+  /** The step (0-based, as stored) where the agent takes over; the parent's steps before it are replayed. */
+  step: number;
+  /** The task family's oracle, the shipped compact policy, or the model behind the configured endpoint. */
+  agent: ForkAgent;
 }
 
 export interface LabInfo {
   labDir: string;
   mode: 'electron' | 'web';
   episodes: number;
+  /** The model behind the endpoint the workbench was started with ($LAB_ENDPOINT_URL, $LAB_ENDPOINT_MODEL); null when none is set, and no endpoint agent is offered. */
+  endpoint: { model: string } | null;
 }
 
 export interface TaskInfo {

@@ -232,11 +232,7 @@ export class CompactPolicyAgent implements Agent {
     const promptText = tokenizer.decode(prompt);
     const elements = promptElements(promptText);
     const seed = mixSeed(this.taskSeed, this.step++);
-    const page = pageKey(obs);
-    const stalled = page === this.lastPage && history.length > 0 && (this.options.stallBan ?? false) ? history.at(-1)!.action : null;
-    this.lastPage = page;
-    if (stalled && this.options.stallBanAll) this.stalledOn.set(page, (this.stalledOn.get(page) ?? new Set()).add(stalled));
-    const bans = this.options.stallBanAll ? [...(this.stalledOn.get(page) ?? [])] : stalled ? [stalled] : [];
+    const bans = this.notePage(obs, history);
     const guide = () => {
       const words = settings.messageWords && (this.options.messageWords ?? true) ? { prompt: promptText, vocabulary: settings.messageWords } : undefined;
       const g = new ActionGuide(tokenizer, elements, eot, settings.targets === 'action', maxNew, this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, settings.prompt.thought === 'element', words, citeLinesFor(promptText, settings.prompt.answer), this.options.statedValue ?? true);
@@ -272,6 +268,21 @@ export class CompactPolicyAgent implements Agent {
     // The prompt as the model read it (after clipping to its context) and its tokens as written.
     const io = stepIo({ prompt: tokenizer.decode(prompt), output: text, promptTokens: prompt.length, outputTokens: out.stats.newTokens });
     return parsed.thought ? { thought: parsed.thought, action: parsed.action, io } : { action: parsed.action, io };
+  }
+
+  /** A turn replayed for the policy (a fork's prefix): counted, and its page noted, as if it had acted; nothing is decoded. */
+  observe(obs: Observation, _turn: AgentTurn, history: readonly AgentTurn[]): void {
+    this.step++;
+    this.notePage(obs, history);
+  }
+
+  /** Note the page a step starts on; returns the actions the stall ban forbids there. */
+  private notePage(obs: Observation, history: readonly AgentTurn[]): string[] {
+    const page = pageKey(obs);
+    const stalled = page === this.lastPage && history.length > 0 && (this.options.stallBan ?? false) ? history.at(-1)!.action : null;
+    this.lastPage = page;
+    if (stalled && this.options.stallBanAll) this.stalledOn.set(page, (this.stalledOn.get(page) ?? new Set()).add(stalled));
+    return this.options.stallBanAll ? [...(this.stalledOn.get(page) ?? [])] : stalled ? [stalled] : [];
   }
 }
 

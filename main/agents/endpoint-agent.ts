@@ -177,6 +177,12 @@ export class EndpointAgent implements Agent {
     this.steps.push({ thought, action, error: null });
     return turn;
   }
+
+  /** A turn replayed for the agent (a fork's prefix): the conversation holds it as the model's own step; no request is made. */
+  observe(observation: Observation, turn: AgentTurn): void {
+    if (this.steps.length) this.steps[this.steps.length - 1].error = observation.lastActionError;
+    this.steps.push({ thought: turn.thought && clipText(turn.thought, THOUGHT_CHARS), action: turn.action, error: null });
+  }
 }
 
 /** A different sampling seed for every step of an attempt, reproducible from the attempt's seed. */

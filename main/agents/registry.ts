@@ -7,7 +7,7 @@ import { AGENT_NAMES } from './names.ts';
 import type { TaskInstance } from '../tasks/server.ts';
 import { randomAgent } from './random.ts';
 import { NoisyExpert, type NoisyExpertOptions } from './noisy-expert.ts';
-import { EndpointAgent, type EndpointAgentOptions } from './endpoint-agent.ts';
+import { EndpointAgent, endpointSettings, type EndpointAgentOptions } from './endpoint-agent.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions } from './compact-policy.ts';
 
 export { AGENT_NAMES, type AgentName } from './names.ts';
@@ -39,4 +39,15 @@ export function makeAgent(name: string, instance: TaskInstance, seed: number, co
     default:
       throw new Error(`unknown agent "${name}" (known: ${AGENT_NAMES.join(', ')})`);
   }
+}
+
+/**
+ * What an episode's header records of the agent (`agentConfig`), as `lab episode` records it: the
+ * endpoint's settings, the policy's folder; nothing for the agents without settings.
+ */
+export function agentConfigOf(name: string, seed: number, context: AgentContext = {}): Record<string, unknown> | undefined {
+  if (name === 'endpoint' && context.endpoint) return { kind: 'endpoint', seed, ...endpointSettings({ ...context.endpoint, seed }) };
+  // As collection records it: which policy folder acted (the shipped one when none was named).
+  if (name === 'policy' && context.policy) return { kind: 'compact-policy', seed, dir: context.policy.dir };
+  return undefined;
 }

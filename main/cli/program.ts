@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { registerTasksCommands } from './commands/tasks.ts';
 import { registerEpisodeCommands } from './commands/episodes.ts';
+import { registerForkCommand } from './commands/fork.ts';
 import { registerBenchCommands } from './commands/bench.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerWebCommand } from './commands/web.ts';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
 
   registerTasksCommands(program);
   registerEpisodeCommands(program);
+  registerForkCommand(program);
   registerBenchCommands(program);
   registerDemoCommand(program);
   registerWebCommand(program);

@@ -6,11 +6,13 @@
 import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { Observation, PageElement } from '../environment/types.ts';
-import { formatAction, type Action } from '../environment/actions.ts';
+import { formatAction, parseAction, type Action } from '../environment/actions.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
-import { runEpisode, type EpisodeOutcome } from './episode.ts';
+import { runEpisode, type EpisodeOutcome, type EpisodeRequest } from './episode.ts';
+import { forkRequest, type ForkPlan } from './fork.ts';
+import type { TaskInstance } from '../tasks/server.ts';
 import { humanInputSchema, type HumanInput } from './demonstration-input.ts';
 
 export { humanInputSchema, type HumanInput };
@@ -46,18 +48,29 @@ export class HumanAgent implements Agent {
   private giveUp: ((err: Error) => void) | null = null;
   private focused: string | null = null;
 
-  constructor(private onReset: () => void = () => {}) {}
+  /** onTurn: the episode waits for the person's next input (the first time: the page is theirs). */
+  constructor(private onTurn: () => void = () => {}) {}
 
   reset(): void {
     this.focused = null;
-    this.onReset();
   }
 
   act(_observation: Observation): Promise<AgentTurn> {
     return new Promise((resolve, reject) => {
       this.waiting = resolve;
       this.giveUp = reject;
+      this.onTurn();
     });
+  }
+
+  /** A replayed step (a fork's prefix): typing goes to the field it acted on, as after the person's own click. */
+  observe(_observation: Observation, turn: AgentTurn): void {
+    try {
+      const action = parseAction(turn.action);
+      if (action.type === 'click' || action.type === 'fill' || action.type === 'press') this.focused = action.id;
+    } catch {
+      // A malformed recorded action focuses nothing.
+    }
   }
 
   /** The person left: the episode loop stops waiting for them. */
@@ -119,49 +132,62 @@ export interface DemoEvents {
 
 /**
  * One live demonstration: a fresh task instance in a fresh page, streamed as a screencast, with
- * the person's inputs recorded as the episode's actions.
+ * the person's inputs recorded as the episode's actions. A fork's demonstration (`fork`) first
+ * replays the parent's steps before the fork's step (collection/fork.ts); the page is the
+ * person's, and the screencast starts, once that is done.
  */
 export class DemoSession {
   readonly agent: HumanAgent;
   private stepDone: ((r: { index: number; action: string; error: string | null }) => void) | null = null;
   private finished: Promise<EpisodeOutcome | null>;
   private controller = new AbortController();
+  private failure: string | null = null;
   spec: TaskSpec | null = null;
+  /** Every step recorded so far (a fork's replayed prefix before the person's first input). */
+  readonly steps: Array<{ index: number; action: string; error: string | null }> = [];
 
   constructor(
     private deps: { env: BrowserEnv; server: TaskServer; store: LabStore; browserKind: string },
-    request: { family: string; seed: number; maxSteps?: number },
+    request: { family: string; seed: number; maxSteps?: number; fork?: ForkPlan },
     private on: DemoEvents,
   ) {
     let ready!: () => void;
-    const started = new Promise<void>((r) => (ready = r));
+    const firstTurn = new Promise<void>((r) => (ready = r));
     this.agent = new HumanAgent(ready);
+    const human = (instance: TaskInstance) => {
+      this.spec = instance.spec;
+      return this.agent;
+    };
+    const maxSteps = request.maxSteps ?? 50;
+    const episode: EpisodeRequest = request.fork
+      ? forkRequest(request.fork, human, { maxSteps: Math.max(maxSteps, request.fork.step + 1) })
+      : { family: request.family, seed: request.seed, maxSteps, agent: human };
     this.finished = runEpisode(
       {
         ...deps,
         signal: this.controller.signal,
+        ...(request.fork ? { endOnGoal: request.fork.endOnGoal } : {}),
         onStep: (index, turn, error) => {
+          this.steps.push({ index, action: turn.action, error });
           this.on.step({ index, action: turn.action, error });
           this.stepDone?.({ index, action: turn.action, error });
           this.stepDone = null;
         },
       },
-      {
-        family: request.family,
-        seed: request.seed,
-        maxSteps: request.maxSteps ?? 50,
-        agent: (instance) => {
-          this.spec = instance.spec;
-          return this.agent;
-        },
-      },
+      episode,
     ).then(
       (out) => (this.on.done(out), out),
-      (err: Error) => (this.on.done(null, err.message), null),
+      (err: Error) => ((this.failure = err.message), this.on.done(null, err.message), null),
     );
-    this.started = started.then(() => this.startScreencast());
+    // The episode may end before the person's first turn (a fork whose replay did not reach the step).
+    const ended = this.finished.then(() => {
+      throw new Error(this.failure ?? 'the demonstration ended before it was your turn');
+    });
+    this.started = Promise.race([firstTurn, ended]).then(() => this.startScreencast());
+    this.started.catch(() => {}); // whoever awaits it gets the error; nobody else must crash on it
   }
 
+  /** Resolves when the page is the person's (the screencast runs); rejects when the episode ended first. */
   readonly started: Promise<void>;
 
   private async startScreencast(): Promise<void> {

@@ -12,7 +12,7 @@ import { parseAction } from '../environment/actions.ts';
 import type { TaskInstance, TaskServer } from '../tasks/server.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
-import type { EndRecord, ObservationRecord, ProvenanceRecord } from '../store/schema.ts';
+import type { EndRecord, EpisodeHeader, ObservationRecord, ProvenanceRecord } from '../store/schema.ts';
 
 export interface EpisodeRequest {
   family: string;
@@ -23,7 +23,7 @@ export interface EpisodeRequest {
   maxSteps?: number;
   /** Agent config recorded in the header (model, temperature, rates...). */
   agentConfig?: Record<string, unknown>;
-  links?: { retryOf?: string; reflection?: string; shortenedFrom?: string };
+  links?: EpisodeHeader['links'];
   /** This episode's place in its run (attempt, arm); added to the deps' provenance. */
   provenance?: ProvenanceRecord;
 }

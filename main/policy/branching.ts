@@ -14,7 +14,8 @@
  * sites are deterministic per seed, so the same actions reach the same page. Each replayed page
  * is checked against the one the rollout recorded (URL below the instance prefix, and every
  * element's role, name, value and state); the first mismatch makes the state unreproducible.
- * Actions are carried over by element meaning (role, name, rank), not by id.
+ * Actions are carried over by element meaning (role, name, rank), not by id. This replay is the
+ * one a fork of an episode uses (collection/fork.ts, PrefixAgent).
  *
  * The oracle is shown every page of the branch, the replayed ones included, and decides on each;
  * its decisions before the forced action are discarded. Oracles keep memory of what they have seen
@@ -27,84 +28,59 @@
  */
 import type { Observation, PageElement } from '../environment/types.ts';
 import type { Agent, AgentTurn } from '../tasks/agent.ts';
-import { resolveAction } from '../collection/shorten.ts';
 import type { TaskSpec } from '../tasks/types.ts';
-import type { ObservationRecord } from '../store/schema.ts';
 import type { EpisodeData } from '../store/lab.ts';
 import { LabelStore } from '../store/labels.ts';
-import { normalizeText } from '../common/normalize.ts';
 import { runEpisode, type EpisodeDeps } from '../collection/episode.ts';
-import { normaliseUrl } from '../collection/replay.ts';
+import { carryAction, PrefixAgent } from '../collection/fork.ts';
 import { miningReport, type MinedFailure } from './mining.ts';
 import { CONFIRMATION_STATUSES, type BranchOutcome, type BranchRun, type Confirmation, type ConfirmationStatus, type MinedFailureRecord } from './mining-file.ts';
 
 export const BRANCH_TAG = 'branch';
 export type BranchKind = 'reference' | 'policy';
 
-/** What tells two renderings of a page apart for an agent: everything but ids, boxes and scroll. */
-function elementMeaning(e: PageElement): string {
-  return JSON.stringify([e.role, normalizeText(e.name), e.value ?? null, e.checked ?? null, e.selected ?? null, e.disabled ?? null, e.expanded ?? null, e.visible]);
-}
-
-/** Null when the live page is the recorded one; else what differs, for the report. */
-export function stateDifference(recorded: Pick<ObservationRecord, 'url' | 'elements'>, live: Pick<Observation, 'url' | 'elements'>): string | null {
-  const [ru, lu] = [normaliseUrl(recorded.url), normaliseUrl(live.url)];
-  if (ru !== lu) return `URL ${lu} where the rollout recorded ${ru}`;
-  const n = Math.max(recorded.elements.length, live.elements.length);
-  for (let i = 0; i < n; i++) {
-    const [r, l] = [recorded.elements[i], live.elements[i]];
-    if (r && l && elementMeaning(r) === elementMeaning(l)) continue;
-    const show = (e: PageElement | undefined) => (e ? `${e.role} "${e.name}"${e.value !== undefined ? ` = "${e.value}"` : ''}` : 'nothing');
-    return `element ${i + 1} of ${live.elements.length} is ${show(l)} where the rollout recorded ${show(r)} (of ${recorded.elements.length})`;
-  }
-  return null;
-}
-
-/**
- * An action written for one rendering of a page, rewritten for another: its element is looked up
- * by meaning (role, name and rank, as trajectory shortening replays steps). Actions without an
- * element, or whose element is not on the first page, stay as written.
- */
-export function carryAction(action: string, from: readonly PageElement[], to: readonly PageElement[]): string {
-  return resolveAction(action, { elements: [...from] }, { elements: [...to] });
-}
-
-class StateNotReproduced extends Error {}
+// Pages compared, and actions carried, as a fork replays its parent's prefix: one replay for both.
+export { carryAction, stateDifference } from '../collection/fork.ts';
 
 /**
  * The branch's agent: the rollout's actions up to the critical step (each page checked against
  * the recorded one), the forced action there, then the oracle. The oracle sees every page.
  */
-export class BranchAgent implements Agent {
-  readonly name = 'branch';
-  /** Set when a replayed page differed from the recorded one: the state is unreproducible. */
-  diverged: string | null = null;
+export class BranchAgent extends PrefixAgent {
+  constructor(
+    oracle: Agent,
+    /** The rollout's steps up to and including the critical one (the pages to check). */
+    recorded: EpisodeData['steps'],
+    critical: number,
+    /** The action to take at the critical state, and the page it was written for. */
+    forced: { action: string; elements: readonly PageElement[] },
+  ) {
+    super(new ForcedThenOracle(oracle, critical, forced), recorded, critical, {
+      source: 'the rollout',
+      name: 'branch',
+      thought: (i) => `replay of the rollout's step ${i + 1}`,
+      // An unreproducible state is reported with the branch episode that found it.
+      onDifference: 'end',
+    });
+  }
+}
 
+/** At the critical step the forced action, elsewhere the oracle's; the oracle sees every page either way. */
+class ForcedThenOracle implements Agent {
+  readonly name = 'branch';
   constructor(
     private readonly oracle: Agent,
-    /** The rollout's steps up to and including the critical one (the pages to check). */
-    private readonly recorded: EpisodeData['steps'],
     private readonly critical: number,
-    /** The action to take at the critical state, and the page it was written for. */
     private readonly forced: { action: string; elements: readonly PageElement[] },
   ) {}
 
-  async reset(task: TaskSpec): Promise<void> {
-    this.diverged = null;
-    await this.oracle.reset(task);
+  reset(task: TaskSpec): Promise<void> | void {
+    return this.oracle.reset(task);
   }
 
   async act(observation: Observation, history: readonly AgentTurn[]): Promise<AgentTurn> {
-    const i = history.length;
-    if (i > this.critical) return this.oracle.act(observation, history);
-    const rec = this.recorded[i];
-    const diff = stateDifference(rec.observation, observation);
-    if (diff) {
-      this.diverged = `step ${i + 1}: ${diff}`;
-      throw new StateNotReproduced(`state not reproduced at ${this.diverged}`);
-    }
-    await this.oracle.act(observation, history); // seen, not obeyed (see the header)
-    if (i < this.critical) return { thought: `replay of the rollout's step ${i + 1}`, action: carryAction(rec.action, rec.observation.elements, observation.elements) };
+    const own = await this.oracle.act(observation, history); // seen, not obeyed at the critical step (see the header)
+    if (history.length !== this.critical) return own;
     return { thought: 'the branch action at the critical state', action: carryAction(this.forced.action, this.forced.elements, observation.elements) };
   }
 }

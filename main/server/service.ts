@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { LabApi, LabEventName, LabEvents } from '../../preload/api.ts';
 import type {
   BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
-  EpisodeRow, ExperimentInfo, ExperimentPresetInfo, GridColumns, StartExperimentRequest, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
+  EpisodeRow, ForkRequest, ExperimentInfo, ExperimentPresetInfo, GridColumns, StartExperimentRequest, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
 } from '../../preload/views.ts';
 import type { LabStore } from '../store/lab.ts';
 import { LabelStore, type LabelEdit } from '../store/labels.ts';
@@ -40,6 +40,8 @@ import { decide, freezeReview, readReviewDraft } from './review-decisions.ts';
 import { DecodingLab } from './decoding.ts';
 import { TrainingLab } from './training.ts';
 import { ExperimentsLab } from './experiments.ts';
+import { configuredEndpoint, ForksLab } from './forks.ts';
+import type { ForkPlan } from '../collection/fork.ts';
 import type { Comparison } from '../experiment/compare.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 import { labPaths } from '../store/layout.ts';
@@ -77,6 +79,7 @@ export class LabService implements LabApi {
   private finishedExports = new Map<string, string>();
   private decoding: DecodingLab;
   private training: TrainingLab;
+  private forks: ForksLab;
   readonly experiments: ExperimentsLab;
 
   constructor(private deps: ServiceDeps) {
@@ -85,6 +88,15 @@ export class LabService implements LabApi {
     this.training = new TrainingLab(deps.store.dir, (event, data) => this.emit(event, data));
     this.experiments = new ExperimentsLab({
       store: deps.store,
+      runtime: async () => {
+        const [host, server] = await Promise.all([this.host(), this.tasks()]);
+        return { host, server };
+      },
+      emit: (event, data) => this.emit(event, data),
+    });
+    this.forks = new ForksLab({
+      store: deps.store,
+      families: deps.families,
       runtime: async () => {
         const [host, server] = await Promise.all([this.host(), this.tasks()]);
         return { host, server };
@@ -102,7 +114,7 @@ export class LabService implements LabApi {
   }
 
   async info(): Promise<LabInfo> {
-    return { labDir: this.deps.store.dir, mode: this.deps.mode, episodes: this.deps.store.episodeIds().length };
+    return { labDir: this.deps.store.dir, mode: this.deps.mode, episodes: this.deps.store.episodeIds().length, endpoint: configuredEndpoint() };
   }
 
   async listEpisodes(): Promise<{ episodes: EpisodeRow[]; errors: string[] }> {
@@ -220,11 +232,30 @@ export class LabService implements LabApi {
     const f = this.deps.families.get(family);
     if (!f) throw new Error(`unknown task family "${family}"`);
     if (!Number.isInteger(seed) || seed < 0) throw new Error(`seed must be a non-negative integer, got ${seed}`);
+    return this.openDemo({ family: f.name, seed });
+  }
+
+  async startFork(request: ForkRequest): Promise<{ forkId: string }> {
+    return this.forks.start(request);
+  }
+
+  async cancelFork(forkId: string): Promise<void> {
+    this.forks.cancel(forkId);
+  }
+
+  async startForkDemo(episodeId: string, step: number): Promise<DemoStart> {
+    const fork = this.forks.plan(episodeId, step);
+    const task = fork.parent.header.task;
+    return this.openDemo({ family: task.family, seed: task.seed, fork });
+  }
+
+  /** A live demonstration (a fork's, after its replayed prefix), registered for demoInput and cancelDemo. */
+  private async openDemo(request: { family: string; seed: number; fork?: ForkPlan }): Promise<DemoStart> {
     const [host, server] = await Promise.all([this.host(), this.tasks()]);
     // No marks drawn into the page: the person watches it live (the viewer draws boxes itself).
-    const env = new BrowserEnv(host, { screenshots: true, marks: false });
+    const env = new BrowserEnv(host, { screenshots: true, marks: false, ...request.fork?.envOptions });
     const demoId = randomBytes(6).toString('hex');
-    const demo = new DemoSession({ env, server, store: this.deps.store, browserKind: host.kind }, { family: f.name, seed }, {
+    const demo = new DemoSession({ env, server, store: this.deps.store, browserKind: host.kind }, request, {
       frame: (frame) => this.emit('demoFrame', { demoId, ...frame }),
       step: (step) => this.emit('demoStep', { demoId, ...step }),
       done: (outcome, error) => {
@@ -244,6 +275,8 @@ export class LabService implements LabApi {
       instruction: spec.instruction,
       viewport: env.options.viewport,
       elements: [...env.elements],
+      ...(request.fork ? { forkOf: { episodeId: request.fork.parent.header.id, step: request.fork.step } } : {}),
+      steps: [...demo.steps],
     };
   }
 
@@ -475,6 +508,7 @@ export class LabService implements LabApi {
   async close(): Promise<void> {
     for (const id of this.replays.keys()) await this.cancelReplay(id);
     for (const id of this.demos.keys()) await this.cancelDemo(id);
+    await this.forks.close();
     this.decoding.close();
     this.training.close();
     await this.experiments.close(); // before the browser: its stage stops cleanly first

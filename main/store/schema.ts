@@ -111,7 +111,13 @@ export const episodeHeaderSchema = z.object({
     textLayout: z.string().optional(),
   }),
   links: z
-    .object({ retryOf: z.string().optional(), reflection: z.string().optional(), shortenedFrom: z.string().optional() })
+    .object({
+      retryOf: z.string().optional(),
+      reflection: z.string().optional(),
+      shortenedFrom: z.string().optional(),
+      /** A fork (collection/fork.ts): the parent episode and the step (0-based) where this episode's agent took over; the parent's steps before it were replayed. */
+      forkOf: z.object({ episodeId: z.string(), step: z.number().int().min(0) }).optional(),
+    })
     .default({}),
   provenance: provenanceRecordSchema.optional(),
 });

@@ -64,4 +64,12 @@ export interface Agent {
   /** Called once per episode before the first step. */
   reset(task: TaskSpec, space?: ActionSpace): Promise<void> | void;
   act(observation: Observation, history: readonly AgentTurn[]): Promise<AgentTurn>;
+  /**
+   * A turn taken on the agent's behalf on this page (the replayed prefix of a fork,
+   * main/collection/fork.ts): an agent that keeps its own memory of the episode (the endpoint
+   * agent's conversation, the policy's step count) records it as if it had acted. Without it, the
+   * page is shown to the agent through act() and its answer discarded, which is what an oracle,
+   * whose memory is of the pages it has seen, needs.
+   */
+  observe?(observation: Observation, turn: AgentTurn, history: readonly AgentTurn[]): Promise<void> | void;
 }

@@ -1,65 +1,42 @@
 import { describeAction } from '../../environment/action-target.ts';
 import { Option, type Command } from 'commander';
-import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
-import { resolve } from 'node:path';
-import { AGENT_NAMES } from '../../agents/names.ts';
-import { ENDPOINT_DEFAULTS } from '../../agents/endpoint-defaults.ts';
+import type { EpisodeOutcome } from '../../collection/episode.ts';
+import { agentContextFromFlags, withAgentOptions, withSignal, type AgentFlags } from '../agent-flags.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { JudgmentStore } from '../../store/judgments.ts';
 import { EPISODE_STATUSES } from '../../store/lab.ts';
 import { describeProvenance, provenanceOf } from '../../store/provenance.ts';
 import { forTerminal } from '../terminal.ts';
-import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
+import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
 
-interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
-  maxTokens?: number;
+interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ActionSetFlags, AgentFlags {
   task: string;
   seed: number;
-  agent: string;
   tier?: Tier;
   maxSteps?: number;
   screenshots?: boolean;
   json?: boolean;
-  endpoint?: string;
-  model?: string;
-  vision?: boolean;
-  endpointTimeout?: number;
-  endpointWait?: number;
-  policy?: string;
 }
 
 export function registerEpisodeCommands(program: Command): void {
-  withBrowserOptions(withActionSetsOption(withEndOnGoalOption(withMiniwobOption(withImageOptions(
+  withBrowserOptions(withActionSetsOption(withEndOnGoalOption(withMiniwobOption(withAgentOptions(
     program
       .command('episode')
       .description('run one episode of a task (built-in family, imported task set, MiniWoB++ task) with an agent and record it in the lab')
       .requiredOption('--task <family>', 'task family, imported task set or miniwob.<task> (see `lab tasks list`)')
       .requiredOption('--seed <n>', 'task seed', intOption('--seed'))
-      .option('--agent <name>', `agent: ${AGENT_NAMES.join(' | ')}`, 'oracle')
       .option('--tier <n>', 'difficulty tier 1-3 (default: derived from the seed)', tierOption())
       .option('--max-steps <n>', 'step budget (default: by tier)', intOption('--max-steps', 1))
       .option('--screenshots', 'record a set-of-marks screenshot at every step')
-      .option('--endpoint <url>', 'agent endpoint: OpenAI-compatible base URL (default $LAB_ENDPOINT_URL)')
-      .option('--model <name>', 'agent endpoint: model name (default $LAB_ENDPOINT_MODEL)')
-      .option('--vision', 'agent endpoint: send the set-of-marks screenshot to the model (turns --screenshots on)')
-      .option('--endpoint-timeout <s>', 'agent endpoint: longest one request may take, in seconds (default 120)', intOption('--endpoint-timeout', 1))
-      .option('--endpoint-wait <s>', `agent endpoint: seconds to keep retrying a failing endpoint (unreachable, timed out, 429/5xx), from its first failure, before the episode stops (default ${ENDPOINT_DEFAULTS.maxWaitMs / 1000})`, intOption('--endpoint-wait', 0))
-      .option('--max-tokens <n>', `agent endpoint: longest answer per step (default ${ENDPOINT_DEFAULTS.maxTokens})`, intOption('--max-tokens', 1))
-      .option('--policy <dir>', `agent policy: the compact policy's model folder (from \`lab train sft\` or \`lab train policy\`; default: the shipped policy, ${SHIPPED_POLICY_NAME})`)
       .option('--json', 'print JSON'),
   ))))).action(async (opts: EpisodeFlags, cmd: Command) => {
-    if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
+    // The endpoint and policy are checked before anything starts.
+    const context = await agentContextFromFlags(opts);
     // Loaded here, not at start-up: the agents (TF.js for the policy) and the browser environment.
-    const [{ BrowserEnv }, { runEpisode }, { makeAgent }, { endpointSettings }, { endpointFromEnv }] = await Promise.all([
+    const [{ BrowserEnv }, { runEpisode }, { makeAgent, agentConfigOf }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../collection/episode.ts'), import('../../agents/registry.ts'),
-      import('../../agents/endpoint-agent.ts'), import('../../llm/client.ts'),
     ]);
-    // The endpoint agent reads its endpoint from the flags or the environment; checked before anything starts.
-    const endpoint = opts.agent === 'endpoint'
-      ? { ...endpointFromEnv({ ...(opts.endpoint ? { baseUrl: opts.endpoint } : {}), ...(opts.model ? { model: opts.model } : {}) }), vision: !!opts.vision, ...(opts.endpointTimeout ? { timeoutMs: opts.endpointTimeout * 1000 } : {}), ...(opts.endpointWait !== undefined ? { maxWaitMs: opts.endpointWait * 1000 } : {}), ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}), ...(opts.imageDetail ? { imageDetail: opts.imageDetail } : {}), ...(opts.imageMaxSide ? { imageMaxSide: opts.imageMaxSide } : {}) }
-      : undefined;
-    const policyDir = opts.policy ?? (opts.agent === 'policy' ? SHIPPED_POLICY : undefined);
-    const policy = policyDir ? { dir: resolve(policyDir) } : undefined;
+    const { endpoint } = context;
     const store = openLab(cmd);
     const server = await startTaskServer(extraFamilies(store.dir, opts));
     const host = await startBrowser(opts).catch(async (err) => {
@@ -72,6 +49,7 @@ export function registerEpisodeCommands(program: Command): void {
       ...(opts.actions ? { actionSets: opts.actions } : {}),
     });
     await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
+      const agentConfig = agentConfigOf(opts.agent, opts.seed, context);
       const outcome = await runEpisode(
         {
           env,
@@ -87,13 +65,8 @@ export function registerEpisodeCommands(program: Command): void {
           seed: opts.seed,
           tier: opts.tier,
           maxSteps: opts.maxSteps,
-          agent: (instance) => makeAgent(opts.agent, instance, opts.seed, {
-              endpoint: endpoint && { ...endpoint, signal, onRetry: (r) => process.stderr.write(`  endpoint: ${forTerminal(r.error)}; retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s\n`) },
-              policy,
-            }),
-          ...(endpoint ? { agentConfig: { kind: 'endpoint', seed: opts.seed, ...endpointSettings(endpoint) } } : {}),
-          // As collection records it: which policy folder acted (the shipped one when none was named).
-          ...(opts.agent === 'policy' && policy ? { agentConfig: { kind: 'compact-policy', seed: opts.seed, dir: policy.dir } } : {}),
+          agent: (instance) => makeAgent(opts.agent, instance, opts.seed, withSignal(context, signal)),
+          ...(agentConfig ? { agentConfig } : {}),
         },
       );
       if (opts.json) return printJson({ task: opts.task, seed: opts.seed, agent: opts.agent, ...outcome });
@@ -101,10 +74,7 @@ export function registerEpisodeCommands(program: Command): void {
       process.stdout.write(
         `${opts.task} seed ${opts.seed} with ${opts.agent}: ${verdict} in ${outcome.steps} steps (${(outcome.durationMs / 1000).toFixed(1)} s, ended by ${outcome.reason})\n`,
       );
-      if (outcome.reward) process.stdout.write(`  page reward ${outcome.reward.value} (raw ${outcome.reward.raw})${outcome.reward.reason ? `: ${outcome.reward.reason}` : ''}\n`);
-      if (outcome.checker === 'judge') process.stdout.write(`  no checker on the live web: judge it with \`lab judge ${outcome.id}\`\n`);
-      for (const k of outcome.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
-      process.stdout.write(`episode ${outcome.id}\n  ${outcome.path}\n`);
+      printOutcomeDetails(outcome);
     });
   });
 
@@ -146,6 +116,8 @@ export function registerEpisodeCommands(program: Command): void {
       const t = e.header.task;
       process.stdout.write(`${e.header.id}: ${t.family} seed ${t.seed} (${t.split}, tier ${t.tier}), agent ${e.header.agent.name}\n${forTerminal(t.instruction, { multiline: true })}\n`);
       const from = describeProvenance(provenanceOf(e.header));
+      const fork = e.header.links.forkOf;
+      if (fork) process.stdout.write(`forked from ${fork.episodeId} at step ${fork.step + 1} (${fork.step === 0 ? 'nothing replayed' : fork.step === 1 ? 'its step 1 replayed' : `its steps 1-${fork.step} replayed`})\n`);
       process.stdout.write(from ? `from ${forTerminal(from)}\n\n` : '\n');
       for (const s of e.steps) {
         process.stdout.write(`${String(s.index + 1).padStart(3)}. ${forTerminal(describeAction(s.action, s.observation.elements))}${s.error ? `  -> ${s.error.code}: ${forTerminal(s.error.message)}` : ''}  [${forTerminal(s.observation.url)}] ${s.timing.totalMs} ms\n`);
@@ -167,4 +139,12 @@ export function registerEpisodeCommands(program: Command): void {
         for (const k of e.end.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${forTerminal(k.detail)})` : ''}\n`);
       } else process.stdout.write('\n(incomplete: the run stopped before the episode ended)\n');
     });
+}
+
+/** What `lab episode` and `lab fork` print under the verdict: the page's reward, a judge to ask, the key points, the episode. */
+export function printOutcomeDetails(outcome: EpisodeOutcome): void {
+  if (outcome.reward) process.stdout.write(`  page reward ${outcome.reward.value} (raw ${outcome.reward.raw})${outcome.reward.reason ? `: ${outcome.reward.reason}` : ''}\n`);
+  if (outcome.checker === 'judge') process.stdout.write(`  no checker on the live web: judge it with \`lab judge ${outcome.id}\`\n`);
+  for (const k of outcome.keyPoints) process.stdout.write(`  ${k.met ? '[x]' : '[ ]'} ${k.name}${k.detail ? ` (${k.detail})` : ''}\n`);
+  process.stdout.write(`episode ${outcome.id}\n  ${outcome.path}\n`);
 }
