@@ -188,7 +188,7 @@ export const ExperimentConfig = z.object({
      * Every other Salvage-DS parameter, recorded from the library's defaults at creation (the
      * variant's preset switches its part off on top of these), so a resumed run uses the same.
      */
-    rl: SalvageJob.pick({ routineShare: true, topP: true, temperature: true, guided: true, reward: true, gates: true, rejected: true, anchorCoef: true, clipEps: true, beta: true, advEps: true, lossAgg: true, lr: true, warmup: true, weightDecay: true, gradClip: true }),
+    rl: SalvageJob.pick({ routineShare: true, topP: true, temperature: true, guided: true, reward: true, gates: true, rejected: true, anchorCoef: true, clipEps: true, beta: true, advEps: true, negativeScale: true, lossAgg: true, lr: true, warmup: true, weightDecay: true, gradClip: true }),
   }),
   backend: z.string().optional(),
 }).refine((c) => (c.salvage.ablationSeeds ?? []).every((s) => c.salvage.seeds.includes(s)), { message: 'every ablation seed must be one of salvage.seeds', path: ['salvage', 'ablationSeeds'] });
@@ -310,7 +310,7 @@ export function experimentConfig(preset: string, id: string, over: { seeds?: num
     },
     salvage: {
       ...base.salvage,
-      rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, guided: r.guided, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, lossAgg: r.lossAgg, lr: r.lr, warmup: r.warmup, weightDecay: r.weightDecay, gradClip: r.gradClip }),
+      rl: structuredClone({ routineShare: r.routineShare, topP: r.topP, temperature: r.temperature, guided: r.guided, reward: r.reward, gates: r.gates, rejected: r.rejected, anchorCoef: r.anchorCoef, clipEps: r.clipEps, beta: r.beta, advEps: r.advEps, negativeScale: r.negativeScale, lossAgg: r.lossAgg, lr: r.lr, warmup: r.warmup, weightDecay: r.weightDecay, gradClip: r.gradClip }),
     },
   }, 'experiment');
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { actionMeaning } from '../../main/policy/mining.ts';
-import { defaultGateSettings, defaultRewardSettings, gateGroup, groupAdvantages, scoreAction, type RewardSettings } from '../../main/policy/salvage/reward.ts';
+import { defaultGateSettings, defaultRewardSettings, gateGroup, groupAdvantages, scaleNegativeAdvantages, scoreAction, type RewardSettings } from '../../main/policy/salvage/reward.ts';
 import type { PageElement } from '../../main/environment/types.ts';
 
 const el = (id: string, role: string, name: string): PageElement => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
@@ -52,4 +52,13 @@ test('gates: contrast refuses groups without spread, competence refuses groups o
   assert.deepEqual(gateGroup([1, 1, 1, 1, 1, 1, 1, -1], 0.95, g).rejectedBy, ['competence']); // probability competence above the band
   assert.equal(gateGroup([1, 1, 1], 1, { ...g, enabled: false }).kept, true);
   assert.equal(gateGroup([0.2, 0.6, 0.2], 0.5, g).rejectedBy[0], 'contrast'); // graded rewards too close together
+});
+
+test('negative advantages scale down to nothing at 0, stay as computed at 1; positive ones never change', () => {
+  const a = groupAdvantages([1, -1, -1, -2]);
+  assert.deepEqual(scaleNegativeAdvantages(a, 1), a);
+  const none = scaleNegativeAdvantages(a, 0);
+  assert.equal(none[0], a[0]);
+  assert.deepEqual(none.slice(1).map((x) => x === 0), [true, true, true]);
+  assert.deepEqual(scaleNegativeAdvantages(a, 0.5).slice(1), a.slice(1).map((x) => x / 2));
 });

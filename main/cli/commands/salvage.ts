@@ -45,6 +45,7 @@ interface SalvageFlags {
   rewardInvalid: string;
   gradedWeights: string;
   advEps: string;
+  negativeScale: string;
   minSpread: string;
   competence: string;
   competenceLo: string;
@@ -111,6 +112,7 @@ export function registerSalvageCommand(program: Command): void {
     .option('--clip-eps <x>', 'importance-ratio clip range', String(d.clipEps))
     .option('--beta <x>', 'weight of the KL penalty to the SFT policy', String(d.beta))
     .option('--adv-eps <x>', 'epsilon of the group-relative advantage (r - mean) / (std + eps)', String(d.advEps))
+    .option('--negative-scale <x>', 'scale of negative advantages (1: as designed; 0: wrong samples are not pushed down)', String(d.negativeScale))
     .option('--loss-agg <a>', `${LOSS_AGGREGATIONS.join(' | ')} mean of the policy-gradient loss`, d.lossAgg)
     .option('--lr <x>', 'learning rate (constant after --warmup)', String(d.lr))
     .option('--warmup <n>', 'updates over which the learning rate rises linearly to --lr (0: none)', String(d.warmup))
@@ -172,7 +174,7 @@ function buildJob(o: SalvageFlags, outDir: string, statesFile: string): SalvageJ
       ...d.reward, correct: num('--reward-correct', o.rewardCorrect), wrong: num('--reward-wrong', o.rewardWrong), invalid: num('--reward-invalid', o.rewardInvalid),
       gradedWeights: gradedWeights(o.gradedWeights),
     },
-    advEps: num('--adv-eps', o.advEps),
+    advEps: num('--adv-eps', o.advEps), negativeScale: num('--negative-scale', o.negativeScale),
     gates: { ...d.gates, minSpread: num('--min-spread', o.minSpread), competence: oneOf('--competence', o.competence, COMPETENCE_KINDS), lo: num('--competence-lo', o.competenceLo), hi: num('--competence-hi', o.competenceHi) },
     anchorCoef: num('--anchor-coef', o.anchorCoef), clipEps: num('--clip-eps', o.clipEps), beta: num('--beta', o.beta),
     lossAgg: oneOf('--loss-agg', o.lossAgg, LOSS_AGGREGATIONS), lr: num('--lr', o.lr), warmup: num('--warmup', o.warmup), weightDecay: num('--weight-decay', o.weightDecay),

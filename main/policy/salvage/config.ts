@@ -79,6 +79,11 @@ export const SalvageJob = z.object({
   /** Weight of the KL penalty to the SFT policy. */
   beta: z.number().min(0),
   advEps: z.number().positive(),
+  /**
+   * Scale of negative advantages (1: the method as designed; 0: wrong samples are not pushed down,
+   * right ones still pulled up). Runs recorded before it existed used 1.
+   */
+  negativeScale: z.number().min(0).max(1).default(1),
   lossAgg: z.enum(LOSS_AGGREGATIONS),
   lr: z.number().positive(),
   /**
@@ -109,7 +114,7 @@ export const defaultSalvageJob: Omit<SalvageJob, 'policy' | 'outDir' | 'statesFi
   preset: 'salvage', states: 'mined', confirmedOnly: false, routineShare: 0.2, heldoutShare: 0,
   iterations: 30, statesPerIter: 4, group: 8, updatesPerIter: 2, topP: 0.95, temperature: 1, guided: true,
   reward: defaultRewardSettings, gates: defaultGateSettings, rejected: 'anchor', anchorCoef: 0.5,
-  clipEps: 0.2, beta: 0.04, advEps: 1e-4, lossAgg: 'token',
+  clipEps: 0.2, beta: 0.04, advEps: 1e-4, negativeScale: 1, lossAgg: 'token',
   lr: 3e-5, warmup: 0, weightDecay: 0, gradClip: 1, seed: 1, checkpointEvery: 5, resume: true,
 };
 

@@ -64,6 +64,16 @@ export function groupAdvantages(rewards: readonly number[], eps = 1e-4): number[
   return rewards.map((r) => (r - mean) / (std + eps));
 }
 
+/**
+ * Advantages with the negative ones scaled by `negativeScale` (1: as computed; 0: only samples
+ * better than their group's mean are reinforced, none pushed down). A wrong sample's tokens are
+ * mostly the same as a right one's (the thought, the copied text of a fill or an answer): pushing
+ * them all down is what garbled copied text in the full4 sweep.
+ */
+export function scaleNegativeAdvantages(advantages: readonly number[], negativeScale: number): number[] {
+  return advantages.map((a) => (a < 0 ? a * negativeScale : a));
+}
+
 /** Reward spread of a group: max - min (0 when every sample got the same reward). */
 export function rewardSpread(rewards: readonly number[]): number {
   return Math.max(...rewards) - Math.min(...rewards);

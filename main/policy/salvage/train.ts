@@ -32,7 +32,7 @@ import { POLICY_FILE, readPolicySettings, type PolicySettings } from '../setting
 import { encodePrompt, encodeSample } from '../sft-data.ts';
 import { CONFIG_FILE, STATE_FILE, STATS_FILE, type SalvageJob } from './config.ts';
 import { clipFraction, salvageBatch, salvageObjective, tokenLogp, type SalvageRow } from './loss.ts';
-import { gateGroup, groupAdvantages, scoreAction } from './reward.ts';
+import { gateGroup, groupAdvantages, scaleNegativeAdvantages, scoreAction } from './reward.ts';
 import { logSoftmaxAt, sampleGroup } from './sampling.ts';
 import { readStates, type SalvageState } from './states.ts';
 
@@ -225,7 +225,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
       if (verdict.rejectedBy.includes('competence')) st.rejectedByCompetence++;
       if (verdict.kept) {
         st.kept++;
-        const adv = groupAdvantages(rewards, job.advEps);
+        const adv = scaleNegativeAdvantages(groupAdvantages(rewards, job.advEps), job.negativeScale);
         group.forEach((c, i) => {
           if (c.tokens.length) rows.push({ kind: 'pg', ids: [...p.prompt, ...c.tokens], promptLength: p.prompt.length, advantage: adv[i], oldLogp: c.logp });
         });
