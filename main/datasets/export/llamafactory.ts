@@ -11,6 +11,7 @@
  * byte, so a sample's UTF-8 length bounds its tokens; padding is per batch, so a generous cutoff
  * costs nothing.
  */
+import { dump } from 'js-yaml';
 
 export interface LlamaFactoryPlan {
   /** `<name>_v<N>`: names the output folder. */
@@ -38,11 +39,14 @@ export function cutoffLength(p: Pick<LlamaFactoryPlan, 'maxBytes' | 'maxImages'>
   return Math.max(1024, Math.ceil(tokens / 1024) * 1024);
 }
 
-/** The YAML text. Strings are written as JSON strings, which YAML reads as the same strings. */
+/**
+ * The YAML text: each section's values dumped by js-yaml (quoting is the library's, not ours), under
+ * the comments a person reading the file needs.
+ */
 export function llamaFactoryConfig(p: LlamaFactoryPlan): string {
   const m = p.images ? VISION_MODEL : TEXT_MODEL;
-  const q = (s: string) => JSON.stringify(s);
-  const lines = [
+  const section = (comment: string, values: Record<string, unknown>) => `### ${comment}\n${dump(values, { lineWidth: -1 })}`;
+  const header = [
     `# LLaMA-Factory SFT on the Agent Lab dataset ${p.label}, written by \`lab export --format sharegpt\`.`,
     '# Run it from this folder (paths are relative to the working directory):',
     '#   llamafactory-cli train llamafactory_sft.yaml',
@@ -50,44 +54,20 @@ export function llamaFactoryConfig(p: LlamaFactoryPlan): string {
     "# LLaMA-Factory names for it (e.g. llama3, qwen3_nothink); keep a vision-language model's template",
     '# for an export with screenshots.',
     '',
-    '### model',
-    `model_name_or_path: ${q(m.model)}`,
-    'trust_remote_code: true',
-    ...(p.images ? [`image_max_pixels: ${IMAGE_MAX_PIXELS}`] : []),
-    '',
-    '### method',
-    'stage: sft',
-    'do_train: true',
-    'finetuning_type: lora',
-    'lora_rank: 8',
-    'lora_target: all',
-    '',
-    '### dataset (dataset_info.json in this folder registers each split)',
-    'dataset_dir: "."',
-    `dataset: ${q(p.train)}`,
-    ...(p.validation ? [`eval_dataset: ${q(p.validation)}`] : []),
-    `template: ${q(m.template)}`,
-    `cutoff_len: ${cutoffLength(p)}  # the longest sample fits whole`,
-    'overwrite_cache: true',
-    'preprocessing_num_workers: 4',
-    '',
-    '### output',
-    `output_dir: ${q(`saves/${p.label}-sft`)}`,
-    'logging_steps: 10',
-    'save_steps: 500',
-    'plot_loss: true',
-    'overwrite_output_dir: true',
-    'report_to: none',
-    '',
-    '### train',
-    'per_device_train_batch_size: 1',
-    'gradient_accumulation_steps: 8',
-    'learning_rate: 1.0e-4',
-    'num_train_epochs: 3.0',
-    'lr_scheduler_type: cosine',
-    'warmup_ratio: 0.1',
-    'bf16: true  # needs a GPU with bfloat16 (Ampere or newer); use fp16: true on older ones',
-    ...(p.validation ? ['', '### eval', 'per_device_eval_batch_size: 1', 'eval_strategy: steps', 'eval_steps: 500'] : []),
+  ].join('\n');
+  const sections = [
+    section('model', { model_name_or_path: m.model, trust_remote_code: true, ...(p.images ? { image_max_pixels: IMAGE_MAX_PIXELS } : {}) }),
+    section('method', { stage: 'sft', do_train: true, finetuning_type: 'lora', lora_rank: 8, lora_target: 'all' }),
+    section('dataset (dataset_info.json in this folder registers each split; cutoff_len: the longest sample fits whole)', {
+      dataset_dir: '.', dataset: p.train, ...(p.validation ? { eval_dataset: p.validation } : {}), template: m.template,
+      cutoff_len: cutoffLength(p), overwrite_cache: true, preprocessing_num_workers: 4,
+    }),
+    section('output', { output_dir: `saves/${p.label}-sft`, logging_steps: 10, save_steps: 500, plot_loss: true, overwrite_output_dir: true, report_to: 'none' }),
+    section('train (bf16 needs a GPU with bfloat16, Ampere or newer; use fp16: true on older ones)', {
+      per_device_train_batch_size: 1, gradient_accumulation_steps: 8, learning_rate: 1.0e-4, num_train_epochs: 3.0,
+      lr_scheduler_type: 'cosine', warmup_ratio: 0.1, bf16: true,
+    }),
+    ...(p.validation ? [section('eval', { per_device_eval_batch_size: 1, eval_strategy: 'steps', eval_steps: 500 })] : []),
   ];
-  return lines.join('\n') + '\n';
+  return header + '\n' + sections.join('\n');
 }
