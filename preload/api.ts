@@ -129,6 +129,8 @@ export interface LabApi {
 }
 
 export interface LabEvents {
+  /** Work the server does on its own that adds episodes (web mode's first-run sample): the app lists them as they land. */
+  labActivity: { kind: 'sample'; done: number; total: number; finished: boolean };
   replayStep: { replayId: string; step: ReplayStep };
   replayDone: { replayId: string; report: ReplayReport | null; error?: string };
   demoFrame: { demoId: string; data: string; width: number; height: number };

@@ -27,22 +27,32 @@ export function registerWebCommand(program: Command): void {
       import('../../tasks/registry.ts'), import('../../server/service.ts'), import('../../server/web.ts'),
     ]);
     const store = openLab(cmd);
-    if (opts.sample && store.episodeIds().length === 0) await recordSample(store, opts);
     const service = new LabService({ store, families: builtinFamilies(), mode: 'web', startBrowser: () => startBrowser(opts) });
     const web = await startWebServer({ service, rendererDir, port: opts.port });
     process.stdout.write(
       `Agent Lab web mode: ${web.openUrl}\n` +
       `(a *.localhost name is this machine: the browser asks no DNS server; API clients: ${web.apiUrl} with "Authorization: Bearer <the token>"; lab: ${store.dir}; Ctrl-C to stop)\n`,
     );
+    // An empty lab gets a few sample episodes, recorded while the app is already open: it lists
+    // each as it lands and shows the progress.
+    const stop = new AbortController();
+    const sampling = opts.sample && store.episodeIds().length === 0
+      ? recordSample(store, opts, stop.signal, (done, total) => service.emit('labActivity', { kind: 'sample', done, total, finished: done === total })).catch((err: Error) => {
+        process.stderr.write(`web: sample episodes not recorded: ${err.message}\n`);
+        service.emit('labActivity', { kind: 'sample', done: 0, total: 0, finished: true });
+      })
+      : Promise.resolve();
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    stop.abort();
+    await sampling;
     await web.close();
     await service.close();
   });
 }
 
 /** First run: a small collection so the app has something to show. */
-async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFlags): Promise<void> {
-  process.stderr.write('web: the lab is empty; recording sample episodes (oracle and random agents, with screenshots)...\n');
+async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFlags, signal: AbortSignal, progress: (done: number, total: number) => void): Promise<void> {
+  process.stderr.write('web: the lab is empty; recording sample episodes (oracle and random agents, with screenshots) while the app is open...\n');
   const [{ BrowserEnv }, { collectSample }] = await Promise.all([import('../../environment/environment.ts'), import('../../collection/sample.ts')]);
   const server = await startTaskServer();
   const host = await startBrowser(flags);
@@ -50,7 +60,13 @@ async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFla
   try {
     await collectSample(
       { envs: [env], server, store, browserKind: host.kind },
-      { agents: ['oracle', 'random'], seedsPerFamily: 1, onEpisode: (done, total, label, out) => out && process.stderr.write(`  ${done}/${total} ${label}: ${out.success ? 'success' : 'failure'}\n`) },
+      {
+        agents: ['oracle', 'random'], seedsPerFamily: 1, signal,
+        onEpisode: (done, total, label, out) => {
+          if (out) process.stderr.write(`  ${done}/${total} ${label}: ${out.success ? 'success' : 'failure'}\n`);
+          progress(done, total);
+        },
+      },
     );
   } finally {
     await env.close();
