@@ -3,7 +3,7 @@
  * training targets? Per family, over a lab's frozen dataset rendered under the policy's prompt
  * settings: the answers whose thought cites a marked line, how many of their messages state its
  * value, and how many pass the rule at every prefix (the rule never blocks what the policy was
- * trained to write). Used for the figure in README ("Held out: a cited value is stated").
+ * trained to write). Used for the figure in docs/policy.md ("Held out: a cited value is stated").
  *
  *   npx tsx scripts/stated-values.ts --lab DIR --dataset NAME [--policy resources/models/web-policy]
  */

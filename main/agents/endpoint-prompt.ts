@@ -23,7 +23,7 @@ export interface EndpointPromptInput {
   reflections: readonly string[];
   /** Attach the screenshot (set-of-marks) as an image part, when the observation has one. */
   vision: boolean;
-  /** OpenAI's image `detail` (low, high, auto); unset: not sent. vLLM and SGLang ignore it (see README: Remote models). */
+  /** OpenAI's image `detail` (low, high, auto); unset: not sent. vLLM and SGLang ignore it (see docs/scaling.md: Remote models). */
   imageDetail?: 'low' | 'high' | 'auto';
   /** Only the last N steps are shown (older ones are counted). Default 10. */
   maxHistory?: number;

@@ -1,5 +1,5 @@
 /**
- * The import arrows the layout promises (README "Layout"): the renderer reaches main only through
+ * The import arrows the layout promises (docs/layout.md): the renderer reaches main only through
  * the contract (preload/), the contract does not import the server that implements it, and the
  * server does not load the Electron side (main/app/). Read from the source files' import lines.
  */

@@ -1,5 +1,5 @@
-// Where e2e tests save view screenshots: docs/ when LAB_UPDATE_DOCS=1 (to refresh the README's
-// pictures), else a temporary folder, so that `npm test` never rewrites tracked files.
+// Where e2e tests save view screenshots: docs/ when LAB_UPDATE_DOCS=1 (to refresh the
+// pictures in docs/app.md), else a temporary folder, so that `npm test` never rewrites tracked files.
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
