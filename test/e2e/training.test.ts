@@ -103,6 +103,10 @@ test('the SFT run, chosen by keyboard: the loss chart draws and the table holds 
   assert.equal(log.at(-1).valOn, 'train');
   assert.match(await page.getByTestId('val-on-train').innerText(), /No validation split/);
   assert.equal(await page.getByTestId('sft-table').locator('thead th').nth(2).textContent(), 'loss on training samples');
+  // Settings read as a person writes them: no float tails (0.00030000000000000003).
+  const settings = await page.locator('dl.settings').textContent();
+  assert.match(settings!, /minLr0\.001(?!\d)/);
+  assert.doesNotMatch(settings!, /\d\.\d*\d{9,}/);
 });
 
 test('evaluations side by side per family and tier with intervals; failure modes with examples that open the trajectory viewer', async () => {

@@ -25,7 +25,8 @@ export async function tinyPolicy(dir: string, steps: number): Promise<string> {
   writeFileSync(samplesFile, shopSamples().map((s) => JSON.stringify(s)).join('\n') + '\n');
   const outDir = join(dir, 'sft');
   await trainSft({
-    ...defaultSftJob, outDir, samplesFile, dataset: { name: 'synthetic', version: 1 }, steps, batch: 4, warmup: 4, lr: 1e-2, minLr: 1e-3,
+    // minLr 0.0012 - 0.0002 is 0.0009999999999999998: a float tail the Training view must show as 0.001.
+    ...defaultSftJob, outDir, samplesFile, dataset: { name: 'synthetic', version: 1 }, steps, batch: 4, warmup: 4, lr: 1e-2, minLr: 0.0012 - 0.0002,
     evalEvery: 1000, checkpointEvery: 1000, vocabSize: 300, model: { dModel: 32, nLayer: 1, nHead: 2, dFF: 64, ctx: 192 },
     prompt: defaultPromptSettings, reserve: 24, backend: 'wasm',
   });
