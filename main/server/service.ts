@@ -142,7 +142,7 @@ export class LabService implements LabApi {
 
   async editLabels(id: string, edit: LabelEdit) {
     const episode = this.deps.store.readEpisode(id);
-    if ((edit.type === 'step' || edit.type === 'correction') && edit.step >= episode.steps.length) {
+    if ((edit.type === 'step' || edit.type === 'correction' || edit.type === 'comment') && edit.step >= episode.steps.length) {
       throw new Error(`episode ${id} has ${episode.steps.length} steps; there is no step ${edit.step}`);
     }
     if (edit.type === 'correction' && edit.action !== null) {

@@ -27,6 +27,12 @@ const EDIT_FIELDS = {
     /** The action that should have been taken; null clears it. */
     action: z.string().max(10_000).nullable(),
   },
+  comment: {
+    type: z.literal('comment'),
+    step: z.number().int().min(0),
+    /** A person's comment on the step; null clears it. */
+    text: z.string().max(100_000).nullable(),
+  },
   episode: {
     type: z.literal('episode'),
     /** Overrides the checker's verdict; null goes back to it. */
@@ -38,12 +44,13 @@ const EDIT_FIELDS = {
 
 /** An edit as the API receives it (nothing else allowed). */
 export const labelEditSchema = z.discriminatedUnion('type', [
-  z.object(EDIT_FIELDS.step).strict(), z.object(EDIT_FIELDS.correction).strict(), z.object(EDIT_FIELDS.episode).strict(),
+  z.object(EDIT_FIELDS.step).strict(), z.object(EDIT_FIELDS.correction).strict(), z.object(EDIT_FIELDS.comment).strict(), z.object(EDIT_FIELDS.episode).strict(),
 ]);
 
 /** An edit as stored: the same, with the time it was made. */
 export const labelEventSchema = z.discriminatedUnion('type', [
-  z.object({ ...EDIT_FIELDS.step, at: z.string() }), z.object({ ...EDIT_FIELDS.correction, at: z.string() }), z.object({ ...EDIT_FIELDS.episode, at: z.string() }),
+  z.object({ ...EDIT_FIELDS.step, at: z.string() }), z.object({ ...EDIT_FIELDS.correction, at: z.string() }), z.object({ ...EDIT_FIELDS.comment, at: z.string() }),
+  z.object({ ...EDIT_FIELDS.episode, at: z.string() }),
 ]);
 // The schema and the model's LabelEvent type describe the same records; keep them in step.
 const _sameShape: (e: z.infer<typeof labelEventSchema>) => LabelEvent = (e) => e;

@@ -192,6 +192,14 @@ test('keyboard: Esc closes the shortcuts and stays on the episode, Esc leaves th
   await page.locator('#label-input').waitFor({ state: 'detached' });
   await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
   assert.equal(service.labels.read(second!).note, 'first line\nsecond line');
+  // A comment on the step shown, the same way (i).
+  await page.keyboard.press('i');
+  await page.getByText('Comment on step 1').waitFor();
+  await page.keyboard.type('the price is below the fold');
+  await page.keyboard.press('Control+Enter');
+  await page.getByTestId('step-comment').filter({ hasText: 'the price is below the fold' }).waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=saved]')?.textContent === 'saved');
+  assert.deepEqual(service.labels.read(second!).comments, { 0: 'the price is below the fold' });
   // Esc again: back to the list, the cursor on the episode just left.
   await page.keyboard.press('Escape');
   await page.locator('.episode-row.selected').waitFor();

@@ -40,3 +40,22 @@ test('actions read with their target named from the step\'s own elements', async
   assert.equal(describeAction("click('99')", PAGE_ELEMENTS), "click('99')");
   assert.equal(describeAction('click(', PAGE_ELEMENTS), 'click(');
 });
+
+test('a comment on a step is stored, replaced, cleared, folded like any label, and refused for a step the episode lacks', async () => {
+  const lab = tmpLab();
+  const id = writeEpisode(lab);
+  const service = new LabService({ store: lab, families: new Map(), mode: 'web', startBrowser: () => Promise.reject(new Error('unused')) });
+  try {
+    await service.editLabels(id, { type: 'comment', step: 1, text: 'clicked the ad,\nnot the result' });
+    await service.editLabels(id, { type: 'comment', step: 2, text: 'fine' });
+    await service.editLabels(id, { type: 'comment', step: 2, text: null });
+    assert.deepEqual((await service.readLabels(id)).comments, { 1: 'clicked the ad,\nnot the result' });
+    // Read back from the lab folder by a fresh reader, as after a restart.
+    const again = new LabService({ store: lab, families: new Map(), mode: 'web', startBrowser: () => Promise.reject(new Error('unused')) });
+    assert.deepEqual((await again.readLabels(id)).comments, { 1: 'clicked the ad,\nnot the result' });
+    await again.close();
+    await assert.rejects(service.editLabels(id, { type: 'comment', step: 99, text: 'x' }), /there is no step 99/);
+  } finally {
+    await service.close();
+  }
+});

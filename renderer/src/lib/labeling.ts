@@ -12,6 +12,8 @@ export function inverseOf(edit: LabelEdit, before: EpisodeLabels): LabelEdit {
       return { type: 'step', step: edit.step, label: before.steps[edit.step] ?? null };
     case 'correction':
       return { type: 'correction', step: edit.step, action: before.corrections[edit.step] ?? null };
+    case 'comment':
+      return { type: 'comment', step: edit.step, text: before.comments[edit.step] ?? null };
     case 'episode':
       return {
         type: 'episode',
@@ -35,7 +37,8 @@ export class Labeler {
 
   async load(): Promise<void> {
     const cached = await this.db.labels.get(this.episodeId);
-    if (cached) this.set(cached.labels);
+    // Labels cached before a kind of label existed lack its field: the empty value stands in.
+    if (cached) this.set({ ...emptyLabels(), ...cached.labels });
     this.set(await this.api.readLabels(this.episodeId));
   }
 
