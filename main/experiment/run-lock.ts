@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { processAlive } from '../store/file-lock.ts';
 
 export const RUN_LOCK_FILE = 'run.lock';
 
@@ -22,15 +23,6 @@ function readLock(dir: string): RunLock | null {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by another user
-  }
-}
-
 /**
  * The lock when a live process holds it. A lock from another host (a lab folder on a shared
  * drive) cannot be checked and counts as live; one whose process is gone is stale and ignored.
@@ -38,7 +30,7 @@ function alive(pid: number): boolean {
 export function liveRunLock(dir: string): RunLock | null {
   const lock = readLock(dir);
   if (!lock) return null;
-  return lock.host !== hostname() || alive(lock.pid) ? lock : null;
+  return lock.host !== hostname() || processAlive(lock.pid) ? lock : null;
 }
 
 /** Take the lock for this process, or explain who holds it. Returns the release function. */

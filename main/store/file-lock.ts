@@ -111,7 +111,8 @@ function readHolder(lockPath: string): LockRecord | null | 'gone' {
   }
 }
 
-function alive(pid: number): boolean {
+/** Is a process with this id running on this machine? (Also what the experiment's run lock asks.) */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -134,7 +135,7 @@ function isStale(lockPath: string, holder: LockRecord | null): boolean {
   // This thread would hold it in `held` (a re-entry never gets here): one of its own is a leftover.
   // Another thread of this process (a training worker) may hold it live.
   if (holder.pid === process.pid) return holder.thread === threadId;
-  return !alive(holder.pid);
+  return !processAlive(holder.pid);
 }
 
 /**
