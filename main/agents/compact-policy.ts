@@ -9,6 +9,7 @@
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
 import type { DecodeMode, Decoder, GenerateResult, Sampling } from '../decode/types.ts';
+import type { PromptCache } from '../decode/prompt-cache.ts';
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { mixSeed } from '../common/rng.ts';
@@ -76,6 +77,12 @@ export interface CompactPolicyOptions {
    * comes from `decode`; the two take turns going first, so load falls on both alike.
    */
   compareDecode?: DecodeMode;
+  /**
+   * Prefix caching (../decode/prompt-cache.ts): a step's prefill starts from the KV cache of a
+   * recent prompt it begins like (the task line; on an unchanged page, much of the page). Default
+   * true. A `compareDecode` decoder never uses it: it is the baseline, prefilling from scratch.
+   */
+  promptCache?: boolean;
 }
 
 /** One decoder's totals over the steps of a side-by-side comparison. */
@@ -84,6 +91,9 @@ export interface DecoderTotals {
   newTokens: number;
   decodeMs: number;
   prefillMs: number;
+  promptTokens: number;
+  /** Prompt tokens taken from the prompt cache rather than prefilled. */
+  reusedPromptTokens: number;
   forwardPasses: number;
   drafted: number;
   accepted: number;
@@ -98,6 +108,8 @@ export interface DecodeComparison {
   other: DecoderTotals;
   /** Per step: the other decoder's generation time over the primary's (prefill excluded). */
   decodeMsRatio: number[];
+  /** Per step: the other decoder's whole step (prefill and generation) over the primary's. */
+  stepMsRatio: number[];
 }
 
 export { NO_REPEAT_NGRAM } from '../policy/action-guide.ts';
@@ -119,6 +131,8 @@ export interface CompactPolicyConfig {
   messageWords?: boolean;
   /** Whether a cite policy's messages stated the value they cited; absent before it existed (no). */
   statedValue?: boolean;
+  /** Whether prefills started from the KV cache of a recent prompt; absent before it existed (no). */
+  promptCache?: boolean;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -129,7 +143,15 @@ interface LoadedPolicy {
   loaded: LoadedModel;
   settings: PolicySettings;
   createDecoder: typeof import('../decode/index.ts').createDecoder;
+  /**
+   * Shared by every agent on this model: agents live one episode and have no end to free tensors
+   * at, and parallel episodes each take the entry their prompt shares most with.
+   */
+  promptCache: PromptCache;
 }
+
+/** Prompts kept per loaded policy: one per parallel episode, with room. */
+const PROMPT_CACHE_ENTRIES = 8;
 
 /** Loaded once per folder and process: parallel environments share one model. */
 const cache = new Map<string, Promise<LoadedPolicy>>();
@@ -140,13 +162,13 @@ export function loadPolicy(dir: string, backend?: string): Promise<LoadedPolicy>
     p = (async () => {
       // TF.js and the decoders load here, on first use: collection and the app load this module
       // through the agent registry, and most of them never run a policy.
-      const [{ selectBackend }, { isCheckpoint, loadModel }, { createDecoder }] = await Promise.all([
-        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'),
+      const [{ selectBackend }, { isCheckpoint, loadModel }, { createDecoder }, { PromptCache }] = await Promise.all([
+        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'), import('../decode/prompt-cache.ts'),
       ]);
       if (!isCheckpoint(dir)) throw new Error(`no policy model in ${dir} (train one with \`lab train sft\`)`);
       await selectBackend(backend);
       const loaded = loadModel(dir);
-      return { loaded, settings: readPolicySettings(dir, loaded.meta), createDecoder };
+      return { loaded, settings: readPolicySettings(dir, loaded.meta), createDecoder, promptCache: new PromptCache(PROMPT_CACHE_ENTRIES) };
     })();
     cache.set(dir, p);
     p.catch(() => cache.delete(dir));
@@ -162,12 +184,15 @@ export interface PolicyStepStats {
   /** Generating the new tokens; the prompt's prefill is counted apart, so tokens/s means decoding speed. */
   decodeMs: number;
   prefillMs: number;
+  promptTokens: number;
+  /** Prompt tokens the prompt cache supplied (see CompactPolicyOptions.promptCache). */
+  reusedPromptTokens: number;
   forwardPasses: number;
 }
 
 export class CompactPolicyAgent implements Agent {
   readonly name = 'policy';
-  readonly totals: PolicyStepStats = { steps: 0, invalidOutputs: 0, newTokens: 0, decodeMs: 0, prefillMs: 0, forwardPasses: 0 };
+  readonly totals: PolicyStepStats = { steps: 0, invalidOutputs: 0, newTokens: 0, decodeMs: 0, prefillMs: 0, promptTokens: 0, reusedPromptTokens: 0, forwardPasses: 0 };
   private policy: LoadedPolicy | null = null;
   private decoder: Decoder | null = null;
   private otherDecoder: Decoder | null = null;
@@ -193,8 +218,8 @@ export class CompactPolicyAgent implements Agent {
       const other = this.options.compareDecode;
       if (other) {
         this.otherDecoder = createDecoder(this.policy.loaded, other, this.options.k);
-        const totals = (m: DecodeMode): DecoderTotals => ({ mode: m, newTokens: 0, decodeMs: 0, prefillMs: 0, forwardPasses: 0, drafted: 0, accepted: 0, verifySteps: 0 });
-        this.comparison = { steps: 0, identicalSteps: 0, primary: totals(mode), other: totals(other), decodeMsRatio: [] };
+        const totals = (m: DecodeMode): DecoderTotals => ({ mode: m, newTokens: 0, decodeMs: 0, prefillMs: 0, promptTokens: 0, reusedPromptTokens: 0, forwardPasses: 0, drafted: 0, accepted: 0, verifySteps: 0 });
+        this.comparison = { steps: 0, identicalSteps: 0, primary: totals(mode), other: totals(other), decodeMsRatio: [], stepMsRatio: [] };
       }
     }
     return this.policy;
@@ -205,7 +230,7 @@ export class CompactPolicyAgent implements Agent {
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
       ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, ...(this.options.stallBan && this.options.stallBanAll ? { stallBanAll: true } : {}), messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true), statedValue: p.settings.prompt.answer === 'cite' && (this.options.statedValue ?? true) } : {}),
-      seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
+      promptCache: this.options.promptCache ?? true, seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
 
@@ -239,9 +264,11 @@ export class CompactPolicyAgent implements Agent {
       for (const a of bans) g.banAction(a);
       return g;
     };
+    const promptCache = (this.options.promptCache ?? true) ? this.policy!.promptCache : undefined;
     const generate = (decoder: Decoder) => decoder.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed, stopTokens: [eot],
       constraint: (this.options.guided ?? true) ? guide() : undefined,
+      ...(decoder === this.decoder ? { promptCache } : {}),
     });
     let out: GenerateResult;
     if (this.otherDecoder && this.comparison) {
@@ -256,6 +283,8 @@ export class CompactPolicyAgent implements Agent {
       addTotals(c.primary, out);
       addTotals(c.other, other);
       if (out.stats.decodeMs > 0) c.decodeMsRatio.push(other.stats.decodeMs / out.stats.decodeMs);
+      const whole = (r: GenerateResult) => r.stats.decodeMs + r.stats.prefillMs;
+      if (whole(out) > 0) c.stepMsRatio.push(whole(other) / whole(out));
     } else out = await generate(this.decoder!);
     const text = tokenizer.decode(out.tokens.filter((t) => t !== eot));
     const parsed = parsePolicyOutput(text);
@@ -263,6 +292,8 @@ export class CompactPolicyAgent implements Agent {
     this.totals.newTokens += out.stats.newTokens;
     this.totals.decodeMs += out.stats.decodeMs;
     this.totals.prefillMs += out.stats.prefillMs;
+    this.totals.promptTokens += out.stats.promptTokens;
+    this.totals.reusedPromptTokens += out.stats.reusedPromptTokens;
     this.totals.forwardPasses += out.stats.forwardPasses;
     if (!parsed.valid) this.totals.invalidOutputs++;
     // The prompt as the model read it (after clipping to its context) and its tokens as written.
@@ -290,6 +321,8 @@ function addTotals(t: DecoderTotals, r: GenerateResult): void {
   t.newTokens += r.stats.newTokens;
   t.decodeMs += r.stats.decodeMs;
   t.prefillMs += r.stats.prefillMs;
+  t.promptTokens += r.stats.promptTokens;
+  t.reusedPromptTokens += r.stats.reusedPromptTokens;
   t.forwardPasses += r.stats.forwardPasses;
   t.drafted += r.stats.drafted;
   t.accepted += r.stats.accepted;

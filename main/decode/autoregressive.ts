@@ -1,7 +1,7 @@
 /** Plain autoregressive decoding with a KV cache: one forward pass per token. The baseline. */
-import { KVCache, type TransformerLM } from '../models/model.ts';
+import type { TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
-import { Emitter, prefill } from './generation.ts';
+import { closeCache, Emitter, openCache } from './generation.ts';
 import { emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 
@@ -14,9 +14,9 @@ export class AutoregressiveDecoder implements Decoder {
     const { model } = this;
     const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
     const stats = emptyStats(this.mode, promptIds.length);
-    const cache = new KVCache(1);
+    const { cache, pending: first } = openCache(model, promptIds, options, stats);
     try {
-      let pending = prefill(model, cache, promptIds, stats);
+      let pending = first;
       const out = new Emitter(options);
       const start = performance.now();
       while (!out.done && cache.length + 1 <= model.config.ctx) {
@@ -30,7 +30,7 @@ export class AutoregressiveDecoder implements Decoder {
       }
       return out.result(stats, start);
     } finally {
-      cache.dispose();
+      closeCache(cache, promptIds, options);
     }
   }
 }

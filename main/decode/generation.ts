@@ -1,5 +1,5 @@
 /** Pieces every decoding loop shares: SAT ids, prompt prefill and emitting tokens with stop rules. */
-import type { KVCache, TransformerLM } from '../models/model.ts';
+import { KVCache, type TransformerLM } from '../models/model.ts';
 import type { SatSettings } from '../models/checkpoint.ts';
 import { satId } from '../models/batches.ts';
 import { EXACT, draftSource, type DecodeStats, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
@@ -12,16 +12,32 @@ export function satIdsFor(model: TransformerLM, sat: SatSettings, k: number): nu
 }
 
 /**
- * Put all prompt tokens but the last into the cache; the last one stays "pending" because every
- * loop starts by running it (alone for AR, followed by SAT tokens for SDSAT).
+ * Put all prompt tokens but the last into a cache; the last one stays "pending" because every
+ * loop starts by running it (alone for AR, followed by SAT tokens for SDSAT). With a prompt cache
+ * in the options, the cache starts from the longest prefix it shares with a recent prompt and only
+ * the rest is run; hand the cache back with `closeCache` either way.
  */
-export function prefill(model: TransformerLM, cache: KVCache, prompt: readonly number[], stats: DecodeStats): number {
+export function openCache(model: TransformerLM, prompt: readonly number[], options: Pick<GenerateOptions, 'promptCache'>, stats: DecodeStats): { cache: KVCache; pending: number } {
   if (prompt.length === 0) throw new Error('empty prompt');
   if (prompt.length > model.config.ctx) throw new Error(`prompt of ${prompt.length} tokens exceeds the context of ${model.config.ctx}`);
   const t0 = performance.now();
-  if (prompt.length > 1) model.forward([prompt.slice(0, -1)], cache, true);
+  const prefix = prompt.slice(0, -1);
+  const { cache, reused } = options.promptCache ? options.promptCache.take(prefix) : { cache: new KVCache(1), reused: 0 };
+  try {
+    if (reused < prefix.length) model.forward([prefix.slice(reused)], cache, true);
+  } catch (e) {
+    cache.dispose();
+    throw e;
+  }
   stats.prefillMs = performance.now() - t0;
-  return prompt[prompt.length - 1];
+  stats.reusedPromptTokens = reused;
+  return { cache, pending: prompt[prompt.length - 1] };
+}
+
+/** Give back the cache `openCache` made: kept (its prompt part) by the prompt cache, or freed. */
+export function closeCache(cache: KVCache, prompt: readonly number[], options: Pick<GenerateOptions, 'promptCache'>): void {
+  if (options.promptCache) options.promptCache.put(cache, prompt.slice(0, -1));
+  else cache.dispose();
 }
 
 /** Collects emitted tokens and decides when generation ends. */

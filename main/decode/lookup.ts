@@ -16,9 +16,9 @@
  * `lookup-tree` drafts several continuations at once (the same suffix followed by different text
  * at different earlier places) as a trie, verified in one pass under a tree mask (./tree.ts).
  */
-import { KVCache, type TransformerLM } from '../models/model.ts';
+import type { KVCache, TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
-import { Emitter, prefill } from './generation.ts';
+import { closeCache, Emitter, openCache } from './generation.ts';
 import { BONUS, EXACT, RESAMPLED, emptyStats, type DecodeStats, type Decoder, type GenerateOptions, type GenerateResult, type Sampling, type TokenSource } from './types.ts';
 import { Chooser } from './verify.ts';
 import { trieOf, verifyTree } from './tree.ts';
@@ -81,11 +81,11 @@ export class LookupDecoder implements Decoder {
     const stats = emptyStats(this.mode, promptIds.length, this.k);
     const sampling = options.sampling ?? { kind: 'greedy' };
     const pick = new Chooser(sampling, vocab, new Rng(options.seed ?? 0), options.constraint);
-    const cache = new KVCache(1);
+    const { cache, pending: first } = openCache(model, promptIds, options, stats);
     // The whole sequence so far (prompt, then output), where drafts are looked up.
     const seq = [...promptIds];
     try {
-      let pending = prefill(model, cache, promptIds, stats);
+      let pending = first;
       const out = new Emitter(options);
       const start = performance.now();
       while (!out.done) {
@@ -104,7 +104,7 @@ export class LookupDecoder implements Decoder {
       }
       return out.result(stats, start);
     } finally {
-      cache.dispose();
+      closeCache(cache, promptIds, options);
     }
   }
 }

@@ -16,9 +16,9 @@
  * draft the rest.
  */
 import type { SatSettings } from '../models/checkpoint.ts';
-import { KVCache, MASKED, type TransformerLM } from '../models/model.ts';
+import { MASKED, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
-import { Emitter, prefill, satIdsFor } from './generation.ts';
+import { closeCache, Emitter, openCache, satIdsFor } from './generation.ts';
 import { BONUS, EXACT, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult } from './types.ts';
 import { Chooser } from './verify.ts';
 import { copiedDraftQ, lookupDrafts } from './lookup.ts';
@@ -44,11 +44,11 @@ export class SdsatOnePassDecoder implements Decoder {
     const stats = emptyStats(this.mode, promptIds.length, this.k);
     const sampling = options.sampling ?? { kind: 'greedy' };
     const pick = new Chooser(sampling, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
-    const cache = new KVCache(1);
+    const { cache, pending: first } = openCache(model, promptIds, options, stats);
     // The sequence so far, ending with `pending`: where copied drafts are looked up.
     const seq = this.copy ? [...promptIds] : [];
     try {
-      let pending = prefill(model, cache, promptIds, stats);
+      let pending = first;
       let drafts: { tokens: number[]; q: (Float64Array | null)[] } = { tokens: [], q: [] };
       const out = new Emitter(options);
       const start = performance.now();
@@ -85,7 +85,7 @@ export class SdsatOnePassDecoder implements Decoder {
       }
       return out.result(stats, start);
     } finally {
-      cache.dispose();
+      closeCache(cache, promptIds, options);
     }
   }
 }

@@ -20,9 +20,9 @@
  * sampling the tree is verified by the match-the-sample rule (exact).
  */
 import type { SatSettings } from '../models/checkpoint.ts';
-import { KVCache, type TransformerLM } from '../models/model.ts';
+import type { TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
-import { Emitter, prefill, satIdsFor } from './generation.ts';
+import { closeCache, Emitter, openCache, satIdsFor } from './generation.ts';
 import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
 import { Chooser } from './verify.ts';
 import { topTokens } from './sampling.ts';
@@ -52,9 +52,9 @@ export class SdsatDecoder implements Decoder {
     const ctx = model.config.ctx;
     const stats = emptyStats(this.mode, promptIds.length, this.k);
     const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
-    const cache = new KVCache(1);
+    const { cache, pending: first } = openCache(model, promptIds, options, stats);
     try {
-      let pending = prefill(model, cache, promptIds, stats);
+      let pending = first;
       const out = new Emitter(options);
       const start = performance.now();
       while (!out.done) {
@@ -103,7 +103,7 @@ export class SdsatDecoder implements Decoder {
       }
       return out.result(stats, start);
     } finally {
-      cache.dispose();
+      closeCache(cache, promptIds, options);
     }
   }
 }

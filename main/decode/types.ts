@@ -1,5 +1,7 @@
 /** The one decoder interface shared by the code model and (later) the web policy. */
 
+import type { PromptCache } from './prompt-cache.ts';
+
 // Here rather than in ./index.ts so the CLI can name the modes in its help without loading TF.js.
 export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'sdsat-tree' | 'lookup' | 'lookup-tree' | 'sdsat-lookup';
 /**
@@ -54,6 +56,11 @@ export interface GenerateOptions {
    * yield to its event loop there, and a thrown error (a cancellation) ends generation.
    */
   onLoop?(emitted: number): void | Promise<void>;
+  /**
+   * Prefix caching (./prompt-cache.ts): start from the cache of a recent prompt this one begins
+   * like, and keep this prompt's for the next. Absent: every prompt is prefilled from scratch.
+   */
+  promptCache?: PromptCache;
 }
 
 /**
@@ -92,6 +99,8 @@ export interface DecodeStats {
   draftedPerPosition: number[];
   acceptedPerPosition: number[];
   prefillMs: number;
+  /** Prompt tokens whose keys and values came from the prompt cache instead of the prefill pass. */
+  reusedPromptTokens: number;
   /** Time from the end of prefill to the last token, less the time the caller's onToken and onLoop took. */
   decodeMs: number;
 }
@@ -112,7 +121,7 @@ export interface Decoder {
 export function emptyStats(mode: string, promptTokens: number, k = 0): DecodeStats {
   return {
     mode, newTokens: 0, promptTokens, forwardPasses: 0, loops: 0, verifySteps: 0, drafted: 0, accepted: 0,
-    draftedPerPosition: new Array<number>(k).fill(0), acceptedPerPosition: new Array<number>(k).fill(0), prefillMs: 0, decodeMs: 0,
+    draftedPerPosition: new Array<number>(k).fill(0), acceptedPerPosition: new Array<number>(k).fill(0), prefillMs: 0, reusedPromptTokens: 0, decodeMs: 0,
   };
 }
 

@@ -12,10 +12,11 @@ import { selectBackend } from '../models/backend.ts';
 import { loadModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
 import { createDecoder, type DecodeMode, type Sampling } from '../decode/index.ts';
+import { PromptCache } from '../decode/prompt-cache.ts';
 import { StopScanner } from './stop-scanner.ts';
 import type { WorkerReply, WorkerRequest } from './model-worker.ts';
 
-const { dir, decode, backend: wanted, cancel } = workerData as { dir: string; decode: DecodeMode; backend?: string; cancel: SharedArrayBuffer };
+const { dir, decode, backend: wanted, cancel, promptCache: kept = 4 } = workerData as { dir: string; decode: DecodeMode; backend?: string; cancel: SharedArrayBuffer; promptCache?: number };
 const cancelSlot = new Int32Array(cancel);
 const post = (m: WorkerReply) => parentPort!.postMessage(m);
 
@@ -27,7 +28,9 @@ try {
   const decoder = createDecoder(loaded, decode);
   const eot = loaded.tokenizer.specialId(END_OF_TEXT);
   const ctx = loaded.model.config.ctx;
-  post({ type: 'ready', info: { backend: backend.id, decode: decoder.mode, ctx, sat: loaded.sat } });
+  // Chat requests repeat their system text and earlier turns: later ones start from those keys.
+  const promptCache = kept > 0 ? new PromptCache(kept) : undefined;
+  post({ type: 'ready', info: { backend: backend.id, decode: decoder.mode, ctx, sat: loaded.sat, promptCache: kept } });
 
   // Requests arrive one at a time (the main thread queues them); handle them in order.
   let chain = Promise.resolve();
@@ -59,12 +62,14 @@ try {
     };
     let text = '';
     const sampling: Sampling = req.temperature === 0 ? { kind: 'greedy' } : { kind: 'nucleus', topP: req.topP, temperature: req.temperature };
+    const reusedBefore = promptCache?.stats.reusedTokens ?? 0;
     try {
       const result = await decoder.generate(prompt, {
         maxNew: req.maxTokens,
         sampling,
         seed: req.seed,
         stopTokens: [eot],
+        promptCache,
         onToken(id) {
           if (Atomics.load(cancelSlot, 0) === req.id) throw new Halt('cancelled');
           produced++;
@@ -92,7 +97,9 @@ try {
     }
     flush(text.length, text);
     // Completion tokens: every token the model produced, the end-of-text token included.
-    post({ type: 'done', id: req.id, text, finishReason: finish, promptTokens: prompt.length, droppedPromptTokens: all.length - prompt.length, completionTokens: produced });
+    // Read from the cache's totals: a generation ended by a stop string or cancellation has no result.
+    const cachedPromptTokens = (promptCache?.stats.reusedTokens ?? 0) - reusedBefore;
+    post({ type: 'done', id: req.id, text, finishReason: finish, promptTokens: prompt.length, cachedPromptTokens, droppedPromptTokens: all.length - prompt.length, completionTokens: produced });
   }
 } catch (err) {
   post({ type: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });

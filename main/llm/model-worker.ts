@@ -22,6 +22,8 @@ export interface WorkerRequest {
 export interface ModelInfo {
   backend: string;
   decode: string;
+  /** Prompts whose KV caches are kept (0: prefix caching off). */
+  promptCache: number;
   ctx: number;
   sat: SatSettings | null;
 }
@@ -31,6 +33,8 @@ export interface Generation {
   finishReason: 'stop' | 'length';
   /** Prompt tokens the model read (after dropping the oldest ones that did not fit). */
   promptTokens: number;
+  /** Of those, tokens whose keys and values came from a recent request's prompt (prefix caching). */
+  cachedPromptTokens: number;
   droppedPromptTokens: number;
   completionTokens: number;
 }
@@ -86,7 +90,8 @@ export class ModelWorker {
     worker.on('exit', (code) => fail(new Error(`model worker exited (code ${code})`)));
   }
 
-  static start(opts: { dir: string; decode: DecodeMode; backend?: string }): Promise<ModelWorker> {
+  /** @param opts.promptCache prompts whose KV caches are kept for later requests (0: none) */
+  static start(opts: { dir: string; decode: DecodeMode; backend?: string; promptCache?: number }): Promise<ModelWorker> {
     const cancel = new SharedArrayBuffer(4);
     const worker = createWorker(new URL('./generate-worker.ts', import.meta.url), { ...opts, cancel });
     return new Promise((resolve, reject) => {

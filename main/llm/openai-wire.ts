@@ -73,6 +73,10 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** As OpenAI reports prompt caching: prompt tokens read from the cache of an earlier request. */
+  prompt_tokens_details: { cached_tokens: number };
 }
 
-export const usageOf = (prompt: number, completion: number): Usage => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion });
+export const usageOf = (prompt: number, completion: number, cached = 0): Usage => ({
+  prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached },
+});

@@ -164,7 +164,7 @@ export class ChatServer {
       if (g.droppedPromptTokens) notes.push(`prompt too long for the model's context of ${this.opts.worker.info.ctx} tokens: its first ${g.droppedPromptTokens} tokens were dropped`);
       if (notes.length) this.log(`note: ${notes.join('; ')}`);
       this.served++;
-      this.log(`chat ${id} ${g.finishReason} prompt=${g.promptTokens} completion=${g.completionTokens} ${Math.round(performance.now() - started)}ms`);
+      this.log(`chat ${id} ${g.finishReason} prompt=${g.promptTokens} cached=${g.cachedPromptTokens} completion=${g.completionTokens} ${Math.round(performance.now() - started)}ms`);
     };
 
     if (!body.stream) {
@@ -182,7 +182,7 @@ export class ChatServer {
         created,
         model,
         choices: [{ index: 0, message: { role: 'assistant', content: g.text }, logprobs: null, finish_reason: g.finishReason }],
-        usage: usageOf(g.promptTokens, g.completionTokens),
+        usage: usageOf(g.promptTokens, g.completionTokens, g.cachedPromptTokens),
         ...(notes.length ? { lab_notes: notes } : {}),
       });
     }
@@ -195,7 +195,7 @@ export class ChatServer {
       const g = await this.opts.worker.generate({ prompt, ...gen }, (text) => chunk([{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }]), abort.signal);
       finishNotes(g);
       chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: g.finishReason }], notes.length ? { lab_notes: notes } : {});
-      if (body.stream_options?.include_usage) chunk([], { usage: usageOf(g.promptTokens, g.completionTokens) });
+      if (body.stream_options?.include_usage) chunk([], { usage: usageOf(g.promptTokens, g.completionTokens, g.cachedPromptTokens) });
       res.end('data: [DONE]\n\n');
     } catch (err) {
       if (err instanceof CancelledGeneration) return;

@@ -91,7 +91,11 @@ export interface EvalReport {
   byFamily: Record<string, GroupMetrics>;
   byTier: Record<string, GroupMetrics>;
   /** tokensPerSec: generated tokens over generation time (prompt prefill excluded); msPerStep: prefill and generation together. */
-  decoding: { steps: number; invalidOutputs: number; tokensPerSec: number; msPerStep: number };
+  decoding: {
+    steps: number; invalidOutputs: number; tokensPerSec: number; msPerStep: number;
+    /** Prefill alone per step, and the share of prompt tokens the prompt cache supplied; absent in reports written before them. */
+    prefillMsPerStep?: number; reusedPromptShare?: number;
+  };
   /** With policy.compareDecode: both decoders on every step of these episodes, side by side. */
   decodeComparison?: DecodeComparisonReport;
   episodes: EvalEpisode[];
@@ -178,7 +182,11 @@ export function newEvalId(): string {
   return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 }
 
-const DecodingTotals = z.object({ steps: z.number(), invalid: z.number(), tokens: z.number(), decodeMs: z.number(), prefillMs: z.number() });
+// Prompt token counts are absent from progress lines written before prefix caching (read as 0).
+const DecodingTotals = z.object({
+  steps: z.number(), invalid: z.number(), tokens: z.number(), decodeMs: z.number(), prefillMs: z.number(),
+  promptTokens: z.number().default(0), reusedPromptTokens: z.number().default(0),
+});
 type DecodingTotals = z.infer<typeof DecodingTotals>;
 const ProgressLine = z.object({
   family: z.string(), seed: z.number().int(), run: z.number().int(), episodeId: z.string(), tier: z.number().int(),
@@ -269,13 +277,16 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
 
   const dec = [...earlierDecoding, ...agents.map(decodingOf)].reduce((t, a) => ({
     steps: t.steps + a.steps, invalid: t.invalid + a.invalid, tokens: t.tokens + a.tokens, decodeMs: t.decodeMs + a.decodeMs, prefillMs: t.prefillMs + a.prefillMs,
-  }), { steps: 0, invalid: 0, tokens: 0, decodeMs: 0, prefillMs: 0 });
+    promptTokens: t.promptTokens + a.promptTokens, reusedPromptTokens: t.reusedPromptTokens + a.reusedPromptTokens,
+  }), { steps: 0, invalid: 0, tokens: 0, decodeMs: 0, prefillMs: 0, promptTokens: 0, reusedPromptTokens: 0 });
   const comparisons = agents.map((a) => a.comparison).filter((c): c is DecodeComparison => c !== null);
   const report: EvalReport = {
     ...(comparisons.length ? { decodeComparison: compareDecoders(comparisons) } : {}),
     evalId, createdAt: new Date().toISOString(), request: req, policy: policyConfig,
     ...summariseEval(episodes, req.runs),
-    decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.decodeMs > 0 ? (dec.tokens / dec.decodeMs) * 1000 : 0, msPerStep: dec.steps ? (dec.decodeMs + dec.prefillMs) / dec.steps : 0 },
+    decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.decodeMs > 0 ? (dec.tokens / dec.decodeMs) * 1000 : 0, msPerStep: dec.steps ? (dec.decodeMs + dec.prefillMs) / dec.steps : 0,
+      prefillMsPerStep: dec.steps ? dec.prefillMs / dec.steps : 0, reusedPromptShare: dec.promptTokens ? dec.reusedPromptTokens / dec.promptTokens : 0,
+    },
     episodes,
     elapsedS: (performance.now() - t0) / 1000,
     ...(reruns.length ? { browserReruns: { reruns: reruns.length, endpoints: [...new Set(reruns.map((r) => r.endpoint))] } } : {}),
@@ -286,7 +297,8 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
 }
 
 function decodingOf(a: CompactPolicyAgent): DecodingTotals {
-  return { steps: a.totals.steps, invalid: a.totals.invalidOutputs, tokens: a.totals.newTokens, decodeMs: a.totals.decodeMs, prefillMs: a.totals.prefillMs };
+  const t = a.totals;
+  return { steps: t.steps, invalid: t.invalidOutputs, tokens: t.newTokens, decodeMs: t.decodeMs, prefillMs: t.prefillMs, promptTokens: t.promptTokens, reusedPromptTokens: t.reusedPromptTokens };
 }
 
 export interface DecoderFigures {
@@ -298,6 +310,10 @@ export interface DecoderFigures {
   msPerStep: number;
   /** Generation only, per step. */
   decodeMsPerStep: number;
+  /** Prefill only, per step. */
+  prefillMsPerStep: number;
+  /** Share of prompt tokens whose keys and values came from the prompt cache (0 without it). */
+  reusedPromptShare: number;
   meanAcceptanceLength: number | null;
 }
 
@@ -312,18 +328,21 @@ export interface DecodeComparisonReport {
   decodeSpeedupPerStep: Mean;
   /** The same for whole steps, prefill included. */
   stepSpeedup: number;
+  /** Geometric mean of the per-step whole-step ratios with a 95% interval; absent in reports written before it existed. */
+  stepSpeedupPerStep?: Mean;
 }
 
 /** Sum the side-by-side totals of every agent of an evaluation into one report. */
 export function compareDecoders(cs: readonly DecodeComparison[]): DecodeComparisonReport {
   const sum = (pick: (c: DecodeComparison) => DecoderTotals): DecoderTotals => cs.map(pick).reduce((t, x) => ({
     mode: x.mode, newTokens: t.newTokens + x.newTokens, decodeMs: t.decodeMs + x.decodeMs, prefillMs: t.prefillMs + x.prefillMs,
-    forwardPasses: t.forwardPasses + x.forwardPasses, drafted: t.drafted + x.drafted, accepted: t.accepted + x.accepted, verifySteps: t.verifySteps + x.verifySteps,
+    promptTokens: t.promptTokens + x.promptTokens, reusedPromptTokens: t.reusedPromptTokens + x.reusedPromptTokens, forwardPasses: t.forwardPasses + x.forwardPasses, drafted: t.drafted + x.drafted, accepted: t.accepted + x.accepted, verifySteps: t.verifySteps + x.verifySteps,
   }));
   const steps = cs.reduce((n, c) => n + c.steps, 0);
   const figures = (t: DecoderTotals): DecoderFigures => ({
     mode: t.mode, newTokens: t.newTokens, tokensPerSec: t.decodeMs > 0 ? (t.newTokens / t.decodeMs) * 1000 : 0,
     msPerStep: steps ? (t.decodeMs + t.prefillMs) / steps : 0, decodeMsPerStep: steps ? t.decodeMs / steps : 0,
+    prefillMsPerStep: steps ? t.prefillMs / steps : 0, reusedPromptShare: t.promptTokens > 0 ? t.reusedPromptTokens / t.promptTokens : 0,
     meanAcceptanceLength: t.verifySteps > 0 ? 1 + t.accepted / t.verifySteps : null,
   });
   const primary = sum((c) => c.primary);
@@ -333,5 +352,6 @@ export function compareDecoders(cs: readonly DecodeComparison[]): DecodeComparis
     decodeSpeedup: primary.decodeMs > 0 ? other.decodeMs / primary.decodeMs : 0,
     decodeSpeedupPerStep: ratioMean(cs.flatMap((c) => c.decodeMsRatio)),
     stepSpeedup: primary.decodeMs + primary.prefillMs > 0 ? (other.decodeMs + other.prefillMs) / (primary.decodeMs + primary.prefillMs) : 0,
+    stepSpeedupPerStep: ratioMean(cs.flatMap((c) => c.stepMsRatio ?? [])),
   };
 }

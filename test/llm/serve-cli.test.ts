@@ -31,7 +31,7 @@ test('`lab serve --port 0 --decode ar` prints its base URL, answers /health and 
     const [code] = await once(child, 'exit');
     assert.equal(code, 0);
   }
-  assert.match(stderr, /chat chatcmpl-\w+ (stop|length) prompt=\d+ completion=\d+/);
+  assert.match(stderr, /chat chatcmpl-\w+ (stop|length) prompt=\d+ cached=\d+ completion=\d+/);
 });
 
 test('`lab serve` refuses an unknown decode mode and a folder without a model, naming them', async () => {

@@ -193,3 +193,13 @@ test('with an API key, /v1 routes answer 401 in the OpenAI shape without it and 
     await keyed.close();
   }
 });
+
+test('prefix caching: a request that starts like an earlier one reports the shared tokens as cached, as OpenAI does', async () => {
+  const system = { role: 'system', content: 'You complete TypeScript declarations for a standard library, one line at a time.' };
+  const first = await (await post({ messages: [system, { role: 'user', content: 'interface Map<K, V> {' }], temperature: 0, max_tokens: 4 })).json();
+  const second = await (await post({ messages: [system, { role: 'user', content: 'interface Set<T> {' }], temperature: 0, max_tokens: 4 })).json();
+  const cached = second.usage.prompt_tokens_details.cached_tokens;
+  assert.ok(cached >= 15, `the system text is read from the cache (${cached} tokens)`);
+  assert.ok(cached < second.usage.prompt_tokens, 'the differing user turn is not');
+  assert.ok(first.usage.prompt_tokens_details.cached_tokens < cached);
+});

@@ -69,6 +69,13 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   const arRun = await runEpisode(deps, { ...task, agent: satAr });
   assert.deepEqual(fx.store.readEpisode(arRun.id).steps.map((s) => s.action), played);
   assert.ok(satAgent.totals.forwardPasses > 0 && satAr.totals.newTokens === satAgent.totals.newTokens);
+  // Prefix caching on (the default) and off: the same actions; only the cached run reused prompt tokens.
+  const fresh = new CompactPolicyAgent({ dir: satDir, decode: 'ar', promptCache: false });
+  const freshRun = await runEpisode(deps, { ...task, agent: fresh });
+  assert.deepEqual(fx.store.readEpisode(freshRun.id).steps.map((s) => s.action), played);
+  assert.equal(fresh.totals.reusedPromptTokens, 0);
+  assert.ok(satAr.totals.reusedPromptTokens > 0, 'steps of one episode share their task line');
+  assert.equal(fresh.totals.promptTokens, satAr.totals.promptTokens);
 
   // Side by side on the same episode: SDSAT acts, AR decodes every step too; greedy makes them identical.
   const both = new CompactPolicyAgent({ dir: satDir, compareDecode: 'ar' });
@@ -84,6 +91,10 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   assert.equal(report.decodeSpeedupPerStep.n, c.steps);
   assert.ok(Math.abs(report.decodeSpeedup - c.other.decodeMs / c.primary.decodeMs) < 1e-9);
   assert.ok(report.primary.meanAcceptanceLength! >= 1 && report.other.meanAcceptanceLength === null);
+  // The baseline prefills from scratch; the primary starts from the prompt cache.
+  assert.equal(c.other.reusedPromptTokens, 0);
+  assert.ok(report.primary.reusedPromptShare > 0 && report.other.reusedPromptShare === 0);
+  assert.equal(report.stepSpeedupPerStep?.n, c.steps);
 });
 
 test('an untrained policy writes no valid action: each step is recorded as an invalid action and the episode runs to its step limit', async () => {

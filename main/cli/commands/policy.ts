@@ -192,6 +192,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else lookup-tree under greedy decoding and ar under sampling)`)
       .option('--k <n>', 'drafts per loop (SDSAT, lookup: the longest branch)', intOption('--k', 1))
       .option('--compare-decode <mode>', 'also decode every step with this mode (e.g. ar beside sdsat) on the same prompt; the report compares speed, acceptance and identical outputs')
+      .option('--no-prompt-cache', 'prefill every step\'s prompt from scratch (by default a step starts from the KV cache of a recent prompt it begins like: the task line, much of an unchanged page)')
       .option('--no-guided', 'decode freely instead of guiding the output to an action on an element id the prompt shows')
       .option('--ngram-ban <n>', `guided: no token may repeat an n-gram of n tokens on the same output line (0: off; default ${NO_REPEAT_NGRAM})`, intOption('--ngram-ban', 0))
       .option('--parallel <n>', 'browser environments at once', intOption('--parallel', 1), 1)
@@ -205,7 +206,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored, but --runs N adds runs to it (a finished one too), to narrow its intervals')
       .option('--json', 'print the report as JSON'))),
-  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; firstSeed?: number; tier?: Tier; decode?: string; compareDecode?: string; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
+  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; firstSeed?: number; tier?: Tier; decode?: string; compareDecode?: string; promptCache: boolean; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -220,7 +221,7 @@ export function registerPolicyCommands(program: Command): void {
       parallel: cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined,
       runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
     }) : {
-      policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}) },
+      policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}), ...(o.promptCache ? {} : { promptCache: false }) },
       tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
     };
     const evalId = o.resume ?? newEvalId();
@@ -369,12 +370,13 @@ function printReport(r: EvalReport & { path: string }): void {
   for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g));
   for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g));
   if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
-  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prefill apart), ${r.decoding.msPerStep.toFixed(0)} ms per step (prefill and generation), ${r.decoding.invalidOutputs} outputs with no parsable action`);
+  const prefill = r.decoding.prefillMsPerStep !== undefined ? ` (prefill ${r.decoding.prefillMsPerStep.toFixed(0)} ms, ${pct(r.decoding.reusedPromptShare ?? 0)} of prompt tokens from the prompt cache)` : '';
+  out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prefill apart), ${r.decoding.msPerStep.toFixed(0)} ms per step${prefill}, ${r.decoding.invalidOutputs} outputs with no parsable action`);
   const c = r.decodeComparison;
   if (c) {
-    const fig = (f: typeof c.primary) => `${f.mode} ${f.tokensPerSec.toFixed(0)} tok/s, ${f.decodeMsPerStep.toFixed(1)} ms generating per step${f.meanAcceptanceLength !== null ? `, acceptance length ${f.meanAcceptanceLength.toFixed(2)}` : ''}`;
+    const fig = (f: typeof c.primary) => `${f.mode} ${f.tokensPerSec.toFixed(0)} tok/s, ${f.decodeMsPerStep.toFixed(1)} ms generating and ${f.prefillMsPerStep.toFixed(1)} ms prefilling per step (${pct(f.reusedPromptShare)} of the prompt cached)${f.meanAcceptanceLength !== null ? `, acceptance length ${f.meanAcceptanceLength.toFixed(2)}` : ''}`;
     out(`side by side on ${c.steps} steps: ${fig(c.primary)} | ${fig(c.other)}`);
-    out(`${c.primary.mode} generates ${c.decodeSpeedup.toFixed(2)}x as fast as ${c.other.mode} (per step ${c.decodeSpeedupPerStep.value?.toFixed(2)}x ${ci(c.decodeSpeedupPerStep.ci95, (x) => x.toFixed(2))}), whole steps ${c.stepSpeedup.toFixed(2)}x; identical outputs on ${c.identicalSteps}/${c.steps} steps`);
+    out(`${c.primary.mode} generates ${c.decodeSpeedup.toFixed(2)}x as fast as ${c.other.mode} (per step ${c.decodeSpeedupPerStep.value?.toFixed(2)}x ${ci(c.decodeSpeedupPerStep.ci95, (x) => x.toFixed(2))}), whole steps ${c.stepSpeedup.toFixed(2)}x${c.stepSpeedupPerStep ? ` (per step ${c.stepSpeedupPerStep.value?.toFixed(2)}x ${ci(c.stepSpeedupPerStep.ci95, (x) => x.toFixed(2))})` : ''}; identical outputs on ${c.identicalSteps}/${c.steps} steps`);
   }
   if (r.browserReruns) out(`browsers lost: ${r.browserReruns.endpoints.join(', ')}; ${r.browserReruns.reruns} episode(s) run again on another browser`);
   out(`report: ${r.path}`);

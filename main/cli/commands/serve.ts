@@ -15,6 +15,7 @@ interface ServeFlags {
   quiet?: boolean;
   apiKey?: string;
   allowOrigin?: string[];
+  promptCache: number;
 }
 
 /** An origin as browsers send it: scheme://host[:port], no path (a trailing slash is forgiven). */
@@ -41,6 +42,7 @@ export function registerServeCommand(program: Command): void {
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--api-key <key>', 'require this bearer key on /v1 routes (default $LAB_SERVE_KEY; none: open to anyone who can reach the port)')
     .option('--allow-origin <origin>', 'let web pages of this origin call the server, with CORS headers (repeatable); requests from any other page (an Origin header that is not the server\'s own) are refused', (v: string, acc: string[] = []) => [...acc, parseOrigin(v)])
+    .option('--prompt-cache <n>', 'keep the KV caches of the last n prompts, so a request that starts like one of them prefills only the rest (0: off)', intOption('--prompt-cache', 0), 4)
     .option('--quiet', 'no per-request log lines')
     .action(async (o: ServeFlags) => {
       if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
@@ -51,7 +53,7 @@ export function registerServeCommand(program: Command): void {
       const dir = resolve(o.model);
       if (!isCheckpoint(dir)) throw new Error(`--model: no model checkpoint in ${dir} (model.json and weights.bin)`);
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-      const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend });
+      const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend, promptCache: o.promptCache });
       const apiKey = o.apiKey ?? (process.env.LAB_SERVE_KEY || undefined);
       const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), apiKey, allowOrigins: o.allowOrigin ?? [], log: o.quiet ? undefined : log });
       if (!apiKey && o.host !== '127.0.0.1' && o.host !== 'localhost') log(`warning: listening on ${o.host} without --api-key: anyone who can reach the port can use the model`);
@@ -60,7 +62,7 @@ export function registerServeCommand(program: Command): void {
         const { info } = worker;
         // The first stdout line is the base URL, so scripts and tests can read where it listens.
         process.stdout.write(`${url}/v1\n`);
-        log(`serving ${o.name ?? basename(dir)} (${info.decode} decoding on ${info.backend}, context ${info.ctx} tokens) at ${url}/v1; Ctrl-C stops`);
+        log(`serving ${o.name ?? basename(dir)} (${info.decode} decoding on ${info.backend}, context ${info.ctx} tokens, ${info.promptCache ? `prompt cache of ${info.promptCache}` : 'no prompt cache'}) at ${url}/v1; Ctrl-C stops`);
         await new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }));
       });
     });
