@@ -19,6 +19,7 @@ import { makeAgent } from '../agents/registry.ts';
 import { noisyExpertConfig, type MistakeRates } from '../agents/noisy-expert.ts';
 import { endpointSettings, type EndpointAgentOptions } from '../agents/endpoint-agent.ts';
 import { mixSeed } from '../common/rng.ts';
+import { wilson, type Interval } from '../policy/stats.ts';
 import type { Tier } from '../tasks/types.ts';
 import { runEpisode, type EpisodeDeps } from './episode.ts';
 import type { Reflection, ReflectionStore, Reflector } from './reflect.ts';
@@ -171,6 +172,8 @@ export interface ArmSummary {
   /** Tasks with a success within the budget. */
   successes: number;
   yield: number;
+  /** Wilson 95% interval of the yield over the arm's tasks (null with none); absent in runs summarised before it existed. */
+  yieldCi95?: Interval | null;
   firstAttemptSuccesses: number;
   /** Every attempt the arm made (the shared first attempt counts in each arm). */
   attempts: number;
@@ -211,6 +214,7 @@ export function summariseArms(arms: readonly Arm[], tasks: readonly string[], ev
       tasks: tasks.length,
       successes,
       yield: round(tasks.length ? successes / tasks.length : 0),
+      yieldCi95: wilson(successes, tasks.length),
       firstAttemptSuccesses: first,
       attempts,
       attemptsPerSuccess: successes ? round(attempts / successes) : null,

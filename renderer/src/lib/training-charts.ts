@@ -1,10 +1,6 @@
 /** ECharts options for the training view: plain functions of the curve points, so a live series just grows. */
 import type { SalvagePoint, SftPoint } from '../../../preload/api.ts';
-
-const title = (text: string) => ({ text, left: 8, textStyle: { fontSize: 12 } });
-// Legends sit under the plot, where they may wrap without covering the title.
-const legend = { bottom: 0, itemWidth: 14, itemHeight: 8, textStyle: { fontSize: 11 } };
-const grid = { left: 56, right: 56, top: 40, bottom: 64 };
+import { bottomLegend as legend, categoryAxis, chartGrid as grid, chartTitle as title, rateText, valueAxis } from './chart-style.ts';
 const round = (x: number | null | undefined, d = 4) => (x === null || x === undefined || !Number.isFinite(x) ? null : +x.toFixed(d));
 
 /**
@@ -39,8 +35,8 @@ export function sftLossOption(points: readonly SftPoint[]) {
     tooltip: { trigger: 'axis' },
     legend,
     grid,
-    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 24, min: 1 },
-    yAxis: { type: 'value', name: 'loss', nameLocation: 'middle', nameGap: 40, scale: true },
+    xAxis: { ...valueAxis('step', { gap: 24, min: 1 }), minInterval: 1 },
+    yAxis: valueAxis('loss', { scale: true }),
     series: [
       { name: 'train loss', type: 'line', showSymbol: false, data: points.map((p) => [p.step, round(p.loss)]), itemStyle: { color: '#2f6fdb' } },
       { name: heldOut, type: 'line', symbolSize: 7, data: points.filter((p) => typeof p.valLoss === 'number').map((p) => [p.step, round(p.valLoss)]), itemStyle: { color: '#d9822b' } },
@@ -54,8 +50,8 @@ export function rewardOption(points: readonly SalvagePoint[]) {
     tooltip: { trigger: 'axis' },
     legend,
     grid,
-    xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
-    yAxis: { type: 'value', name: 'reward', nameLocation: 'middle', nameGap: 40, scale: true },
+    xAxis: categoryAxis('iteration', points.map((p) => p.iteration)),
+    yAxis: valueAxis('reward', { scale: true }),
     series: [
       { name: 'mean reward', type: 'line', data: points.map((p) => round(p.meanReward)), itemStyle: { color: '#2f6fdb' } },
       { name: 'reward spread', type: 'line', data: points.map((p) => round(p.meanSpread)), itemStyle: { color: '#d9822b' }, lineStyle: { type: 'dashed' } },
@@ -70,8 +66,8 @@ export function gatesOption(points: readonly SalvagePoint[]) {
     tooltip: { trigger: 'axis' },
     legend,
     grid,
-    xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
-    yAxis: { type: 'value', name: 'groups', nameLocation: 'middle', nameGap: 40, minInterval: 1 },
+    xAxis: categoryAxis('iteration', points.map((p) => p.iteration)),
+    yAxis: valueAxis('groups', { counts: true }),
     // Left bar: what the gates did to the iteration's groups; right bar: what became of the rejected ones.
     series: GATE_SERIES.map((g) => ({
       name: g.name, type: 'bar', stack: g.stack, data: points.map((p) => gateParts(p)[g.key]), itemStyle: { color: g.color },
@@ -85,8 +81,8 @@ export function lossesOption(points: readonly SalvagePoint[]) {
     tooltip: { trigger: 'axis' },
     legend,
     grid,
-    xAxis: { type: 'category', name: 'iteration', nameLocation: 'middle', nameGap: 24, data: points.map((p) => p.iteration) },
-    yAxis: [{ type: 'value', name: 'loss', nameLocation: 'middle', nameGap: 40, scale: true }, { type: 'value', name: 'clip fraction', nameLocation: 'middle', nameGap: 32, min: 0, max: 1 }],
+    xAxis: categoryAxis('iteration', points.map((p) => p.iteration)),
+    yAxis: [valueAxis('loss', { scale: true }), valueAxis('clip fraction', { gap: 32, min: 0, max: 1 })],
     series: [
       { name: 'PG loss', type: 'line', data: points.map((p) => round(p.pgLoss)), itemStyle: { color: '#2f6fdb' } },
       { name: 'KL', type: 'line', data: points.map((p) => round(p.kl)), itemStyle: { color: '#c23b3b' } },
@@ -98,21 +94,36 @@ export function lossesOption(points: readonly SalvagePoint[]) {
 
 const EVAL_COLORS = ['#2f6fdb', '#d9822b', '#2e8b57', '#c23b3b', '#7b4fc9', '#9aa5b8'];
 
-/** Success per family, one bar per evaluation (the table beside it gives the intervals). */
+/**
+ * Success per family, one bar per evaluation, each labelled with its rate (so a family no policy
+ * solves shows "0%" rather than an empty plot) and its 95% interval in the tooltip.
+ */
 export function successOption(evals: ReadonlyArray<{ label: string; byFamily: Record<string, { success: { value: number | null; ci95: { low: number; high: number } | null } }> }>) {
   const families = [...new Set(evals.flatMap((e) => Object.keys(e.byFamily)))].sort();
+  // Labels on every bar only while they fit: a few evaluations side by side.
+  const labelled = evals.length <= 3;
   return {
-    title: title('Success rate per family (95% intervals in the table)'),
-    tooltip: { trigger: 'axis' },
+    title: title('Success rate per family (95% intervals in the tooltip and the table)'),
+    tooltip: { trigger: 'axis', formatter: rateTooltip },
     legend,
     grid,
-    xAxis: { type: 'category', data: families },
-    yAxis: { type: 'value', name: 'success', nameLocation: 'middle', nameGap: 40, min: 0, max: 1 },
+    xAxis: categoryAxis('family', families, { rotate: families.length > 8 ? 30 : 0 }),
+    yAxis: valueAxis('success', { min: 0, max: 1, percent: true }),
     series: evals.map((e, i) => ({
       name: e.label, type: 'bar', itemStyle: { color: EVAL_COLORS[i % EVAL_COLORS.length] },
-      data: families.map((f) => round(e.byFamily[f]?.success.value ?? null, 4)),
+      label: { show: labelled, position: 'top', fontSize: 10, formatter: (p: { value: number | null }) => (p.value === null ? '' : `${Math.round(p.value * 100)}%`) },
+      data: families.map((f) => {
+        const s = e.byFamily[f]?.success;
+        return { value: round(s?.value ?? null, 4), text: s ? rateText(s.value, s.ci95) : 'not evaluated' };
+      }),
     })),
   };
+}
+
+/** The axis tooltip of a rate chart: each series' rate with its interval (the data item's text). */
+function rateTooltip(ps: ReadonlyArray<{ axisValue: string; seriesName: string; data: { text?: string } | null }>): string {
+  const esc = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return [esc(String(ps[0]?.axisValue ?? '')), ...ps.map((p) => `${esc(p.seriesName)}: ${esc(p.data?.text ?? 'none')}`)].join('<br>');
 }
 
 export function failureModesOption(byFamily: Record<string, Record<string, number>>, modes: readonly string[]) {
@@ -122,8 +133,8 @@ export function failureModesOption(byFamily: Record<string, Record<string, numbe
     tooltip: { trigger: 'axis' },
     legend,
     grid: { ...grid, bottom: 84 },
-    xAxis: { type: 'category', data: [...modes], axisLabel: { rotate: 20 } },
-    yAxis: { type: 'value', name: 'failures', nameLocation: 'middle', nameGap: 40, minInterval: 1 },
+    xAxis: categoryAxis('failure mode', modes, { rotate: 20 }),
+    yAxis: valueAxis('failures', { counts: true }),
     series: families.map((f, i) => ({ name: f, type: 'bar', stack: 'modes', itemStyle: { color: EVAL_COLORS[i % EVAL_COLORS.length] }, data: modes.map((m) => byFamily[f][m] ?? 0) })),
   };
 }
