@@ -43,6 +43,8 @@ export interface TrainingRunInfo {
   dir: string;
   kind: TrainingKind;
   name: string;
+  /** Where the run belongs: `experiment ID`, `lab policies`, or `folder PATH` for one registered from elsewhere. */
+  group: string;
   /** Steps (SFT) or iterations (Salvage-DS) on disk, and how many the run was asked for (null: not known yet). */
   done: number;
   total: number | null;

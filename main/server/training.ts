@@ -10,7 +10,7 @@
  * can be read or watched through the API.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { LabEvents } from '../../preload/api.ts';
 import { registeredRuns, type TrainingKind } from '../policy/registry.ts';
@@ -55,21 +55,34 @@ function readJob(path: string): Record<string, unknown> | null {
 const pick = (job: Record<string, unknown> | null, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => job && ['string', 'number', 'boolean'].includes(typeof job[k])).map((k) => [k, job![k] as string | number | boolean]));
 
-function runInfo(dir: string, kind: TrainingKind, done: number): TrainingRunInfo {
+/**
+ * Where a run belongs, as the run list heads it: its experiment (a replay is an experiment of its
+ * own, so its runs no longer look like the original's), the lab's own policies, or the folder a
+ * run registered from elsewhere lives in.
+ */
+export function runGroup(labDir: string, dir: string): string {
+  const rel = relative(resolve(labDir), resolve(dir)).split(sep);
+  if (rel[0] === 'experiments' && rel[2] === 'policies' && rel.length === 4) return `experiment ${rel[1]}`;
+  if (rel[0] === 'policies' && rel.length === 2) return 'lab policies';
+  return `folder ${dirname(resolve(dir))}`;
+}
+
+function runInfo(labDir: string, dir: string, kind: TrainingKind, done: number): TrainingRunInfo {
+  const group = runGroup(labDir, dir);
   const file = join(dir, curveFile(kind));
   const updatedAt = existsSync(file) ? statSync(file).mtime.toISOString() : null;
   if (kind === 'salvage') {
     const job = readJob(join(dir, SALVAGE_CONFIG));
     const reward = (job?.reward as { kind?: string } | undefined)?.kind ?? null;
     return {
-      dir, kind, name: basename(dir), done, total: typeof job?.iterations === 'number' ? job.iterations : null, updatedAt,
+      dir, kind, name: basename(dir), group, done, total: typeof job?.iterations === 'number' ? job.iterations : null, updatedAt,
       settings: { ...pick(job, ['preset', 'states', 'statesPerIter', 'group', 'lr', 'beta', 'clipEps', 'rejected', 'seed']), reward },
     };
   }
   const job = readJob(join(dir, 'train-state.json'));
   const dataset = job?.dataset as { name: string; version: number } | null | undefined;
   return {
-    dir, kind, name: basename(dir), done, total: typeof job?.steps === 'number' ? job.steps : null, updatedAt,
+    dir, kind, name: basename(dir), group, done, total: typeof job?.steps === 'number' ? job.steps : null, updatedAt,
     settings: { ...pick(job, ['steps', 'batch', 'lr', 'minLr', 'targets', 'seed']), dataset: dataset ? `${dataset.name} v${dataset.version}` : null },
   };
 }
@@ -140,7 +153,7 @@ export class TrainingLab {
     for (const { dir, kind } of this.runDirs(evaluations)) {
       try {
         const { lines } = readCompleteLines(join(dir, curveFile(kind)), 0);
-        runs.push(runInfo(dir, kind, lines.length));
+        runs.push(runInfo(this.labDir, dir, kind, lines.length));
       } catch (err) {
         errors.push(`${dir}: ${(err as Error).message}`);
       }
@@ -159,7 +172,7 @@ export class TrainingLab {
     const run = this.known(dir);
     const file = curveFile(run.kind);
     const { lines, offset } = readCompleteLines(join(run.dir, file), 0);
-    const data: TrainingRunData = { info: runInfo(run.dir, run.kind, lines.length), sft: [], salvage: [], offset, errors: [] };
+    const data: TrainingRunData = { info: runInfo(this.labDir, run.dir, run.kind, lines.length), sft: [], salvage: [], offset, errors: [] };
     if (run.kind === 'sft') {
       const r = parseLines(lines, TrainLogLine, file);
       data.sft = r.points;

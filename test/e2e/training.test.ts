@@ -8,9 +8,9 @@ import { docsScreenshot } from '../helpers/docs-screenshots.ts';
 import { buildRenderer, openWebApp, type WebApp } from '../helpers/web-app.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
@@ -144,5 +144,29 @@ test('evaluations side by side per family and tier with intervals; failure modes
   await page.waitForURL(`**#/episode/${first.episodeId}/3`);
   // The trajectory viewer opens on the critical step.
   await page.locator('button.step.current[data-step="2"]').waitFor();
+  assert.deepEqual(app!.consoleErrors, []);
+});
+
+test('runs are listed under where they belong, and a second Salvage-DS run draws over the first (W&B-style overlay), kept in the URL', async () => {
+  // A copy of the run inside an experiment: the same curve, a run of its own under another heading.
+  const copy = join(f.labDir, 'experiments', 'exp-a', 'policies', 'salvage-b');
+  cpSync(f.salvageDir, copy, { recursive: true });
+  await page.goto(`${web.url}/#/training`);
+  await page.getByTestId('run-group').nth(2).waitFor();
+  const headings = await page.getByTestId('run-group').allTextContents();
+  assert.deepEqual(headings.slice().sort(), ['experiment exp-a', `folder ${dirname(f.salvageDir)}`, 'lab policies'].sort());
+
+  await page.locator(`[data-testid="training-run"][title="${f.salvageDir}"]`).click();
+  await page.getByTestId('salvage-reward-chart').locator('canvas').waitFor();
+  // The SFT run is another kind: it cannot be overlaid on a Salvage-DS run.
+  assert.equal(await page.getByLabel(/^overlay sft /).count(), 0);
+  await page.getByLabel('overlay salvage-b (experiment exp-a)').check();
+  await page.getByTestId('overlay-chart').locator('canvas').waitFor();
+  assert.equal(await page.getByTestId('overlay-runs').textContent(), `Overlaid: salvage (folder ${dirname(f.salvageDir)}) · salvage-b (experiment exp-a)`);
+  await page.getByLabel('Overlay statistic').selectOption('kl');
+  assert.match(page.url(), /overlay=/);
+  // A reload keeps the overlay.
+  await page.reload();
+  await page.getByTestId('overlay-chart').locator('canvas').waitFor();
   assert.deepEqual(app!.consoleErrors, []);
 });

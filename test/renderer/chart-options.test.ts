@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { compositionOption } from '../../renderer/src/lib/dataset-charts.ts';
 import { liveOption, positionOption, speedupOption } from '../../renderer/src/lib/decoding-charts.ts';
 import { stepsOption, yieldOption } from '../../renderer/src/lib/review-charts.ts';
-import { failureModesOption, gatesOption, lossesOption, rewardOption, sftLossOption, successOption } from '../../renderer/src/lib/training-charts.ts';
+import { failureModesOption, gatesOption, lossesOption, rewardOption, salvageOverlayOption, sftLossOption, sftOverlayOption, successOption } from '../../renderer/src/lib/training-charts.ts';
 import { rateText } from '../../renderer/src/lib/chart-style.ts';
 
 type Option = Record<string, unknown>;
@@ -23,7 +23,7 @@ const arms = [
   { arm: 'blind', tasks: 45, successes: 30, yield: 0.667, yieldCi95: { low: 0.52, high: 0.79 }, firstAttemptSuccesses: 30, attempts: 80, attemptsPerSuccess: 1.9, stepsPerSuccess: 7.1, stepsPerSuccessShortened: 5.9, stepsPerSuccessCommon: 7 },
 ];
 const summary = { attemptBudget: 3, arms, shortening: { stepsBefore: 6.6, stepsAfter: 5.4 } } as unknown as Parameters<typeof yieldOption>[0];
-const salvage = Array.from({ length: 4 }, (_, i) => ({ iteration: i, kept: 1, rejectedByContrast: 2, rejectedByCompetence: 1, rejected: 3, anchored: 3, dropped: 0, meanReward: 0, meanSpread: 1, meanCompetence: 0.3, pgLoss: 0.1, kl: 0.01, anchorLoss: 1, clipFraction: 0.1 }));
+const salvage = Array.from({ length: 4 }, (_, i) => ({ iteration: i, groups: 4, kept: 1, rejectedByContrast: 2, rejectedByCompetence: 1, rejected: 3, anchored: 3, dropped: 0, meanReward: 0, meanSpread: 1, meanCompetence: 0.3, pgLoss: 0.1, kl: 0.01, anchorLoss: 1, clipFraction: 0.1 }));
 const stats = { episodes: 40, steps: 300, byFamily: { shop: 12, webmail: 8, calendar: 7, flights: 5, hotels: 8 }, byOutcome: { success: 25, failure: 15 }, bySplit: { train: 30, test: 10 } } as unknown as Parameters<typeof compositionOption>[0];
 
 const every: Array<[string, Option]> = [
@@ -39,6 +39,8 @@ const every: Array<[string, Option]> = [
   ['losses', lossesOption(salvage as never)],
   ['success', successOption([{ label: 'eval A', byFamily: { shop: { success: { value: 0.5, ci95: { low: 0.3, high: 0.7 } } } } }])],
   ['failure modes', failureModesOption({ shop: { loop: 2 } }, ['loop', 'wrong element'])],
+  ['sft overlay', sftOverlayOption([{ label: 'a', points: [{ step: 1, loss: 2, valLoss: 2.1 }] as never }, { label: 'b', points: [{ step: 1, loss: 2.2 }] as never }])],
+  ['salvage overlay', salvageOverlayOption([{ label: 'a', points: salvage as never }, { label: 'b', points: salvage as never }], 'keptShare')],
 ];
 
 test('every named axis of every chart is named along its middle, never at its end where the title is', () => {
@@ -87,4 +89,13 @@ test('the yield of each retry arm is labelled with what it was measured on and i
   const s = (o.series as Array<{ label: { formatter: (p: { dataIndex: number }) => string } }>)[0];
   assert.equal(s.label.formatter({ dataIndex: 0 }), '38/45 solved, 84% [71, 92]\n1.4 attempts per success');
   assert.equal(rateText(null, null), 'none');
+});
+
+test('overlays draw one line per run (SFT: validation where measured, and train), named by the run', () => {
+  const sftSeries = (every.find(([n]) => n === 'sft overlay')![1].series as Array<{ name: string }>).map((x) => x.name);
+  assert.deepEqual(sftSeries, ['a validation', 'a train', 'b train'], 'b has no validation loss: its train loss only');
+  const o = every.find(([n]) => n === 'salvage overlay')![1];
+  const series = o.series as Array<{ name: string; data: number[][] }>;
+  assert.deepEqual(series.map((x) => x.name), ['a', 'b']);
+  assert.deepEqual(series[0].data.map(([, y]) => y), [0.25, 0.25, 0.25, 0.25], 'kept share: 1 kept of 4 groups');
 });

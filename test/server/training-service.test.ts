@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_WATCHES, TrainingLab } from '../../main/server/training.ts';
+import { MAX_WATCHES, TrainingLab, runGroup } from '../../main/server/training.ts';
 import { readCompleteLines } from '../../main/server/jsonl-tail.ts';
 import { STATS_FILE } from '../../main/policy/salvage/train.ts';
 import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
@@ -116,4 +116,13 @@ test('tails a page never unwatched are bounded: past MAX_WATCHES the oldest is c
   assert.deepEqual(t.watching, ids.slice(2, -1));
   t.close();
   assert.deepEqual(t.watching, []);
+});
+
+test('a run is grouped by where it lives: its experiment, the lab\'s policies, or the folder it was registered from', () => {
+  const lab = '/data/lab';
+  assert.equal(runGroup(lab, '/data/lab/experiments/full4/policies/salvage-s1'), 'experiment full4');
+  assert.equal(runGroup(lab, '/data/lab/experiments/full4-replay/policies/salvage-s1'), 'experiment full4-replay');
+  assert.equal(runGroup(lab, '/data/lab/policies/sft-a'), 'lab policies');
+  assert.equal(runGroup(lab, '/work/sweeps/wide-lr1e4'), 'folder /work/sweeps');
+  assert.equal(runGroup(lab, '/data/lab/experiments/full4/policies/x/deeper'), 'folder /data/lab/experiments/full4/policies/x');
 });

@@ -138,3 +138,61 @@ export function failureModesOption(byFamily: Record<string, Record<string, numbe
     series: families.map((f, i) => ({ name: f, type: 'bar', stack: 'modes', itemStyle: { color: EVAL_COLORS[i % EVAL_COLORS.length] }, data: modes.map((m) => byFamily[f][m] ?? 0) })),
   };
 }
+
+/** A run drawn beside others (W&B-style overlays): its label and its curve. */
+export interface OverlayRun<P> {
+  label: string;
+  points: readonly P[];
+}
+
+const OVERLAY_COLORS = EVAL_COLORS;
+
+/**
+ * SFT runs overlaid on one plot: each run's validation loss where it was measured (solid), and its
+ * train loss (faint), against step; a run without a validation split shows its train loss only.
+ */
+export function sftOverlayOption(runs: ReadonlyArray<OverlayRun<SftPoint>>) {
+  return {
+    title: title(`SFT loss of ${runs.length} runs: validation (solid) and train (faint)`),
+    tooltip: { trigger: 'axis' },
+    legend,
+    grid,
+    xAxis: { ...valueAxis('step', { gap: 24, min: 1 }), minInterval: 1 },
+    yAxis: valueAxis('loss', { scale: true }),
+    series: runs.flatMap((r, i) => {
+      const color = OVERLAY_COLORS[i % OVERLAY_COLORS.length];
+      const val = r.points.filter((p) => typeof p.valLoss === 'number').map((p) => [p.step, round(p.valLoss)]);
+      return [
+        ...(val.length ? [{ name: `${r.label} validation`, type: 'line', symbolSize: 5, data: val, itemStyle: { color } }] : []),
+        { name: `${r.label} train`, type: 'line', showSymbol: false, data: r.points.map((p) => [p.step, round(p.loss)]), itemStyle: { color }, lineStyle: { opacity: 0.35 } },
+      ];
+    }),
+  };
+}
+
+/** What a Salvage-DS overlay can plot, per iteration. */
+export const SALVAGE_OVERLAY_METRICS = [
+  { key: 'meanReward', label: 'mean reward', of: (p: SalvagePoint) => p.meanReward },
+  { key: 'correctShare', label: 'share of samples correct', of: (p: SalvagePoint) => p.correctShare },
+  { key: 'keptShare', label: 'share of groups kept', of: (p: SalvagePoint) => (p.groups ? p.kept / p.groups : 0) },
+  { key: 'kl', label: 'KL to SFT', of: (p: SalvagePoint) => p.kl },
+  { key: 'anchorLoss', label: 'anchor loss', of: (p: SalvagePoint) => p.anchorLoss },
+] as const;
+export type SalvageOverlayMetric = (typeof SALVAGE_OVERLAY_METRICS)[number]['key'];
+
+/** One statistic of several Salvage-DS runs against iteration, one line per run. */
+export function salvageOverlayOption(runs: ReadonlyArray<OverlayRun<SalvagePoint>>, metric: SalvageOverlayMetric) {
+  const m = SALVAGE_OVERLAY_METRICS.find((x) => x.key === metric)!;
+  return {
+    title: title(`${m.label[0].toUpperCase()}${m.label.slice(1)} per iteration, ${runs.length} runs`),
+    tooltip: { trigger: 'axis' },
+    legend,
+    grid,
+    xAxis: { ...valueAxis('iteration', { gap: 24, min: 0 }), minInterval: 1 },
+    yAxis: valueAxis(m.label, { scale: true }),
+    series: runs.map((r, i) => ({
+      name: r.label, type: 'line', symbolSize: 4, itemStyle: { color: OVERLAY_COLORS[i % OVERLAY_COLORS.length] },
+      data: r.points.map((p) => [p.iteration, round(m.of(p))]),
+    })),
+  };
+}
