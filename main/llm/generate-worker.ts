@@ -8,10 +8,9 @@
  * Cancellation is a shared slot holding the id of the request to drop, read between tokens.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { selectBackend } from '../models/backend.ts';
-import { loadModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
-import { createDecoder, type DecodeMode, type Sampling } from '../decode/index.ts';
+import type { DecodeMode, Sampling } from '../decode/index.ts';
+import { openDecodingModel } from '../decode/models.ts';
 import { PromptCache } from '../decode/prompt-cache.ts';
 import { StopScanner } from './stop-scanner.ts';
 import type { WorkerReply, WorkerRequest } from './model-worker.ts';
@@ -23,8 +22,7 @@ const post = (m: WorkerReply) => parentPort!.postMessage(m);
 class Halt extends Error {}
 
 try {
-  const backend = await selectBackend(wanted);
-  const loaded = loadModel(dir);
+  const { backend, loaded, createDecoder } = await openDecodingModel(dir, { backend: wanted });
   const decoder = createDecoder(loaded, decode);
   const eot = loaded.tokenizer.specialId(END_OF_TEXT);
   const ctx = loaded.model.config.ctx;

@@ -11,9 +11,8 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROJECT_ROOT, resourcePath } from '../paths.ts';
-import type { BackendInfo } from '../models/backend.ts';
-import type { LoadedModel } from '../models/checkpoint.ts';
+import { PROJECT_ROOT } from '../paths.ts';
+import { SHIPPED_MODEL, type DecodingModel } from '../decode/models.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
 import { DEFAULT_BENCH_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
@@ -24,9 +23,7 @@ import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 import { labPaths } from '../store/layout.ts';
 
-export const SHIPPED_MODEL_DIR = resourcePath('models', 'sdsat-code');
 const YIELD_EVERY_MS = 25;
-type CreateDecoder = typeof import('../decode/index.ts').createDecoder;
 type RunDecodeBench = typeof import('../decode/bench.ts').runDecodeBench;
 
 type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
@@ -34,7 +31,7 @@ type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class DecodingLab {
-  private model: Promise<{ loaded: LoadedModel; backend: BackendInfo; createDecoder: CreateDecoder; runDecodeBench: RunDecodeBench }> | null = null;
+  private model: Promise<DecodingModel & { runDecodeBench: RunDecodeBench }> | null = null;
   private running: { id: string; kind: 'bench' | 'decode'; controller: AbortController } | null = null;
 
   constructor(
@@ -44,7 +41,7 @@ export class DecodingLab {
   ) {}
 
   private get modelDir(): string {
-    return this.opts.modelDir ?? SHIPPED_MODEL_DIR;
+    return this.opts.modelDir ?? SHIPPED_MODEL;
   }
 
   private get benchDir(): string {
@@ -53,13 +50,8 @@ export class DecodingLab {
 
   private load() {
     this.model ??= (async () => {
-      const [{ selectBackend }, { loadModel }, { createDecoder }, { runDecodeBench }] = await Promise.all([
-        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'), import('../decode/bench.ts'),
-      ]);
-      const backend = await selectBackend(this.opts.backend);
-      const loaded = loadModel(this.modelDir);
-      if (!loaded.sat) throw new Error(`${this.modelDir} has no SAT tokens: fine-tune it with \`lab train sdsat\``);
-      return { loaded, backend, createDecoder, runDecodeBench };
+      const [{ openDecodingModel }, { runDecodeBench }] = await Promise.all([import('../decode/models.ts'), import('../decode/bench.ts')]);
+      return { ...(await openDecodingModel(this.modelDir, { backend: this.opts.backend, requireSat: true })), runDecodeBench };
     })();
     this.model.catch(() => (this.model = null));
     return this.model;

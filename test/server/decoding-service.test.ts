@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DecodingLab, SHIPPED_MODEL_DIR } from '../../main/server/decoding.ts';
+import { DecodingLab } from '../../main/server/decoding.ts';
+import { SHIPPED_MODEL as SHIPPED_MODEL_DIR } from '../../main/decode/models.ts';
 import type { LabEvents } from '../../preload/api.ts';
 
 type Event = { [E in keyof LabEvents]: { event: E; data: LabEvents[E] } }[keyof LabEvents];

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { intOption, printJson } from '../runtime.ts';
-import { SHIPPED_MODEL } from './decode.ts';
+import { SHIPPED_MODEL } from '../../decode/models.ts';
 
 const MODES = ['sdsat', 'sdsat-one-pass'] as const;
 

@@ -13,7 +13,7 @@ import type { TrainProgress } from '../../models/train.ts';
 import { DECODE_MODES, DEFAULT_BENCH_MODES, type DecodeMode } from '../../decode/types.ts';
 import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
-import { SHIPPED_MODEL, TINY_MODEL } from './decode.ts';
+import { SHIPPED_MODEL, TINY_MODEL } from '../../decode/models.ts';
 import { DEFAULT_CORPUS } from './train.ts';
 import { int, addSamplingOptions, intOption, onInterrupt, parseSampling, type SamplingOpts } from '../runtime.ts';
 import { progressBar } from '../progress.ts';

@@ -1,15 +1,10 @@
 /** `lab decode "PROMPT"`: generate with a trained model, print the text and the speed figures. */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { resourcePath } from '../../paths.ts';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
+import { SHIPPED_MODEL } from '../../decode/models.ts';
 import { addSamplingOptions, parseSampling, type SamplingOpts, int } from '../runtime.ts';
 import { forTerminal } from '../terminal.ts';
-
-/** The shipped SDSAT code model (`lab decode`, `bench decode`, `serve` and the dashboard default to it). */
-export const SHIPPED_MODEL = resourcePath('models', 'sdsat-code');
-/** The tiny model (265K parameters) that tests and `bench train` use because it decodes in a fraction of the time. */
-export const TINY_MODEL = resourcePath('models', 'sdsat-ts');
 
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
@@ -23,11 +18,10 @@ export function registerDecodeCommands(program: Command): void {
     .action(async (prompt: string, o: SamplingOpts & { model: string; mode: string; k?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
       if (!DECODE_MODES.includes(o.mode as DecodeMode)) throw new Error(`--mode must be one of ${DECODE_MODES.join(', ')}`);
       // Loaded here, not at start-up: the model and TF.js.
-      const [{ selectBackend }, { loadModel }, { END_OF_TEXT }, { createDecoder, summarize }] = await Promise.all([
-        import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../models/tokenizer.ts'), import('../../decode/index.ts'),
+      const [{ openDecodingModel }, { END_OF_TEXT }, { summarize }] = await Promise.all([
+        import('../../decode/models.ts'), import('../../models/tokenizer.ts'), import('../../decode/index.ts'),
       ]);
-      const backend = await selectBackend(o.backend);
-      const loaded = loadModel(resolve(o.model));
+      const { backend, loaded, createDecoder } = await openDecodingModel(resolve(o.model), { backend: o.backend });
       const decoder = createDecoder(loaded, o.mode as DecodeMode, o.k ? int(o.k) : undefined);
       const ids = loaded.tokenizer.encode(prompt.replace(/\\n/g, '\n'));
       const streamed: number[] = [];

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { basename, resolve } from 'node:path';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import { intOption, withCleanup } from '../runtime.ts';
-import { SHIPPED_MODEL } from './decode.ts';
+import { SHIPPED_MODEL } from '../../decode/models.ts';
 
 interface ServeFlags {
   model: string;
