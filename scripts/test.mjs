@@ -1,5 +1,6 @@
 // Runs the type checker and every test file, then prints one closing line "N passed, N failed".
-// Test files: test/**/*.test.ts. Pass file paths to run a subset, and --test-name-pattern=REGEX
+// Test files: test/**/*.test.ts. Pass file or folder paths to run a subset, --fast for the files
+// that need no browser and no experiment fixture (daily work), and --test-name-pattern=REGEX
 // (repeatable) to run only the tests it matches; anything else is refused (a misspelt flag must not
 // turn into a green run of everything or of nothing), and a run in which no test ran fails.
 //
@@ -10,7 +11,7 @@
 // that, one at a time, where a second file's load cannot push them past their waits. LAB_TEST_CONCURRENCY sets the pool's width (1 runs everything one at a time). A file's
 // output is printed when it ends, under a line naming it and its time; the slowest are listed last.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,12 +42,16 @@ const LONGEST_FIRST = [
 const FILE_TIMEOUT_MS = 10 * 60_000;
 
 const slash = (p) => p.replaceAll('\\', '/');
-const USAGE = `usage: npm test [-- [FILE.test.ts ...] [--test-name-pattern=REGEX ...]]
-  no file: type check, then every test/**/*.test.ts; files: only those (no type check)
+// What makes a file slow: a real browser, the app in one, or the shared tiny experiment. --fast
+// leaves out files that mention any of these (read from the file, so a new test is sorted by itself).
+const SLOW_MARKS = /ChromiumHost|BrowserEnv|playwright-core|openWebApp|startBrowser|tiny-experiment|env-run\.ts|oracle-env/;
+const USAGE = `usage: npm test [-- [FILE.test.ts | FOLDER ...] [--fast] [--test-name-pattern=REGEX ...]]
+  no file: type check, then every test/**/*.test.ts; files or folders: only those (no type check)
+  --fast: only files that start no browser and no experiment (npm run test:fast)
   LAB_TEST_CONCURRENCY=N files at a time (default 2); SKIP_TYPECHECK=1 skips the type check`;
 let parsed;
 try {
-  parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { 'test-name-pattern': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
+  parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { 'test-name-pattern': { type: 'string', multiple: true }, fast: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
 } catch (err) {
   process.stderr.write(`npm test: ${err.message}\n${USAGE}\n`);
   process.exit(2);
@@ -55,19 +60,26 @@ if (parsed.values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+const files = [];
 for (const f of parsed.positionals) {
-  if (!f.endsWith('.ts') || !existsSync(f)) {
-    process.stderr.write(`npm test: ${f}: not a test file${f.endsWith('.ts') ? ' (no such file)' : ''}\n${USAGE}\n`);
+  if (existsSync(f) && statSync(f).isDirectory()) files.push(...findTests(f));
+  else if (f.endsWith('.test.ts') && existsSync(f)) files.push(f);
+  else {
+    process.stderr.write(`npm test: ${f}: not a test file or folder${f.endsWith('.ts') && !existsSync(f) ? ' (no such file)' : ''}\n${USAGE}\n`);
     process.exit(2);
   }
 }
-const files = parsed.positionals;
+if (parsed.positionals.length && !files.length) {
+  process.stderr.write(`npm test: no test files in ${parsed.positionals.join(', ')}\n`);
+  process.exit(2);
+}
 const nodeArgs = (parsed.values['test-name-pattern'] ?? []).map((p) => `--test-name-pattern=${p}`);
-const tests = files.length ? files : findTests('test');
+const chosen = files.length ? files : findTests('test');
+const tests = parsed.values.fast ? chosen.filter((t) => !SLOW_MARKS.test(readFileSync(t, 'utf8'))) : chosen;
 const width = Math.max(1, Number(process.env.LAB_TEST_CONCURRENCY ?? 2) || 1);
 
 let typeFailed = 0;
-if (!files.length && !process.env.SKIP_TYPECHECK) {
+if (!parsed.positionals.length && !process.env.SKIP_TYPECHECK) {
   process.stdout.write('typecheck: tsc --noEmit\n');
   const tc = spawnSync('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
   if (tc.status !== 0) typeFailed = 1;
