@@ -62,6 +62,11 @@ export const collectConfigSchema = z.object({
   seeds: z.number().int().min(1),
   /** Noisy-expert rates, when overridden. */
   rates: z.record(z.string(), z.number().min(0).max(1)).optional(),
+  /**
+   * Label the noisy expert's injected mistakes on their steps (wrong, or detour), so a dataset keeps
+   * the recoveries after them and leaves the mistakes out; absent: no labels (runs before the option).
+   */
+  labelMistakes: z.boolean().optional(),
   maxSteps: z.number().int().min(1).optional(),
   /** Force this tier on every instance (default: each seed's own tier). */
   tier: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
@@ -249,7 +254,7 @@ export async function runCollection(
         const arms = await runTaskWithRetries(
           epDeps,
           task,
-          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps, endpoint, policy: cfg.policy },
+          { agent: cfg.agent, agentSeed: cfg.agentSeed, retries: cfg.retries, reflector, reflections, rates: cfg.rates, maxSteps: cfg.maxSteps, endpoint, policy: cfg.policy, labelMistakes: cfg.labelMistakes },
           prior,
           (e) => run.append(e),
         );

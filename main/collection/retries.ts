@@ -16,13 +16,15 @@
  */
 import { z } from 'zod';
 import { makeAgent } from '../agents/registry.ts';
-import { noisyExpertConfig, type MistakeRates } from '../agents/noisy-expert.ts';
+import { NoisyExpert, noisyExpertConfig, type MistakeRates } from '../agents/noisy-expert.ts';
 import { endpointSettings, type EndpointAgentOptions } from '../agents/endpoint-agent.ts';
 import { mixSeed } from '../common/rng.ts';
 import { wilson, type Interval } from '../policy/stats.ts';
 import type { Tier } from '../tasks/types.ts';
 import { runEpisode, type EpisodeDeps } from './episode.ts';
 import type { Reflection, ReflectionStore, Reflector } from './reflect.ts';
+import { labelInjectedMistakes } from './mistake-labels.ts';
+import type { Agent } from '../tasks/agent.ts';
 
 export const ARMS = ['reflect', 'blind'] as const;
 export type Arm = (typeof ARMS)[number];
@@ -65,6 +67,8 @@ export interface RetryOptions {
   endpoint?: Omit<EndpointAgentOptions, 'seed' | 'reflections' | 'signal'>;
   /** The compact policy (required for agent 'policy'); it does not read reflections. */
   policy?: { dir: string };
+  /** Label the noisy expert's injected mistakes on their steps (./mistake-labels.ts). */
+  labelMistakes?: boolean;
 }
 
 export interface ArmResult {
@@ -115,18 +119,21 @@ export async function runTaskWithRetries(
             ? { kind: 'compact-policy', seed, dir: opts.policy.dir }
             : { kind: opts.agent, seed };
     const endpoint = opts.endpoint ? { ...opts.endpoint, signal: deps.signal } : undefined;
+    // The agent the episode made, kept to read the noisy expert's mistakes after it.
+    const made: { agent?: Agent } = {};
     const out = await runEpisode(deps, {
       family: task.family,
       seed: task.seed,
       tier: task.tier,
       maxSteps: opts.maxSteps,
-      agent: (instance) => makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates }, endpoint, policy: opts.policy }),
+      agent: (instance) => (made.agent = makeAgent(opts.agent, instance, seed, { reflections: texts, noisy: { rates: opts.rates }, endpoint, policy: opts.policy })),
       agentConfig: { ...config, attempt: k, arm: forArms.length > 1 ? 'shared' : forArms[0], reflectionIds: given.map((r) => r.id) },
       links: { ...(retryOf ? { retryOf } : {}), ...(given.length ? { reflection: given[given.length - 1].id } : {}) },
       provenance: { attempt: k, arm: forArms.length > 1 ? 'shared' : forArms[0] },
     });
     // A cancelled attempt is not an attempt: it is not logged, and a resumed run redoes it.
     if (out.reason === 'cancelled') throw new CancelledError();
+    if (opts.labelMistakes && made.agent instanceof NoisyExpert) labelInjectedMistakes(deps.store.dir, out.id, made.agent.mistakes);
     const e: AttemptEvent = {
       type: 'attempt',
       task: taskKey(task),

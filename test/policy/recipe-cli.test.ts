@@ -38,6 +38,14 @@ test('`lab train policy --preset quick` goes from an empty lab to a copying poli
     assert.equal(ablation.model.config.copy, false);
     ablation.model.dispose();
     assert.equal(readdirSync(join(dir, 'datasets', 'policy-recipe-quick')).filter((f) => /^v\d+/.test(f)).length, 1);
+
+    // With the noisy expert's recoveries: the oracle run is reused, a noisy run of its own is added
+    // (mistakes labelled), and the dataset holding both has a name of its own.
+    const noisy = JSON.parse((await lab('--lab', dir, 'train', 'policy', '--preset', 'quick', '--noisy-seeds', '2', '--json')).stdout);
+    assert.match(noisy.policy, /recipe-quick-noisy2$/);
+    assert.equal(noisy.dataset.name, 'policy-recipe-quick-noisy2');
+    assert.ok(noisy.episodes > out.episodes, `oracle and noisy episodes (${noisy.episodes})`);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'runs', 'policy-recipe-quick-noisy2', 'config.json'), 'utf8')).labelMistakes, true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -18,6 +18,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, Ima
   retries: number;
   reflect: string;
   shorten?: boolean;
+  labelMistakes?: boolean;
   parallel: number;
   seeds: number;
   maxSteps?: number;
@@ -59,6 +60,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--max-steps <n>', 'step limit per episode (default: by tier)', intOption('--max-steps', 1))
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance (default: each seed\'s own tier)', tierOption())
       .option('--rate <kind=p>', `noisy-expert mistake rate, repeatable (${MISTAKE_KINDS.join(', ')})`, (v: string, acc: string[] = []) => [...acc, v])
+      .option('--label-mistakes', 'noisy expert: label each injected mistake on its step (wrong, or detour), so a dataset keeps the recovery after it and leaves the mistake out')
       .option('--resume <run-id>', 'continue a run in lab/runs/<run-id> (its saved config wins over other flags, except --endpoint)')
       .option('--endpoint <url>', 'OpenAI-compatible base URL for --agent endpoint and --reflect llm, e.g. http://127.0.0.1:8000/v1 (default $LAB_ENDPOINT_URL; key from $LAB_ENDPOINT_KEY or $OPENAI_API_KEY)')
       .option('--model <name>', 'model name at the endpoint (default $LAB_ENDPOINT_MODEL)')
@@ -128,6 +130,7 @@ async function configFrom(opts: CollectFlags) {
   const { REFLECT_MODES } = await import('../../collection/collect-run.ts');
   if (!(AGENT_NAMES as readonly string[]).includes(opts.agent)) throw new Error(`unknown agent "${opts.agent}" (known: ${AGENT_NAMES.join(', ')})`);
   if (!(REFLECT_MODES as readonly string[]).includes(opts.reflect)) throw new Error(`--reflect must be one of ${REFLECT_MODES.join(', ')}, got "${opts.reflect}"`);
+  if (opts.labelMistakes && opts.agent !== 'noisy') throw new Error(`--label-mistakes labels the noisy expert's injected mistakes: it needs --agent noisy, not ${opts.agent}`);
   const rates: Record<string, number> = {};
   for (const r of opts.rate ?? []) {
     const m = r.match(/^([a-z_]+)=([0-9.]+)$/);
@@ -144,6 +147,7 @@ async function configFrom(opts: CollectFlags) {
     parallel: opts.parallel,
     seeds: opts.seeds,
     ...(Object.keys(rates).length ? { rates } : {}),
+    ...(opts.labelMistakes ? { labelMistakes: true } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.tier !== undefined ? { tier: opts.tier } : {}),
     ...(opts.agent === 'endpoint' || opts.reflect === 'llm' ? { endpoint: await endpointConfigFrom(opts) } : {}),

@@ -12,7 +12,7 @@ import { listVersions, readManifest, type DatasetManifest } from '../../datasets
 import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../../policy/sft-data.ts';
 import { POLICY_RECIPES, POLICY_RECIPE_NAMES, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
 import type { AttemptEvent } from '../../collection/retries.ts';
-import { openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
 import { readTrainJob } from '../../models/train-state.ts';
 import { runSftJob } from './policy.ts';
 import { labPaths } from '../../store/layout.ts';
@@ -22,6 +22,7 @@ interface RecipeFlags extends BrowserFlags {
   preset: string;
   out?: string;
   copy: boolean;
+  noisySeeds: number;
   json?: boolean;
 }
 
@@ -29,10 +30,11 @@ export function registerPolicyRecipeCommand(train: Command): void {
   withBrowserOptions(
     train
       .command('policy')
-      .description('from an empty lab to a trained compact policy: oracle episodes on training seeds, a dataset, SFT (resumable)')
+      .description('from an empty lab to a trained compact policy: oracle episodes on training seeds (and noisy-expert recoveries with --noisy-seeds), a dataset, SFT (resumable)')
       .option('--preset <name>', `${POLICY_RECIPE_NAMES.join(' | ')} (default: the 45-minute recipe; the shipped policy starts from wide, see scripts/train-shipped-policy.sh)`, 'default')
       .option('--out <dir>', 'policy folder (default: LAB/policies/recipe-PRESET)')
       .option('--no-copy', 'the same recipe without the copy path (the ablation)')
+      .option('--noisy-seeds <n>', 'also collect this many seeds per family with the noisy expert, its mistakes labelled, so the data holds recoveries (the page after a wrong click or a detour, then the right action) without the mistakes', intOption('--noisy-seeds', 0), 0)
       .option('--json', 'print the result as JSON'),
   ).action(async (o: RecipeFlags, cmd: Command) => {
     if (!(POLICY_RECIPE_NAMES as string[]).includes(o.preset)) throw new Error(`--preset must be one of ${POLICY_RECIPE_NAMES.join(', ')}, got "${o.preset}"`);
@@ -42,36 +44,43 @@ export function registerPolicyRecipeCommand(train: Command): void {
       import('../../collection/collect-run.ts'), import('../../datasets/curate.ts'), import('../../environment/environment.ts'),
     ]);
     const store = openLab(cmd);
-    const outDir = resolve(o.out ?? labPaths.policy(store.dir, `recipe-${o.preset}${o.copy ? '' : '-nocopy'}`));
+    const noisy = o.noisySeeds ? `-noisy${o.noisySeeds}` : '';
+    const outDir = resolve(o.out ?? labPaths.policy(store.dir, `recipe-${o.preset}${noisy}${o.copy ? '' : '-nocopy'}`));
     // What is collected depends on the preset only: the ablation and a second --out share it.
     const name = `policy-recipe-${o.preset}`;
     const t0 = performance.now();
     const say = (line: string) => { if (!o.json) process.stderr.write(`${line}\n`); };
 
-    // 1. Oracle episodes (a collection run named after the policy folder, so a rerun resumes it).
-    const run = existsSync(join(labPaths.run(store.dir, name), 'config.json')) ? RunFolder.open(store.dir, name) : RunFolder.create(store.dir, {
-      runId: name, tasks: `${recipe.families.join(',')}:train`, agent: 'oracle', agentSeed: 0, retries: 0, reflect: 'none', shorten: false,
-      parallel: recipe.parallel, seeds: recipe.seeds, tier: recipe.tier,
+    // 1. Oracle episodes (a collection run named after the policy folder, so a rerun resumes it),
+    //    and with --noisy-seeds the noisy expert's, its mistakes labelled (a run of their own).
+    const openRun = (runId: string, agent: 'oracle' | 'noisy', seeds: number) => existsSync(join(labPaths.run(store.dir, runId), 'config.json')) ? RunFolder.open(store.dir, runId) : RunFolder.create(store.dir, {
+      runId, tasks: `${recipe.families.join(',')}:train`, agent, agentSeed: 0, retries: 0, reflect: 'none', shorten: false,
+      parallel: recipe.parallel, seeds, tier: recipe.tier, ...(agent === 'noisy' ? { labelMistakes: true } : {}),
     });
+    const runs = [openRun(name, 'oracle', recipe.seeds), ...(o.noisySeeds ? [openRun(`${name}-noisy${o.noisySeeds}`, 'noisy', o.noisySeeds)] : [])];
+    const run = runs[0];
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const envs = Array.from({ length: recipe.parallel }, () => new BrowserEnv(host));
     const bar = await progressBar('collect [{bar}] {value}/{total} tasks', { quiet: o.json });
     const collected = await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
-      const summary = await runCollection({ envs, server, store, browserKind: host.kind }, run, {
-        signal,
-        onTaskDone: (done, total) => {
-          bar.update(done, total);
-          if (!bar.drawn && (done % 50 === 0 || done === total)) say(`collect: ${done}/${total} tasks`);
-        },
-      });
-      return { summary, stopped: signal.aborted || summary.tasksDone < summary.tasks };
+      for (const r of runs) {
+        const summary = await runCollection({ envs, server, store, browserKind: host.kind }, r, {
+          signal,
+          onTaskDone: (done, total) => {
+            bar.update(done, total);
+            if (!bar.drawn && (done % 50 === 0 || done === total)) say(`collect ${r.config.agent}: ${done}/${total} tasks`);
+          },
+        });
+        if (signal.aborted || summary.tasksDone < summary.tasks) return { stopped: r };
+      }
+      return { stopped: null };
     });
-    if (collected.stopped) throw new Error(`collection stopped; run the same command again to continue (run ${run.dir})`);
+    if (collected.stopped) throw new Error(`collection stopped; run the same command again to continue (run ${collected.stopped.dir})`);
     const collectS = (performance.now() - t0) / 1000;
 
     // 2. The successful episodes, frozen (split by task instance).
-    const ids = [...new Set(run.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.success).map((e) => e.episodeId))];
+    const ids = [...new Set(runs.flatMap((r) => r.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.success).map((e) => e.episodeId)))];
     if (!ids.length) throw new Error(`run ${run.dir}: no successful episode to train on`);
     const ratios = { train: 1 - recipe.validationShare, validation: recipe.validationShare, test: 0 };
     const samplesFile = join(outDir, SFT_SAMPLES_FILE);
@@ -79,7 +88,9 @@ export function registerPolicyRecipeCommand(train: Command): void {
     if (existsSync(samplesFile) && existsSync(join(outDir, 'train-state.json'))) {
       dataset = readTrainJob(outDir).dataset as { name: string; version: number };
     } else {
-      const frozen = sameEpisodes(store.dir, name, ids) ?? createDataset(store, { name, description: `lab train policy --preset ${o.preset}: oracle episodes`, filter: { ids }, ratios }).manifest;
+      const datasetName = `${name}${noisy}`;
+      const description = `lab train policy --preset ${o.preset}: oracle episodes${noisy ? `, and noisy-expert episodes of ${o.noisySeeds} seeds per family with their mistakes labelled` : ''}`;
+      const frozen = sameEpisodes(store.dir, datasetName, ids) ?? createDataset(store, { name: datasetName, description, filter: { ids }, ratios }).manifest;
       dataset = { name: frozen.name, version: frozen.version };
       writeSftSamples(outDir, policySamples(store, readManifest(store.dir, dataset)), recipe.prompt);
     }
