@@ -497,6 +497,8 @@ export interface DecodeInfo {
   prompts: Array<{ id: string; text: string }>;
   /** A benchmark or live decode in progress (one at a time). */
   running: { id: string; kind: 'bench' | 'decode' } | null;
+  /** The decoder the model's own benchmark measured fastest (main/decode/default-mode.ts), and why. */
+  defaultMode: { mode: DecodeMode; k: number | null; why: string };
 }
 
 export interface DecodeBenchRequest {

@@ -15,7 +15,7 @@ import { PromptCache } from '../decode/prompt-cache.ts';
 import { StopScanner } from './stop-scanner.ts';
 import type { WorkerReply, WorkerRequest } from './model-worker.ts';
 
-const { dir, decode, backend: wanted, cancel, promptCache: kept = 4 } = workerData as { dir: string; decode: DecodeMode; backend?: string; cancel: SharedArrayBuffer; promptCache?: number };
+const { dir, decode, k, backend: wanted, cancel, promptCache: kept = 4 } = workerData as { dir: string; decode: DecodeMode; k?: number; backend?: string; cancel: SharedArrayBuffer; promptCache?: number };
 const cancelSlot = new Int32Array(cancel);
 const post = (m: WorkerReply) => parentPort!.postMessage(m);
 
@@ -23,7 +23,7 @@ class Halt extends Error {}
 
 try {
   const { backend, loaded, createDecoder } = await openDecodingModel(dir, { backend: wanted });
-  const decoder = createDecoder(loaded, decode);
+  const decoder = createDecoder(loaded, decode, k);
   const eot = loaded.tokenizer.specialId(END_OF_TEXT);
   const ctx = loaded.model.config.ctx;
   // Chat requests repeat their system text and earlier turns: later ones start from those keys.

@@ -91,7 +91,7 @@ export class ModelWorker {
   }
 
   /** @param opts.promptCache prompts whose KV caches are kept for later requests (0: none) */
-  static start(opts: { dir: string; decode: DecodeMode; backend?: string; promptCache?: number }): Promise<ModelWorker> {
+  static start(opts: { dir: string; decode: DecodeMode; k?: number; backend?: string; promptCache?: number }): Promise<ModelWorker> {
     const cancel = new SharedArrayBuffer(4);
     const worker = createWorker(new URL('./generate-worker.ts', import.meta.url), { ...opts, cancel });
     return new Promise((resolve, reject) => {

@@ -18,6 +18,7 @@ import { END_OF_TEXT } from '../models/tokenizer.ts';
 import { DEFAULT_BENCH_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
 import { readBenchReport, type BenchReport } from '../decode/bench-report.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
+import { defaultDecoder } from '../decode/default-mode.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ../decode/bench.ts), not with the
 // service: `lab web` starts without them.
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
@@ -66,6 +67,7 @@ export class DecodingLab {
       ctx: loaded.model.config.ctx,
       prompts: readPrompts(DEFAULT_PROMPTS),
       running: this.running ? { id: this.running.id, kind: this.running.kind } : null,
+      defaultMode: (({ mode, k, why }) => ({ mode, k: k ?? null, why }))(defaultDecoder(this.modelDir)),
     };
   }
 
@@ -134,7 +136,7 @@ export class DecodingLab {
   async startLive(req: LiveDecodeRequest): Promise<{ decodeId: string }> {
     const { loaded, createDecoder } = await this.load();
     const { tokenizer, model } = loaded;
-    const mode: DecodeMode = req.mode ?? 'sdsat';
+    const mode: DecodeMode = req.mode ?? defaultDecoder(this.modelDir).mode;
     const k = checkKs([req.k], loaded.sat!.k)[0];
     const maxNew = checkInt(req.maxNew, 'maxNew', 1, model.config.ctx);
     const sampling = withDefaults(req.sampling);

@@ -31,6 +31,8 @@ test('bad requests are refused with the field named; one run at a time; a live d
   const info = await d.info();
   assert.equal(info.model, join('resources', 'models', 'sdsat-code'));
   assert.ok(info.prompts.length > 0);
+  // The shipped benchmark's fastest exact mode is the default, not SDSAT (0.93x on this model).
+  assert.deepEqual([info.defaultMode.mode, info.defaultMode.k], ['lookup-tree', 4]);
   await assert.rejects(d.startLive({ prompt: 'x', k: info.sat.k + 1, maxNew: 8 }), new RegExp(`k must be an integer in 1\\.\\.${info.sat.k}`));
   await assert.rejects(d.startLive({ prompt: 'x', k: 2, maxNew: 0 }), /maxNew must be an integer/);
   await assert.rejects(d.startBench({ ks: [], maxNew: 8 }), /k: give at least one draft length/);

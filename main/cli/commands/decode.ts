@@ -9,20 +9,21 @@ import { forTerminal } from '../terminal.ts';
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
     .option('--model <dir>', 'model folder', SHIPPED_MODEL)
-    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, lookup (drafts copied from the context, verified in one pass; any model), sdsat-lookup (copied drafts where there are any, else SATs), sdsat-tree or lookup-tree (several candidates verified at once under a tree mask)', 'sdsat')
+    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, lookup (drafts copied from the context, verified in one pass; any model), sdsat-lookup (copied drafts where there are any, else SATs), sdsat-tree or lookup-tree (several candidates verified at once under a tree mask); default: the fastest exact mode of the benchmark the model folder ships (bench-decode.json), lookup-tree without one')
     .option('--k <n>', 'drafts per loop (default: the trained block length; lookup without SATs: 4)')
     .option('--max-new <n>', 'tokens to generate', '64')
     .option('--seed <n>', 'sampling seed', '0')
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--json', 'print JSON')
-    .action(async (prompt: string, o: SamplingOpts & { model: string; mode: string; k?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
-      if (!DECODE_MODES.includes(o.mode as DecodeMode)) throw new Error(`--mode must be one of ${DECODE_MODES.join(', ')}`);
+    .action(async (prompt: string, o: SamplingOpts & { model: string; mode?: string; k?: string; maxNew: string; seed: string; backend?: string; json?: boolean }) => {
+      if (o.mode !== undefined && !DECODE_MODES.includes(o.mode as DecodeMode)) throw new Error(`--mode must be one of ${DECODE_MODES.join(', ')}`);
       // Loaded here, not at start-up: the model and TF.js.
-      const [{ openDecodingModel }, { END_OF_TEXT }, { summarize }] = await Promise.all([
-        import('../../decode/models.ts'), import('../../models/tokenizer.ts'), import('../../decode/index.ts'),
+      const [{ openDecodingModel }, { END_OF_TEXT }, { summarize }, { defaultDecoder }] = await Promise.all([
+        import('../../decode/models.ts'), import('../../models/tokenizer.ts'), import('../../decode/index.ts'), import('../../decode/default-mode.ts'),
       ]);
       const { backend, loaded, createDecoder } = await openDecodingModel(resolve(o.model), { backend: o.backend });
-      const decoder = createDecoder(loaded, o.mode as DecodeMode, o.k ? int(o.k) : undefined);
+      const chosen = o.mode ? { mode: o.mode as DecodeMode, k: undefined } : defaultDecoder(resolve(o.model));
+      const decoder = createDecoder(loaded, chosen.mode, o.k ? int(o.k) : chosen.k);
       const ids = loaded.tokenizer.encode(prompt.replace(/\\n/g, '\n'));
       const streamed: number[] = [];
       // The prompt first (dimmed on a terminal), so the continuation reads in place.

@@ -10,7 +10,7 @@ interface ServeFlags {
   name?: string;
   port: number;
   host: string;
-  decode: string;
+  decode?: string;
   backend?: string;
   quiet?: boolean;
   apiKey?: string;
@@ -38,22 +38,23 @@ export function registerServeCommand(program: Command): void {
     .option('--name <id>', 'model id clients send as `model` (default: the folder name)')
     .option('--port <n>', 'port (0: any free port)', intOption('--port', 0), 8000)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--decode <mode>', `decoder: ${DECODE_MODES.join(' | ')}`, 'sdsat')
+    .option('--decode <mode>', `decoder: ${DECODE_MODES.join(' | ')} (default: the fastest exact mode of the benchmark the model folder ships, lookup-tree without one)`)
     .option('--backend <id>', 'TensorFlow.js backend (default: best available)')
     .option('--api-key <key>', 'require this bearer key on /v1 routes (default $LAB_SERVE_KEY; none: open to anyone who can reach the port)')
     .option('--allow-origin <origin>', 'let web pages of this origin call the server, with CORS headers (repeatable); requests from any other page (an Origin header that is not the server\'s own) are refused', (v: string, acc: string[] = []) => [...acc, parseOrigin(v)])
     .option('--prompt-cache <n>', 'keep the KV caches of the last n prompts, so a request that starts like one of them prefills only the rest (0: off)', intOption('--prompt-cache', 0), 4)
     .option('--quiet', 'no per-request log lines')
     .action(async (o: ServeFlags) => {
-      if (!DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
+      if (o.decode !== undefined && !DECODE_MODES.includes(o.decode as DecodeMode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}, got "${o.decode}"`);
       // Loaded here, not at start-up: the model worker and the server.
-      const [{ isCheckpoint }, { ModelWorker }, { ChatServer }] = await Promise.all([
-        import('../../models/checkpoint.ts'), import('../../llm/model-worker.ts'), import('../../llm/serve.ts'),
+      const [{ isCheckpoint }, { ModelWorker }, { ChatServer }, { defaultDecoder }] = await Promise.all([
+        import('../../models/checkpoint.ts'), import('../../llm/model-worker.ts'), import('../../llm/serve.ts'), import('../../decode/default-mode.ts'),
       ]);
       const dir = resolve(o.model);
       if (!isCheckpoint(dir)) throw new Error(`--model: no model checkpoint in ${dir} (model.json and weights.bin)`);
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-      const worker = await ModelWorker.start({ dir, decode: o.decode as DecodeMode, backend: o.backend, promptCache: o.promptCache });
+      const decode = o.decode ? { mode: o.decode as DecodeMode, k: undefined } : defaultDecoder(dir);
+      const worker = await ModelWorker.start({ dir, decode: decode.mode, k: decode.k, backend: o.backend, promptCache: o.promptCache });
       const apiKey = o.apiKey ?? (process.env.LAB_SERVE_KEY || undefined);
       const server = new ChatServer({ worker, modelName: o.name ?? basename(dir), apiKey, allowOrigins: o.allowOrigin ?? [], log: o.quiet ? undefined : log });
       if (!apiKey && o.host !== '127.0.0.1' && o.host !== 'localhost') log(`warning: listening on ${o.host} without --api-key: anyone who can reach the port can use the model`);

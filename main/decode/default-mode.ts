@@ -1,0 +1,35 @@
+/**
+ * Which decoder a model uses when nobody names one: the one its own folder's benchmark measured
+ * fastest (bench-decode.json, written by `lab bench decode` and shipped with the models), among
+ * those whose outputs stayed AR's and whose speedup interval lies above 1. On the shipped code model
+ * that is `lookup-tree` (1.74x), not SDSAT (0.93x): a default should follow the measurement, not
+ * the method's name. A folder without a benchmark gets `lookup-tree`: copied drafts need no SAT
+ * tokens, and greedy output stays AR's exactly.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { readBenchReport } from './bench-report.ts';
+import { DECODE_MODES, type DecodeMode } from './types.ts';
+
+export const BENCH_FILE = 'bench-decode.json';
+
+export interface DefaultDecoder {
+  mode: DecodeMode;
+  /** Drafts per loop the benchmark measured the mode at (absent: the decoder's own default). */
+  k?: number;
+  /** Why, in a sentence (for logs and `--help`). */
+  why: string;
+}
+
+export function defaultDecoder(modelDir: string): DefaultDecoder {
+  const path = join(modelDir, BENCH_FILE);
+  if (!existsSync(path)) return { mode: 'lookup-tree', why: `no ${BENCH_FILE} in ${modelDir}: copied drafts, which need no SAT tokens` };
+  const report = readBenchReport(path);
+  const paying = Object.entries(report.best)
+    .filter((e): e is [DecodeMode, NonNullable<(typeof e)[1]>] => (DECODE_MODES as readonly string[]).includes(e[0]) && e[1] !== null)
+    .filter(([, b]) => b.identicalOutputs !== false && (b.speedupCi95 ? b.speedupCi95.low > 1 : b.speedup > 1))
+    .sort((a, b) => b[1].speedup - a[1].speedup);
+  if (!paying.length) return { mode: 'ar', why: `${path}: no mode beat AR` };
+  const [mode, best] = paying[0];
+  return { mode, k: best.k, why: `${path}: ${mode} at k = ${best.k}, ${best.speedup.toFixed(2)}x AR` };
+}
