@@ -16,7 +16,7 @@ import type { ChromiumHost } from '../environment/chromium.ts';
 import { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import { LabStore } from '../store/lab.ts';
-import { tMean, type Mean } from '../policy/stats.ts';
+import { tMean, type Mean } from '../common/stats.ts';
 import { runEpisode } from './episode.ts';
 import { processTreeUsage } from './process-tree.ts';
 

@@ -19,7 +19,7 @@ import { makeAgent } from '../agents/registry.ts';
 import { NoisyExpert, noisyExpertConfig, type MistakeRates } from '../agents/noisy-expert.ts';
 import { endpointSettings, type EndpointAgentOptions } from '../agents/endpoint-agent.ts';
 import { mixSeed } from '../common/rng.ts';
-import { wilson, type Interval } from '../policy/stats.ts';
+import { wilson, type Interval } from '../common/stats.ts';
 import type { Tier } from '../tasks/types.ts';
 import { runEpisode, type EpisodeDeps } from './episode.ts';
 import type { Reflection, ReflectionStore, Reflector } from './reflect.ts';

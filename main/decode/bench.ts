@@ -7,7 +7,7 @@
 import type { BenchReport, BenchRow } from './bench-report.ts';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { AutoregressiveDecoder, DECODE_MODES, createDecoder, type DecodeMode } from './index.ts';
-import { ratioMean } from '../policy/stats.ts';
+import { ratioMean } from '../common/stats.ts';
 import { emptyStats, summarize, type DecodeStats, type GenerateOptions, type GenerateResult, type Sampling } from './types.ts';
 
 export { benchRowSchema, benchReportSchema, readBenchReport, type BenchRow, type BenchReport } from './bench-report.ts';

@@ -5,7 +5,7 @@
  * expectation), so a reader sees whether drafts or the wider pass stand in the way.
  */
 import { KVCache, type TransformerLM } from '../models/model.ts';
-import { tMean, type Mean } from '../policy/stats.ts';
+import { tMean, type Mean } from '../common/stats.ts';
 
 export interface PassCost {
   positions: number;

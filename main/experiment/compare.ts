@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { readJsonFile } from '../store/json-file.ts';
 import { join } from 'node:path';
-import type { Interval } from '../policy/stats.ts';
+import type { Interval } from '../common/stats.ts';
 import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
 import { readRecordedConfig } from './folder.ts';
 import { labPaths } from '../store/layout.ts';

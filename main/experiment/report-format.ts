@@ -1,5 +1,5 @@
 /** How report.html and the Markdown report write figures: the same digits in both. */
-import type { Interval } from '../policy/stats.ts';
+import type { Interval } from '../common/stats.ts';
 
 /** A share as a percentage with one decimal ("53.7%"); "n/a" where there is none. */
 export const pct = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);

@@ -2,7 +2,7 @@
  * report.html: one self-contained file (charts rendered to inline SVG on the server with ECharts'
  * SSR renderer, no script and no network), tables beside every chart, verdicts stated in words.
  */
-import type { Interval } from '../policy/stats.ts';
+import type { Interval } from '../common/stats.ts';
 import type { Difference, ExperimentReport, Verdict } from './report.ts';
 import { ci, num, pct } from './report-format.ts';
 

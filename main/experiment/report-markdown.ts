@@ -4,7 +4,7 @@
  * spent, as tables to paste into a README, a paper's notes or an issue. Every figure is read from
  * report.json (`lab experiment report ID --markdown`), so what the docs quote can be regenerated.
  */
-import type { Mean, Rate } from '../policy/stats.ts';
+import type { Mean, Rate } from '../common/stats.ts';
 import type { Difference, ExperimentReport } from './report.ts';
 import { ci, num, pct } from './report-format.ts';
 import { formatDuration } from '../../preload/duration.ts';

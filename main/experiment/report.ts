@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '../common/rng.ts';
-import { rate, tMean, type Interval, type Mean, type Rate } from '../policy/stats.ts';
+import { rate, tMean, type Interval, type Mean, type Rate } from '../common/stats.ts';
 import type { EvalReport } from '../policy/eval.ts';
 import { readRecordedConfig, type ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';

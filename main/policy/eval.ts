@@ -26,7 +26,7 @@ import type { LabStore } from '../store/lab.ts';
 import { drillFamilies, heldOutFamilies, trainingFamilies } from '../tasks/registry.ts';
 import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
-import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from './stats.ts';
+import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from '../common/stats.ts';
 import { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, type EvalSplit } from './eval-splits.ts';
 import { labPaths } from '../store/layout.ts';
 

@@ -9,7 +9,7 @@ import { Rng } from '../common/rng.ts';
 import { AdamW } from '../models/train.ts';
 import { batchPicker, sftBatch } from './sft.ts';
 import type { EncodedSample } from './sft-data.ts';
-import { tMean } from './stats.ts';
+import { tMean } from '../common/stats.ts';
 
 export interface SftStepVariant {
   name: string;

@@ -23,7 +23,7 @@ import { CompactPolicyAgent, loadPolicy } from '../agents/compact-policy.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import type { Observation } from '../environment/types.ts';
 import { parsePolicyOutput } from './prompt.ts';
-import { bootstrapMean, rate, type Mean, type Rate } from './stats.ts';
+import { bootstrapMean, rate, type Mean, type Rate } from '../common/stats.ts';
 import { readMinedFailures, criticalStates, failuresOnSide, routineStatesBySplit, type SalvageState } from './salvage/states.ts';
 import { selectFailures } from './mining-file.ts';
 import { prepareState } from './salvage/train.ts';

@@ -3,7 +3,7 @@
  * policy) solved which task family or instance, how often and in how many steps. Computed from
  * the episode list's rows, so a label that overrides an outcome counts as the person set it.
  */
-import { wilson } from '../policy/stats.ts';
+import { wilson } from '../common/stats.ts';
 import { SCOPE_KINDS, type GridCell, type GridColumns, type GridEpisode, type ResultsGrid, type ResultsScope, type ScopeInfo } from '../../preload/views.ts';
 
 /** The runs, evaluations and experiments the rows belong to, each with its episode count, newest id first. */

@@ -12,7 +12,7 @@ import { experimentConfig, parseExperimentConfig, PRESET_CONFIGS } from '../../m
 import { ExperimentFolder } from '../../main/experiment/folder.ts';
 import { experimentStages, sftPromptSettings, type StageContext } from '../../main/experiment/stages.ts';
 import { rateDifference } from '../../main/experiment/report.ts';
-import { rate } from '../../main/policy/stats.ts';
+import { rate } from '../../main/common/stats.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 
 const shipped = (file: string) => JSON.parse(readFileSync(join(SHIPPED_POLICY, file), 'utf8'));

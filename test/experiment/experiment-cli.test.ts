@@ -221,7 +221,7 @@ test('ablations are compared with Salvage-DS at their own training seeds: with a
     folder.finish(`eval-salvage-s2-${split}`, { ...o, path }, 1);
   }
   const { buildReport, rateDifference } = await import('../../main/experiment/report.ts');
-  const { rate } = await import('../../main/policy/stats.ts');
+  const { rate } = await import('../../main/common/stats.ts');
   const report = await buildReport(ExperimentFolder.read(copy, 'orig'), 'chromium');
   const method = (name: string) => report.methods.find((m) => m.method === name)!;
   assert.deepEqual(method('salvage').seeds, [1, 2]);

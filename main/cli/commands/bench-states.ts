@@ -13,7 +13,7 @@ import { LabStore } from '../../store/lab.ts';
 import { readJsonFile } from '../../store/json-file.ts';
 import { resolveMiningFile } from '../../policy/mining-file.ts';
 import { defaultSalvageJob } from '../../policy/salvage/config.ts';
-import type { Mean, Rate } from '../../policy/stats.ts';
+import type { Mean, Rate } from '../../common/stats.ts';
 import type { StateBenchReport } from '../../policy/state-bench.ts';
 
 const repeatable = (v: string, prev: string[] = []) => [...prev, v];
