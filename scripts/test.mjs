@@ -37,6 +37,7 @@ const LONGEST_FIRST = [
   'test/policy/action-guide.test.ts', 'test/tasks/miniwob-fidelity.test.ts', 'test/policy/policy-agent.test.ts',
   'test/cli/episode-cli.test.ts', 'test/collection/bench-pool.test.ts', 'test/collection/collect-policy-cli.test.ts',
   'test/e2e/experiments.test.ts', 'test/e2e/review-decoding.test.ts', 'test/e2e/app.test.ts', 'test/e2e/provenance.test.ts',
+  'test/tasks/forum.test.ts', 'test/tasks/settings.test.ts', 'test/tasks/bank.test.ts', 'test/tasks/docs.test.ts',
 ];
 // A file that has not ended by then is stopped and counted as failed.
 const FILE_TIMEOUT_MS = 10 * 60_000;

@@ -8,6 +8,7 @@ import type { Tier } from '../tasks/types.ts';
 import { defaultPromptSettings, type PromptSettings } from './prompt.ts';
 import { defaultSftJob, defaultSftModel, type SftJob } from './sft-job.ts';
 
+/** The nine families every recipe trains on (the training families before the four varied ones of 2026-12-06), named so a recipe reproduces. */
 export const TRAINING_FAMILIES = ['shop', 'flights', 'webmail', 'hotels', 'jobs', 'calendar', 'realestate', 'compare', 'tickets'] as const;
 
 export interface PolicyRecipe {

@@ -12,8 +12,17 @@ import { realEstateFamily } from './families/realestate/index.ts';
 import { compareFamily } from './families/compare/index.ts';
 import { ticketsFamily } from './families/tickets/index.ts';
 import { factbookFamily } from './families/factbook/index.ts';
+import { forumFamily } from './families/forum/index.ts';
+import { bankFamily } from './families/bank/index.ts';
+import { settingsFamily } from './families/settings/index.ts';
+import { docsFamily } from './families/docs/index.ts';
 
-const families: TaskFamily[] = [shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily, factbookFamily];
+// forum, bank, settings and docs (2026-12-06) vary their wording, order, layout and distractors
+// with every seed, so a policy must read a page rather than recognise it.
+const families: TaskFamily[] = [
+  shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily, factbookFamily,
+  forumFamily, bankFamily, settingsFamily, docsFamily,
+];
 
 /** The site families used for training and testing (neither held out nor a drill). */
 export function trainingFamilies(): TaskFamily[] {

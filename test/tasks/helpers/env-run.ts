@@ -1,4 +1,5 @@
 /** Run an agent on a task instance in the real browser environment (Chromium over CDP). */
+import assert from 'node:assert/strict';
 import type { BrowserEnv } from '../../../main/environment/environment.ts';
 import { parseAction } from '../../../main/environment/actions.ts';
 import type { Agent, AgentTurn } from '../../../main/tasks/agent.ts';
@@ -44,4 +45,35 @@ export async function runInEnv(env: BrowserEnv, server: TaskServer, family: stri
     if (r.done) break;
   }
   return { instance, steps, actions, errors, unnamed: [...unnamed] };
+}
+
+/**
+ * The oracle of `family` on each of `seeds` at every tier, in a real Chromium: each run must pass
+ * the checker with no action error and no unnamed interactive element. Returns the mean oracle
+ * steps per tier (for the test's diagnostics and the family's README figures).
+ */
+export async function oracleInChromium(server: TaskServer, family: string, seeds: readonly number[]): Promise<Record<Tier, number>> {
+  const [{ ChromiumHost }, { BrowserEnv }] = await Promise.all([import('../../../main/environment/chromium.ts'), import('../../../main/environment/environment.ts')]);
+  const host = await ChromiumHost.start();
+  const env = new BrowserEnv(host, {});
+  const means = { 1: 0, 2: 0, 3: 0 } as Record<Tier, number>;
+  try {
+    for (const tier of [1, 2, 3] as const) {
+      let steps = 0;
+      for (const seed of seeds) {
+        const r = await runInEnv(env, server, family, seed, (i) => i.family.oracle(i.ctx), tier);
+        const c = r.instance.family.check(r.instance.ctx);
+        assert.ok(c.success, `${family} seed ${seed} tier ${tier}: ${JSON.stringify(c.keyPoints.filter((k) => !k.met))}\n${r.actions.join('\n')}\n${r.errors.join('\n')}`);
+        assert.deepEqual(r.errors, [], `${family} seed ${seed} tier ${tier}: no action errors`);
+        assert.deepEqual(r.unnamed, [], `${family} seed ${seed} tier ${tier}: every interactive element has an accessible name`);
+        steps += r.steps;
+        server.releaseInstance(r.instance.ctx.id);
+      }
+      means[tier] = steps / seeds.length;
+    }
+  } finally {
+    await env.close();
+    await host.close();
+  }
+  return means;
 }

@@ -1,7 +1,7 @@
 /**
  * The factbook family: a registry of invented records whose facts are read off the page and
  * answered by message. A training drill (`drill: true`): it has train and test seeds like any
- * family, but it is not one of the nine training families that evaluations and recipes default to.
+ * family, but it is not one of the training families that evaluations and recipes default to.
  */
 import type { CheckResult, TaskFamily, Tier } from '../../types.ts';
 import { answerMatches } from '../../../common/normalize.ts';
