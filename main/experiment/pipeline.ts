@@ -9,7 +9,8 @@ import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { experimentStages, StageStopped, type StageContext } from './stages.ts';
-import { writeReport, type ExperimentReport } from './report.ts';
+import type { ExperimentReport } from './report.ts';
+import { writeReport } from './report-files.ts';
 import { acquireRunLock } from './run-lock.ts';
 
 export interface PipelineHooks {

@@ -18,11 +18,9 @@ import type { EvalReport } from '../policy/eval.ts';
 import { readRecordedConfig, type ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 import type { LabStore } from '../store/lab.ts';
-import { writeFileAtomic } from '../store/json-file.ts';
 import { variantSeeds, type ExperimentConfig, type Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
 import { experimentStages } from './stages.ts';
-import { renderReportHtml } from './report-html.ts';
 import { readMiningFile } from '../policy/mining-file.ts';
 
 export type Verdict = 'reproduced' | 'inconclusive' | 'not reproduced' | 'not measurable';
@@ -359,15 +357,6 @@ function precisionOf(steps: Difference, test: Difference, heldout: Difference): 
     target: PRECISION_TARGET, ...p,
     met: within(p.fewerSteps, PRECISION_TARGET.steps) && within(p.salvageTest, PRECISION_TARGET.points) && within(p.salvageHeldout, PRECISION_TARGET.points),
   };
-}
-
-export async function writeReport(folder: ExperimentFolder, browserKind: string): Promise<{ report: ExperimentReport; reportPath: string; htmlPath: string }> {
-  const report = await buildReport(folder, browserKind);
-  const reportPath = join(folder.dir, 'report.json');
-  const htmlPath = join(folder.dir, 'report.html');
-  writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + '\n');
-  writeFileAtomic(htmlPath, await renderReportHtml(report));
-  return { report, reportPath, htmlPath };
 }
 
 /**
