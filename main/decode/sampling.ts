@@ -4,19 +4,8 @@
  */
 import type { Rng } from '../common/rng.ts';
 
-/** Index of the largest value (first one on ties), within [offset, offset+n). */
-export function argmax(logits: Float32Array, offset = 0, n = logits.length - offset): number {
-  let best = 0;
-  let bestV = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const v = logits[offset + i];
-    if (v > bestV) {
-      bestV = v;
-      best = i;
-    }
-  }
-  return best;
-}
+// Here too for the decoders (./verify.ts); models/ takes it from common/ and knows nothing of decoding.
+export { argmax } from '../common/argmax.ts';
 
 /** The n highest-scoring indices within [offset, offset+vocab), best first (first one on ties). */
 export function topTokens(logits: Float32Array, offset: number, vocab: number, n: number): number[] {

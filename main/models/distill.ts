@@ -6,7 +6,7 @@
  */
 import { KVCache, type TransformerLM } from './model.ts';
 import type { Rng } from '../common/rng.ts';
-import { argmax } from '../decode/sampling.ts';
+import { argmax } from '../common/argmax.ts';
 
 /**
  * `windows` sequences of `windowLen` tokens, concatenated: `promptLen` tokens of training text
