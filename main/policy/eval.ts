@@ -108,7 +108,7 @@ export interface EvalReport {
 export function evalFamilies(spec: string, split: EvalSplit): string[] {
   const pool = (split === 'heldout' ? heldOutFamilies() : trainingFamilies()).map((f) => f.name);
   if (spec === 'all' || spec === '') return pool;
-  // A drill family (factbook) is evaluated on its own seeds when named, never as part of "all".
+  // A drill family (factbook, directory) is evaluated on its own seeds when named, never as part of "all".
   const named = split === 'heldout' ? pool : [...pool, ...drillFamilies().map((f) => f.name)];
   const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
   for (const n of names) {

@@ -16,12 +16,15 @@ import { forumFamily } from './families/forum/index.ts';
 import { bankFamily } from './families/bank/index.ts';
 import { settingsFamily } from './families/settings/index.ts';
 import { docsFamily } from './families/docs/index.ts';
+import { directoryFamily } from './families/directory/index.ts';
 
 // forum, bank, settings and docs (2026-12-06) vary their wording, order, layout and distractors
 // with every seed, so a policy must read a page rather than recognise it.
 const families: TaskFamily[] = [
   shopFamily, flightsFamily, webmailFamily, hotelsFamily, restaurantsFamily, jobsFamily, calendarFamily, wikiFamily, realEstateFamily, compareFamily, ticketsFamily, factbookFamily,
   forumFamily, bankFamily, settingsFamily, docsFamily,
+  // A second drill: a named record behind a directory's categories, filters and same-named branches.
+  directoryFamily,
 ];
 
 /** The site families used for training and testing (neither held out nor a drill). */

@@ -6,7 +6,7 @@ import type { Tier } from '../../main/tasks/types.ts';
 const families = [...builtinFamilies().values()];
 
 test('the built-in families are registered', () => {
-  assert.deepEqual(families.map((f) => f.name).sort(), ['bank', 'calendar', 'compare', 'docs', 'factbook', 'flights', 'forum', 'hotels', 'jobs', 'realestate', 'restaurants', 'settings', 'shop', 'tickets', 'webmail', 'wiki']);
+  assert.deepEqual(families.map((f) => f.name).sort(), ['bank', 'calendar', 'compare', 'directory', 'docs', 'factbook', 'flights', 'forum', 'hotels', 'jobs', 'realestate', 'restaurants', 'settings', 'shop', 'tickets', 'webmail', 'wiki']);
 });
 
 test('the suite has held-out (test-only) families besides the training ones', () => {

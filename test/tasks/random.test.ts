@@ -11,7 +11,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets', 'factbook', 'forum', 'bank', 'settings', 'docs']) {
+for (const family of ['shop', 'flights', 'webmail', 'hotels', 'restaurants', 'jobs', 'calendar', 'wiki', 'realestate', 'compare', 'tickets', 'factbook', 'forum', 'bank', 'settings', 'docs', 'directory']) {
   test(`random agent on ${family}: valid actions, deterministic for its seed, different across seeds`, async () => {
     const a = await runAgent(server, family, 10020, () => randomAgent(5), { maxSteps: 25 });
     const b = await runAgent(server, family, 10020, () => randomAgent(5), { maxSteps: 25 });

@@ -183,7 +183,7 @@ export function registerPolicyCommands(program: Command): void {
       .command('eval')
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
       .option('--policy <dir>', `policy folder (from lab train sft or lab train policy, or SAT-tuned from one with lab train sdsat; default: the shipped policy, ${SHIPPED_POLICY_NAME})`, SHIPPED_POLICY)
-      .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split (test and train also take the factbook drill by name; all never includes it)', 'all')
+      .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split (test and train also take a drill by name, factbook or directory; all never includes them)', 'all')
       .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
