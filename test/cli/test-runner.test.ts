@@ -19,7 +19,10 @@ test('npm test -- --help prints the usage and runs nothing; unknown flags and mi
   assert.match(bogus.stderr, /Unknown option '--bogus'/);
   const missing = runner('test/nope.test.ts');
   assert.equal(missing.status, 2);
-  assert.match(missing.stderr, /test\/nope\.test\.ts: not a test file \(no such file\)/);
+  assert.match(missing.stderr, /test\/nope\.test\.ts: not a test file or folder \(no such file\)/);
+  const notTests = runner('README.md');
+  assert.equal(notTests.status, 2);
+  assert.match(notTests.stderr, /README\.md: not a test file or folder/);
 });
 
 test('a pattern that matches no test fails the run instead of passing it with nothing checked', () => {
