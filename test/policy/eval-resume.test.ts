@@ -78,6 +78,9 @@ test('lab eval --resume ID continues a stopped evaluation with its recorded requ
   assert.equal(extended.episodes.length, 6);
   assert.equal(extended.request.runs, 3);
   await assert.rejects(runLab('--lab', fx.store.dir, 'eval', '--resume', 'nope'), /--resume: no evaluation nope to continue in .*evals/);
+  // "all" is recorded as the families it meant then, so a continuation after families are added runs the same set.
+  const held = JSON.parse((await runLab('--lab', fx.store.dir, 'eval', '--split', 'heldout', '--seeds', '1', '--max-steps', '1', '--backend', 'wasm', '--json')).stdout);
+  assert.equal(held.request.tasks, 'restaurants,wiki');
 });
 
 test('greedy evaluation is deterministic: the same request twice gives the same episodes, action for action and output for output', async () => {

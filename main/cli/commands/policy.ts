@@ -222,7 +222,8 @@ export function registerPolicyCommands(program: Command): void {
       runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
     }) : {
       policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}), ...(o.promptCache ? {} : { promptCache: false }) },
-      tasks: o.tasks, split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
+      // The families by name, not "all": a continuation must run the same set after families are added.
+      tasks: evalFamilies(o.tasks, o.split as EvalSplit).join(','), split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
     };
     const evalId = o.resume ?? newEvalId();
     const server = await startTaskServer();
