@@ -68,7 +68,8 @@ export class PromptCache {
    */
   put(cache: KVCache, prefix: readonly number[]): void {
     const n = prefix.length;
-    if (cache.batch !== 1 || cache.length < n || sharedPrefix(cache.ids[0], prefix) < n) {
+    // An empty prefix (a one-token prompt) shares nothing with anything: not worth a place.
+    if (n === 0 || cache.batch !== 1 || cache.length < n || sharedPrefix(cache.ids[0], prefix) < n) {
       cache.dispose();
       return;
     }

@@ -52,6 +52,13 @@ test('the prompt cache hands out the entry sharing most, rolled back to the shar
   pc.put(wrong, [1, 2, 3]);
   assert.equal(wrong.length, 0, 'disposed');
   assert.equal(pc.take([1, 2, 3]).reused, 0);
+  // A one-token prompt leaves an empty prefix: freed, not kept where it would push out a useful entry.
+  pc.clear();
+  pc.put(fill(b), b);
+  const empty = new KVCache(1);
+  pc.put(empty, []);
+  pc.put(new KVCache(1), []);
+  assert.equal(pc.take([1, 2]).reused, 2, 'b is still kept after two empty prefixes in a cache of 2');
   pc.clear();
   model.dispose();
 });
