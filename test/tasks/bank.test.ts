@@ -18,6 +18,7 @@ import { randomAgent } from '../../main/agents/random.ts';
 import { parseAction } from '../../main/environment/actions.ts';
 import { MiniBrowser } from './helpers/minibrowser.ts';
 import { runAgent, startServer } from './helpers/server.ts';
+import { sendJunk } from './helpers/junk-requests.ts';
 import { oracleInChromium } from './helpers/env-run.ts';
 
 let server: TaskServer;
@@ -336,24 +337,7 @@ test('bank: junk requests get a page or a redirect, never a server error', async
   const gets = ['/', '/account/{x}', '/transfer', '/transfer/review', '/transfer/done/{x}', '/payees', '/payees/new', '/scheduled', '/scheduled/{x}', '/scheduled/{x}/cancel', '/offers', '/nope'];
   const posts: Array<[string, string[]]> = [['/transfer', ['from', 'to', 'amount', 'date', 'memo']], ['/transfer/confirm', []], ['/payees/new', ['name', 'iban', 'reference']], ['/scheduled/{x}/cancel', ['reason']], ['/cookies', ['return']], ['/notice', ['return']]];
   const keys = ['q', 'period', 'type', 'from', 'to', 'page', 'edit', 'to', 'amount', 'added', 'cancelled'];
-  let i = 0;
-  for (const x of junk) {
-    for (const p of gets) {
-      const qs = new URLSearchParams(keys.map((k, j) => [k, junk[(i + j) % junk.length]]));
-      i++;
-      const res = await fetch(`${base}${p.replace('{x}', encodeURIComponent(x))}?${qs}`, { redirect: 'manual' });
-      await res.text();
-      assert.ok(res.status < 500, `${p} ${x} -> ${res.status}`);
-    }
-    for (const [p, fields] of posts) {
-      const body = new URLSearchParams(fields.map((k, j) => [k, junk[(i + j) % junk.length]]));
-      i++;
-      const res = await fetch(`${base}${p.replace('{x}', encodeURIComponent(x))}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString(), redirect: 'manual' });
-      await res.text();
-      assert.ok(res.status < 500, `POST ${p} ${body} -> ${res.status}`);
-      if (res.status === 303) assert.ok(res.headers.get('location')!.startsWith(base));
-    }
-  }
+  await sendJunk(base, { xs: junk, values: junk, gets, posts, queryKeys: keys });
   assert.equal(typeof inst.family.check(inst.ctx).success, 'boolean');
 });
 

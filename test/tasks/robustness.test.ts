@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskServer } from '../../main/tasks/server.ts';
 import { startServer } from './helpers/server.ts';
+import { sendJunk } from './helpers/junk-requests.ts';
 
 let server: TaskServer;
 before(async () => {
@@ -77,26 +78,7 @@ for (const [family, routes] of Object.entries(ROUTES)) {
       await fetch(`${base}/select`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ flight: g.flight, from: g.from, to: g.to, date: g.date, passengers: '2', class: 'Business' }).toString(), redirect: 'manual' });
       ids.push(st.drafts[0].id);
     }
-    let i = 0;
-    for (const junk of [...JUNK, ...ids]) {
-      for (const path of routes.get) {
-        const qs = new URLSearchParams(QUERY_KEYS.map((k, j) => [k, JUNK[(i + j) % JUNK.length]]));
-        i++;
-        const url = `${base}${path.replace('{x}', encodeURIComponent(junk))}?${qs}`;
-        const res = await fetch(url, { redirect: 'manual' });
-        await res.text();
-        assert.ok(res.status < 500, `${url} -> ${res.status}`);
-      }
-      for (const [path, fields] of routes.post) {
-        const body = new URLSearchParams(fields.map((f, j) => [f, JUNK[(i + j) % JUNK.length]]));
-        i++;
-        const url = `${base}${path.replace('{x}', encodeURIComponent(junk))}`;
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString(), redirect: 'manual' });
-        const text = await res.text();
-        assert.ok(res.status < 500, `POST ${url} ${body} -> ${res.status} ${text.slice(0, 200)}`);
-        if (res.status === 303) assert.ok(res.headers.get('location')!.startsWith(base), `redirect stays in the instance: ${res.headers.get('location')}`);
-      }
-    }
+    await sendJunk(base, { xs: [...JUNK, ...ids], values: JUNK, gets: routes.get, posts: routes.post, queryKeys: QUERY_KEYS });
     // And the checker still answers on whatever state that left.
     assert.equal(typeof inst.family.check(inst.ctx).success, 'boolean');
   });
