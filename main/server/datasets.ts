@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { LabEvents } from '../../preload/api.ts';
 import type { DatasetPreview, DatasetVersionDetail, DatasetVersionInfo } from '../../preload/views.ts';
 import type { LabStore } from '../store/lab.ts';
 import type { TaskFamily } from '../tasks/types.ts';
@@ -15,8 +14,8 @@ import {
   createDataset, exportDataset, isExportFormat, listDatasetNames, listVersions, parseDatasetRef, parseFilter, previewDataset, readManifest, validateDatasetName,
   type DatasetFilter, type FreezeWarning, type SplitRatios,
 } from '../datasets/index.ts';
+import type { Emit } from './lab-parts.ts';
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 export class DatasetsLab {
   private exports = new Map<string, AbortController>();

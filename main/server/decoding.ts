@@ -21,13 +21,13 @@ import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 import { defaultDecoder } from '../decode/default-mode.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ../decode/bench.ts), not with the
 // service: `lab web` starts without them.
-import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LabEvents, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
+import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 import { labPaths } from '../store/layout.ts';
+import type { Emit } from './lab-parts.ts';
 
 const YIELD_EVERY_MS = 25;
 type RunDecodeBench = typeof import('../decode/bench.ts').runDecodeBench;
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -3,23 +3,20 @@
  * fork's replayed prefix), each input checked and recorded as a step, frames and steps streamed.
  */
 import { randomBytes } from 'node:crypto';
-import type { LabEvents } from '../../preload/api.ts';
 import type { DemoStart } from '../../preload/views.ts';
-import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
-import type { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { DemoSession, humanInputSchema, type HumanInput } from '../collection/demonstration.ts';
 import type { ForkPlan } from '../collection/fork.ts';
 import { fieldIssue } from '../store/schema-error.ts';
+import type { Emit, Runtime } from './lab-parts.ts';
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 export class DemosLab {
   private running = new Map<string, DemoSession>();
 
-  constructor(private readonly deps: { store: LabStore; families: Map<string, TaskFamily>; runtime: () => Promise<{ host: BrowserHost; server: TaskServer }>; emit: Emit }) {}
+  constructor(private readonly deps: { store: LabStore; families: Map<string, TaskFamily>; runtime: Runtime; emit: Emit }) {}
 
   async start(family: string, seed: number): Promise<DemoStart> {
     const f = this.deps.families.get(family);

@@ -14,10 +14,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LabEvents } from '../../preload/api.ts';
-import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
-import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
 import { ExperimentFolder, readRecordedConfig } from '../experiment/folder.ts';
 import { EXPERIMENT_ID, experimentConfig } from '../experiment/config.ts';
@@ -27,13 +24,13 @@ import { createReplay } from '../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../experiment/compare.ts';
 import { labPaths } from '../store/layout.ts';
 import type { ExperimentInfo } from '../../preload/views.ts';
+import type { Emit, Runtime } from './lab-parts.ts';
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 export interface ExperimentsDeps {
   store: LabStore;
   /** The service's browser and task server (started on first use). */
-  runtime: () => Promise<{ host: BrowserHost; server: TaskServer }>;
+  runtime: Runtime;
   emit: Emit;
 }
 

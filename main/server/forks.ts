@@ -6,24 +6,21 @@
  * startForkDemo), planned here too.
  */
 import { randomBytes } from 'node:crypto';
-import type { LabEvents } from '../../preload/api.ts';
 import type { ForkAgent, ForkRequest } from '../../preload/views.ts';
-import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
-import type { TaskServer } from '../tasks/server.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { forkEpisode, planFork, type ForkPlan } from '../collection/fork.ts';
 import { SHIPPED_POLICY } from '../policy/shipped.ts';
 import type { AgentContext } from '../agents/registry.ts';
+import type { Emit, Runtime } from './lab-parts.ts';
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 export interface ForksDeps {
   store: LabStore;
   families: Map<string, TaskFamily>;
   /** The service's browser and task server (started on first use). */
-  runtime: () => Promise<{ host: BrowserHost; server: TaskServer }>;
+  runtime: Runtime;
   emit: Emit;
 }
 

@@ -3,14 +3,11 @@
  * whole or one step per request (the viewer's "next"), with an event per step and cancel.
  */
 import { randomBytes } from 'node:crypto';
-import type { LabEvents } from '../../preload/api.ts';
-import type { BrowserHost } from '../environment/cdp.ts';
 import { BrowserEnv } from '../environment/environment.ts';
-import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
 import { recordedEnvOptions, replayEpisode } from '../collection/replay.ts';
+import type { Emit, Runtime } from './lab-parts.ts';
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 interface ReplayRun {
   controller: AbortController;
@@ -21,7 +18,7 @@ interface ReplayRun {
 export class ReplaysLab {
   private running = new Map<string, ReplayRun>();
 
-  constructor(private readonly deps: { store: LabStore; runtime: () => Promise<{ host: BrowserHost; server: TaskServer }>; emit: Emit }) {}
+  constructor(private readonly deps: { store: LabStore; runtime: Runtime; emit: Emit }) {}
 
   async start(episodeId: string, mode: 'run' | 'step'): Promise<{ replayId: string }> {
     const { header } = this.deps.store.readEpisode(episodeId); // fail now, with the file named, if it is unreadable

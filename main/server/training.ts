@@ -12,7 +12,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { LabEvents } from '../../preload/api.ts';
 import { registeredRuns, type TrainingKind } from '../policy/registry.ts';
 import { TRAIN_LOG_FILE } from '../policy/train-log.ts';
 import { CONFIG_FILE as SALVAGE_CONFIG, STATS_FILE as SALVAGE_STATS } from '../policy/salvage/config.ts';
@@ -24,10 +23,10 @@ import {
 } from '../policy/output-files.ts';
 import { labPaths } from '../store/layout.ts';
 import type { EvaluationInfo, TrainingList, TrainingRunData, TrainingRunInfo } from '../../preload/views.ts';
+import type { Emit } from './lab-parts.ts';
 
 export type { EvalGroupMetrics, MiningInfo, SalvagePointT as SalvagePoint, SftPoint };
 
-type Emit = <E extends keyof LabEvents>(event: E, data: LabEvents[E]) => void;
 
 /**
  * Tails open at once. A window that reloads never says unwatch for the old page's tails; past this
