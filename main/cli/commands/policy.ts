@@ -215,7 +215,7 @@ export function registerPolicyCommands(program: Command): void {
     const [{ BrowserEnv }, { evalFamilies, runEval, newEvalId }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../policy/eval.ts'),
     ]);
-    evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
+    const families = evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
     const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, {
       parallel: cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined,
@@ -223,7 +223,7 @@ export function registerPolicyCommands(program: Command): void {
     }) : {
       policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}), ...(o.promptCache ? {} : { promptCache: false }) },
       // The families by name, not "all": a continuation must run the same set after families are added.
-      tasks: evalFamilies(o.tasks, o.split as EvalSplit).join(','), split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
+      tasks: families.join(','), split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
     };
     const evalId = o.resume ?? newEvalId();
     const server = await startTaskServer();
