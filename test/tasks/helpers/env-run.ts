@@ -48,32 +48,32 @@ export async function runInEnv(env: BrowserEnv, server: TaskServer, family: stri
 }
 
 /**
- * The oracle of `family` on each of `seeds` at every tier, in a real Chromium: each run must pass
- * the checker with no action error and no unnamed interactive element. Returns the mean oracle
- * steps per tier (for the test's diagnostics and the family's README figures).
+ * The oracle of `family` on each (tier, seed) run in `env`: each run must pass the checker with no
+ * action error and no unnamed interactive element. Returns the mean oracle steps per tier run.
  */
+export async function oracleRuns(env: BrowserEnv, server: TaskServer, family: string, runs: ReadonlyArray<readonly [Tier, number]>): Promise<Partial<Record<Tier, number>>> {
+  const steps: Partial<Record<Tier, number[]>> = {};
+  for (const [tier, seed] of runs) {
+    const r = await runInEnv(env, server, family, seed, (i) => i.family.oracle(i.ctx), tier);
+    const c = r.instance.family.check(r.instance.ctx);
+    assert.ok(c.success, `${family} seed ${seed} tier ${tier}: ${JSON.stringify(c.keyPoints.filter((k) => !k.met))}\n${r.actions.join('\n')}\n${r.errors.join('\n')}`);
+    assert.deepEqual(r.errors, [], `${family} seed ${seed} tier ${tier}: no action errors`);
+    assert.deepEqual(r.unnamed, [], `${family} seed ${seed} tier ${tier}: every interactive element has an accessible name`);
+    (steps[tier] ??= []).push(r.steps);
+    server.releaseInstance(r.instance.ctx.id);
+  }
+  return Object.fromEntries(Object.entries(steps).map(([t, xs]) => [t, xs.reduce((a, b) => a + b, 0) / xs.length]));
+}
+
+/** oracleRuns on each of `seeds` at every tier, in a Chromium of its own; the mean steps per tier. */
 export async function oracleInChromium(server: TaskServer, family: string, seeds: readonly number[]): Promise<Record<Tier, number>> {
   const [{ ChromiumHost }, { BrowserEnv }] = await Promise.all([import('../../../main/environment/chromium.ts'), import('../../../main/environment/environment.ts')]);
   const host = await ChromiumHost.start();
   const env = new BrowserEnv(host, {});
-  const means = { 1: 0, 2: 0, 3: 0 } as Record<Tier, number>;
   try {
-    for (const tier of [1, 2, 3] as const) {
-      let steps = 0;
-      for (const seed of seeds) {
-        const r = await runInEnv(env, server, family, seed, (i) => i.family.oracle(i.ctx), tier);
-        const c = r.instance.family.check(r.instance.ctx);
-        assert.ok(c.success, `${family} seed ${seed} tier ${tier}: ${JSON.stringify(c.keyPoints.filter((k) => !k.met))}\n${r.actions.join('\n')}\n${r.errors.join('\n')}`);
-        assert.deepEqual(r.errors, [], `${family} seed ${seed} tier ${tier}: no action errors`);
-        assert.deepEqual(r.unnamed, [], `${family} seed ${seed} tier ${tier}: every interactive element has an accessible name`);
-        steps += r.steps;
-        server.releaseInstance(r.instance.ctx.id);
-      }
-      means[tier] = steps / seeds.length;
-    }
+    return (await oracleRuns(env, server, family, ([1, 2, 3] as const).flatMap((tier) => seeds.map((seed) => [tier, seed] as const)))) as Record<Tier, number>;
   } finally {
     await env.close();
     await host.close();
   }
-  return means;
 }
