@@ -336,16 +336,21 @@ export function experimentStages(config: ExperimentConfig): Stage[] {
     evalStage('eval-sft-reflect-heldout', 'sft-reflect', 'heldout', e.claimHeldoutRuns?.sft ?? sftRuns, config),
     ...(config.mine.rollouts ? [mineSftTestStage] : []),
   ];
-  for (const seed of config.salvage.seeds) {
-    for (const v of config.salvage.variants.filter((x) => variantSeeds(config.salvage, x).includes(seed))) {
-      const s = `salvage-${v}-s${seed}`;
-      const heldoutRuns = v === 'salvage' ? (e.claimHeldoutRuns?.salvage ?? e.runs) : e.runs;
-      stages.push(
-        salvageStage(v, seed, config),
-        evalStage(`eval-${v}-s${seed}-test`, s, 'test', e.runs, config),
-        evalStage(`eval-${v}-s${seed}-heldout`, s, 'heldout', heldoutRuns, config),
-      );
-    }
+  const variantAt = (v: Variant, seed: number) => {
+    const s = `salvage-${v}-s${seed}`;
+    const heldoutRuns = v === 'salvage' ? (e.claimHeldoutRuns?.salvage ?? e.runs) : e.runs;
+    stages.push(
+      salvageStage(v, seed, config),
+      evalStage(`eval-${v}-s${seed}-test`, s, 'test', e.runs, config),
+      evalStage(`eval-${v}-s${seed}-heldout`, s, 'heldout', heldoutRuns, config),
+    );
+  };
+  // Salvage-DS at every seed before any ablation: the claim needs only these, so a run cut short
+  // across sessions has the claim's figure first and the ablations after it.
+  const { variants, seeds } = config.salvage;
+  if (variants.includes('salvage')) for (const seed of seeds) variantAt('salvage', seed);
+  for (const seed of seeds) {
+    for (const v of variants.filter((x) => x !== 'salvage' && variantSeeds(config.salvage, x).includes(seed))) variantAt(v, seed);
   }
   return stages;
 }
