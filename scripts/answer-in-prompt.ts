@@ -11,12 +11,12 @@
  * it is a lower bound where the page writes a value differently from the message.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadTokenizer } from '../main/models/checkpoint.ts';
 import { ELEMENT_ORDERS, PromptSettings } from '../main/policy/prompt.ts';
 import { encodePrompt } from '../main/policy/sft-data.ts';
 import { readPolicySettings } from '../main/policy/settings.ts';
+import { modelFiles } from '../main/store/lab-files.ts';
 
 const { values: o } = parseArgs({
   options: {
@@ -31,7 +31,7 @@ if (!o.samples) throw new Error('--samples FILE is required (a policy\'s sft-sam
 const order = o['element-order'];
 if (order !== undefined && !(ELEMENT_ORDERS as readonly string[]).includes(order)) throw new Error(`--element-order must be one of ${ELEMENT_ORDERS.join(', ')}`);
 
-const model = JSON.parse(readFileSync(join(o.policy!, 'model.json'), 'utf8'));
+const model = JSON.parse(readFileSync(modelFiles(o.policy!).model, 'utf8'));
 const settings = readPolicySettings(o.policy!, model.meta);
 const prompt = PromptSettings.parse({
   ...settings.prompt,

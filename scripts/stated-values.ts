@@ -8,7 +8,6 @@
  *   npx tsx scripts/stated-values.ts --lab DIR --dataset NAME [--policy resources/models/web-policy]
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LabStore } from '../main/store/lab.ts';
 import { readManifest } from '../main/datasets/manifest.ts';
@@ -17,10 +16,11 @@ import { policyTarget, type PolicyPromptInput } from '../main/policy/prompt.ts';
 import { readPolicySettings } from '../main/policy/settings.ts';
 import { parseAction } from '../main/environment/actions.ts';
 import { citedValue, statesValue } from '../main/policy/action-guide.ts';
+import { modelFiles } from '../main/store/lab-files.ts';
 
 const { values: o } = parseArgs({ options: { lab: { type: 'string' }, dataset: { type: 'string' }, policy: { type: 'string', default: 'resources/models/web-policy' } } });
 if (!o.lab || !o.dataset) throw new Error('--lab DIR and --dataset NAME are required (a lab holding the frozen dataset)');
-const model = JSON.parse(readFileSync(join(o.policy!, 'model.json'), 'utf8'));
+const model = JSON.parse(readFileSync(modelFiles(o.policy!).model, 'utf8'));
 const settings = readPolicySettings(o.policy!, model.meta);
 if (settings.prompt.answer !== 'cite') throw new Error(`${o.policy}: the policy does not cite (prompt answer "${settings.prompt.answer}"); the rule applies only to cite policies`);
 

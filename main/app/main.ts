@@ -16,6 +16,7 @@ import { builtinFamilies } from '../tasks/registry.ts';
 import { LabService } from '../server/service.ts';
 import { EVENTS, METHODS, channelOf } from '../../preload/api.ts';
 import { parseParams } from '../../preload/params.ts';
+import { LAB_ID_PATTERN } from '../store/layout.ts';
 
 const outDir = join(import.meta.dirname, '..');
 const rendererUrl = pathToFileURL(join(outDir, 'renderer', 'index.html')).href;
@@ -58,7 +59,7 @@ app.whenReady().then(() => {
 
   protocol.handle('lab-report', (request) => {
     // lab-report://experiments/<id>/report.html: the id in the path, which keeps its case (a host is lowercased).
-    const m = new URL(request.url).pathname.match(/^\/([A-Za-z0-9_-]+)\/report\.html$/);
+    const m = new URL(request.url).pathname.match(new RegExp(`^/(${LAB_ID_PATTERN})/report\\.html$`));
     const path = m ? service.experiments.reportHtmlPath(m[1]) : null;
     if (!path) return new Response('no such report', { status: 404 });
     return new Response(new Uint8Array(readFileSync(path)), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_CSP } });

@@ -3,6 +3,7 @@
  * (Electron itself cannot run on the build machines). main/app/*.ts only wires them up.
  */
 import { APP_CSP, REPORT_CSP } from '../csp.ts';
+import { LAB_ID_PATTERN } from '../store/layout.ts';
 
 export { APP_CSP, REPORT_CSP };
 
@@ -76,8 +77,11 @@ export const REPORT_WINDOW_PREFERENCES = { sandbox: true, contextIsolation: true
  * a plain https link (no credentials in it) goes to the OS browser; everything else (file:, custom
  * schemes, http, javascript:) is denied, since shell.openExternal would hand it to whatever app claims it.
  */
+/** An experiment's report, which opens in a report window of its own. */
+const REPORT_URL = new RegExp(`^lab-report://experiments/${LAB_ID_PATTERN}/report\\.html$`);
+
 export function appWindowOpen(url: string): { action: 'allow'; reportWindow: true } | { action: 'deny'; openExternally: string | null } {
-  if (/^lab-report:\/\/experiments\/[A-Za-z0-9_-]+\/report\.html$/.test(url)) return { action: 'allow', reportWindow: true };
+  if (REPORT_URL.test(url)) return { action: 'allow', reportWindow: true };
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -7,8 +7,7 @@
  * computed from the log alone, so a resumed run (same folder) skips what the log holds, continues
  * a half-done task from its last logged attempt, and reports over everything, with nothing twice.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { BrowserEnv } from '../environment/environment.ts';
@@ -26,7 +25,8 @@ import type { RetryInfo } from '../llm/client.ts';
 import { shortenEpisode } from './shorten.ts';
 import { CancelledError, attemptEventSchema, runTaskWithRetries, summariseArms, taskKey, type Arm, type ArmSummary, type AttemptEvent, type TaskRef } from './retries.ts';
 import { LAB_ID, labPaths } from '../store/layout.ts';
-import { fieldIssue } from '../store/schema-error.ts';
+import { runFiles } from '../store/lab-files.ts';
+import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 
 /** The endpoint a run talks to (agent 'endpoint', reflector 'llm'), as saved in config.json: never a key. */
 export const endpointConfigSchema = z.object({
@@ -139,9 +139,9 @@ export class RunFolder {
     const runId = config.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
     const full = collectConfigSchema.parse({ ...config, endOnGoal: config.endOnGoal ?? true, runId, createdAt: new Date().toISOString() });
     const dir = labPaths.run(labDir, runId);
-    if (existsSync(join(dir, 'config.json'))) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
+    if (existsSync(runFiles(dir).config)) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(full, null, 2) + '\n');
+    writeFileAtomic(runFiles(dir).config, JSON.stringify(full, null, 2) + '\n');
     return new RunFolder(dir, full, []);
   }
 
@@ -161,20 +161,19 @@ export class RunFolder {
 
   private static load(labDir: string, runId: string, readOnly: boolean): RunFolder {
     const dir = labPaths.run(labDir, runId);
-    const cfgPath = join(dir, 'config.json');
-    if (!existsSync(cfgPath)) throw new Error(`no run ${runId} in ${labPaths.runs(labDir)}`);
-    const parsed = collectConfigSchema.safeParse(JSON.parse(readFileSync(cfgPath, 'utf8')));
-    if (!parsed.success) throw new Error(`${cfgPath}: ${fieldIssue(parsed.error)}`);
-    const log = join(dir, 'progress.jsonl');
+    const files = runFiles(dir);
+    if (!existsSync(files.config)) throw new Error(`no run ${runId} in ${labPaths.runs(labDir)}`);
+    const config = readJsonFile(files.config, collectConfigSchema, 'a run configuration');
+    const log = files.progress;
     if (!readOnly) repairTornTail(log);
     const events = existsSync(log) ? readJsonl(log, progressEventSchema).records : [];
-    return new RunFolder(dir, parsed.data, events, readOnly);
+    return new RunFolder(dir, config, events, readOnly);
   }
 
   append(e: ProgressEvent): void {
     if (this.readOnly) throw new Error(`run ${this.config.runId} was opened for reading only`);
     this.events.push(e);
-    appendJsonlLine(join(this.dir, 'progress.jsonl'), e);
+    appendJsonlLine(runFiles(this.dir).progress, e);
   }
 }
 
@@ -287,7 +286,7 @@ export async function runCollection(
   stopListening?.();
   if (failure) throw (failure as { error: unknown }).error;
   const summary = summarise(run, tasks.map(taskKey));
-  writeFileSync(join(run.dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  writeFileAtomic(runFiles(run.dir).summary, JSON.stringify(summary, null, 2) + '\n');
   return summary;
 }
 

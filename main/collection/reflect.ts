@@ -9,7 +9,7 @@
  * scripted agent can act on it as an LLM would on the prose. Reflections are stored one file each
  * under lab/reflections/<id>.json; an episode names the reflection it was given in links.reflection.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseAction } from '../environment/actions.ts';
@@ -18,7 +18,8 @@ import { MISTAKE_KINDS, type MistakeKind } from '../agents/noisy-expert.ts';
 import type { EpisodeData } from '../store/lab.ts';
 import type { ObservationRecord } from '../store/schema.ts';
 import { elementsHash, normaliseUrl } from './replay.ts';
-import { LAB_ID, checkLabId } from '../store/layout.ts';
+import { LAB_ID, checkLabId, labPaths } from '../store/layout.ts';
+import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 
 export const reflectionSchema = z.object({
   id: z.string().regex(LAB_ID),
@@ -159,23 +160,20 @@ export class RuleReflector implements Reflector {
 export class ReflectionStore {
   readonly dir: string;
   constructor(labDir: string) {
-    this.dir = join(labDir, 'reflections');
+    this.dir = labPaths.reflections(labDir);
     mkdirSync(this.dir, { recursive: true });
   }
   path(id: string): string {
-    checkLabId(id, 'reflection');
-    return join(this.dir, `${id}.json`);
+    return join(this.dir, `${checkLabId(id, 'reflection')}.json`);
   }
   has(id: string): boolean {
     return existsSync(this.path(id));
   }
   save(r: Reflection): void {
-    const tmp = this.path(r.id) + '.tmp';
-    writeFileSync(tmp, JSON.stringify(r, null, 2) + '\n');
-    renameSync(tmp, this.path(r.id));
+    writeFileAtomic(this.path(r.id), JSON.stringify(r, null, 2) + '\n');
   }
   load(id: string): Reflection {
-    return reflectionSchema.parse(JSON.parse(readFileSync(this.path(id), 'utf8')));
+    return readJsonFile(this.path(id), reflectionSchema, 'a reflection');
   }
 }
 

@@ -14,7 +14,6 @@
  * so decisions made by two processes on one lab at once are all kept.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
@@ -22,6 +21,7 @@ import { withFileLock } from '../store/file-lock.ts';
 import { createDataset, type CreateDatasetRequest, type CreateDatasetResult } from './curate.ts';
 import { DatasetError } from './errors.ts';
 import { datasetDir, listVersions, readManifest, validateDatasetName } from './manifest.ts';
+import { datasetFiles } from '../store/lab-files.ts';
 
 /** One episode in a draft, with where the decision was made. */
 export interface DraftEntry {
@@ -42,7 +42,7 @@ export interface DatasetDraft {
 const entrySchema = z.object({ episodeId: z.string(), runId: z.string(), task: z.string(), at: z.string() }) satisfies z.ZodType<DraftEntry>;
 const draftSchema = z.object({ accepted: z.array(entrySchema), rejected: z.array(entrySchema) }) satisfies z.ZodType<DatasetDraft>;
 
-export const draftFile = (labDir: string, name: string) => join(datasetDir(labDir, name), 'draft.json');
+export const draftFile = (labDir: string, name: string) => datasetFiles(datasetDir(labDir, name)).draft;
 
 export function readDraft(labDir: string, name: string): DatasetDraft {
   const path = draftFile(labDir, name);

@@ -3,7 +3,7 @@
  * never changed; it records the sha256 of every episode and labels file it was made from, so a
  * later read can tell whether the data underneath it moved.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -11,8 +11,9 @@ import { DatasetError } from './errors.ts';
 import { datasetFilterSchema, OUTCOMES } from './filter.ts';
 import { fileSha256 } from './hash.ts';
 import { SPLITS } from './split.ts';
-import { fieldIssue } from '../store/schema-error.ts';
 import { LAB_ID, labPaths } from '../store/layout.ts';
+import { datasetVersionFiles } from '../store/lab-files.ts';
+import { readJsonFile } from '../store/json-file.ts';
 
 export const MANIFEST_FORMAT = 'agent-lab-dataset';
 export const MANIFEST_VERSION = 1;
@@ -93,7 +94,7 @@ export function listVersions(labDir: string, name: string): number[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .map((d) => d.match(/^v(\d+)$/))
-    .filter((m): m is RegExpMatchArray => !!m && existsSync(join(dir, m[0], 'manifest.json')))
+    .filter((m): m is RegExpMatchArray => !!m && existsSync(datasetVersionFiles(join(dir, m[0])).manifest))
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
 }
@@ -123,7 +124,7 @@ export function writeNextVersion(labDir: string, name: string, build: (version: 
       throw err;
     }
     const manifest = manifestSchema.parse(build(next));
-    const path = join(dir, 'manifest.json');
+    const path = datasetVersionFiles(dir).manifest;
     const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
     renameSync(tmp, path);
@@ -145,18 +146,13 @@ export function readManifest(labDir: string, ref: string | { name: string; versi
   const version = asked ?? versions.at(-1)!;
   const where = `dataset ${name} v${version}`;
   if (!versions.includes(version)) throw new DatasetError(`${where} does not exist (versions: ${versions.map((v) => `v${v}`).join(', ')})`);
-  const path = join(versionDir(labDir, name, version), 'manifest.json');
-  let raw: unknown;
+  const path = datasetVersionFiles(versionDir(labDir, name, version)).manifest;
+  let m: DatasetManifest;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    m = readJsonFile(path, manifestSchema);
   } catch (err) {
-    throw new DatasetError(`${where}: ${path} is not valid JSON (${(err as Error).message})`);
+    throw new DatasetError(`${where}: ${(err as Error).message}`); // names the file and the field
   }
-  const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new DatasetError(`${where}: ${path}: ${fieldIssue(parsed.error, '(manifest)')}`);
-  }
-  const m = parsed.data;
   if (m.name !== name || m.version !== version) throw new DatasetError(`${where}: ${path} says it is ${m.name} v${m.version}`);
   if (opts.verify !== false) verifyManifest(labDir, m);
   return m;

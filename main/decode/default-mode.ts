@@ -7,11 +7,10 @@
  * tokens, and greedy output stays AR's exactly.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { readBenchReport } from './bench-report.ts';
 import { DECODE_MODES, type DecodeMode } from './types.ts';
-
-export const BENCH_FILE = 'bench-decode.json';
+import { modelFiles } from '../store/lab-files.ts';
+import { basename } from 'node:path';
 
 export interface DefaultDecoder {
   mode: DecodeMode;
@@ -22,8 +21,8 @@ export interface DefaultDecoder {
 }
 
 export function defaultDecoder(modelDir: string): DefaultDecoder {
-  const path = join(modelDir, BENCH_FILE);
-  if (!existsSync(path)) return { mode: 'lookup-tree', why: `no ${BENCH_FILE} in ${modelDir}: copied drafts, which need no SAT tokens` };
+  const path = modelFiles(modelDir).benchDecode;
+  if (!existsSync(path)) return { mode: 'lookup-tree', why: `no ${basename(path)} in ${modelDir}: copied drafts, which need no SAT tokens` };
   const report = readBenchReport(path);
   const paying = Object.entries(report.best)
     .filter((e): e is [DecodeMode, NonNullable<(typeof e)[1]>] => (DECODE_MODES as readonly string[]).includes(e[0]) && e[1] !== null)

@@ -9,14 +9,16 @@
  * that reads a reopened or redone stage's outputs is redone too. Nothing is deleted: outputs and
  * folders taken out of the way go to set-aside/<time>/ in the experiment's folder.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { z } from 'zod';
 import { isDeepStrictEqual } from 'node:util';
 import { ExperimentConfig } from './config.ts';
 import { ExperimentFolder } from './folder.ts';
 import { experimentStages, type Stage } from './stages.ts';
 import { acquireRunLock } from './run-lock.ts';
-import { writeFileAtomic } from '../store/json-file.ts';
+import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
+import { experimentFiles } from '../store/lab-files.ts';
 
 /** Fields that name the experiment rather than configure it. */
 const FIXED_FIELDS = new Set(['id', 'preset', 'createdAt', 'replayOf', 'amendments']);
@@ -105,6 +107,7 @@ export function amendExperiment(labDir: string, id: string, req: AmendRequest): 
 
 function amend(labDir: string, id: string, req: AmendRequest): AmendResult {
   const folder = ExperimentFolder.read(labDir, id);
+  const files = experimentFiles(folder.dir);
   const why = req.why.trim();
   if (!why) throw new Error('--why: say why the experiment is amended (it is recorded with the change)');
   const reopen = req.reopen ?? [];
@@ -112,8 +115,8 @@ function amend(labDir: string, id: string, req: AmendRequest): AmendResult {
   if (!req.set.length && !reopen.length && !redo.length) throw new Error('nothing to amend: give --set, --reopen or --redo');
 
   // The recorded file as written (not the parsed config, whose defaults would be written back as if amended).
-  const configPath = join(folder.dir, 'config.json');
-  const raw = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+  const configPath = files.config;
+  const raw = readJsonFile(configPath, z.record(z.string(), z.unknown()), 'JSON');
   const changes: string[] = [];
   for (const { path, value } of req.set) {
     const old = setPath(raw, path, value);
@@ -143,8 +146,8 @@ function amend(labDir: string, id: string, req: AmendRequest): AmendResult {
   const at = (req.now ?? new Date()).toISOString();
   // One folder per amendment: a second one in the same second must not overwrite the first's files.
   const stamp = at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  let setAsideDir = join(folder.dir, 'set-aside', stamp);
-  for (let n = 2; existsSync(setAsideDir); n++) setAsideDir = join(folder.dir, 'set-aside', `${stamp}-${n}`);
+  let setAsideDir = files.setAside(stamp);
+  for (let n = 2; existsSync(setAsideDir); n++) setAsideDir = files.setAside(`${stamp}-${n}`);
   const moves: Array<[string, string]> = [];
   const aside = (path: string) => {
     if (existsSync(path)) moves.push([path, join(setAsideDir, relative(folder.dir, path))]);
@@ -152,14 +155,14 @@ function amend(labDir: string, id: string, req: AmendRequest): AmendResult {
   for (const { stage, how } of sendBack) {
     // Mining writes its report beside the evaluation it mined (in the lab's evals/): running again would overwrite it.
     if (stage === 'mine' && existsSync(folder.outputsPath(stage))) {
-      const report = (JSON.parse(readFileSync(folder.outputsPath(stage), 'utf8')) as { path?: unknown }).path;
-      if (typeof report === 'string' && existsSync(report)) moves.push([report, join(setAsideDir, 'mining.json')]);
+      const { path: report } = readJsonFile(folder.outputsPath(stage), z.object({ path: z.string().optional() }).passthrough(), 'JSON');
+      if (report && existsSync(report)) moves.push([report, join(setAsideDir, basename(report))]);
     }
     aside(folder.outputsPath(stage));
     if (how === 'redone') {
       // Their resumable work: an SFT or Salvage-DS policy folder (with its checkpoint) and an SFT loss curve.
-      aside(join(folder.dir, 'policies', stage));
-      aside(join(folder.dir, 'curves', `${stage}.jsonl`));
+      aside(files.policy(stage));
+      aside(files.curve(stage));
     }
   }
   const change = changes.length ? changes.join('; ') : 'no config value changed';

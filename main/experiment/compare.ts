@@ -10,11 +10,11 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { readJsonFile } from '../store/json-file.ts';
-import { join } from 'node:path';
 import type { Interval } from '../common/stats.ts';
 import { parseExperimentConfig, type ExperimentConfig } from './config.ts';
 import { readRecordedConfig } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
+import { experimentFiles } from '../store/lab-files.ts';
 
 export interface ComparisonRow {
   /** Section of the report: collection, datasets, sft, claims, methods, ablations, failure modes, time. */
@@ -236,7 +236,7 @@ export function compareReports(original: unknown, replay: unknown, files = { ori
 /** An experiment's report.json, read as JSON (compareReports checks each figure it uses). */
 export function readExperimentReport(labDir: string, id: string): { report: unknown; path: string } {
   readRecordedConfig(labDir, id); // the id is valid and names an experiment (errors say which)
-  const path = join(labPaths.experiment(labDir, id), 'report.json');
+  const path = experimentFiles(labPaths.experiment(labDir, id)).report;
   if (!existsSync(path)) throw new Error(`experiment ${id} has no report.json yet (it has not finished; continue it with lab experiment --resume ${id})`);
   return { report: readJsonFile(path, z.unknown(), 'JSON'), path };
 }

@@ -10,7 +10,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { SHIPPED_POLICY } from '../policy/shipped.ts';
 import { PRESETS as SALVAGE_PRESETS, SalvageJob, defaultSalvageJob } from '../policy/salvage/config.ts';
@@ -19,6 +18,7 @@ import { ANSWER_FORMS, ELEMENT_LAYOUTS, ELEMENT_ORDERS, THOUGHT_KINDS, defaultPr
 import { TOKENIZER_SPACES, defaultSftJob } from '../policy/sft-job.ts';
 import { fieldIssue } from '../store/schema-error.ts';
 import { LAB_ID } from '../store/layout.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 export const EXPERIMENT_PRESETS = ['tiny', 'demo', 'full'] as const;
 export type ExperimentPreset = (typeof EXPERIMENT_PRESETS)[number];
@@ -322,7 +322,7 @@ export function initPolicyDir(init: 'shipped'): string {
 
 /** SHA-256 of an init policy's weights (recorded at creation, checked before its SFT runs). */
 export function initDigest(init: 'shipped'): string {
-  const file = join(initPolicyDir(init), 'weights.bin');
+  const file = modelFiles(initPolicyDir(init)).weights;
   if (!existsSync(file)) throw new Error(`sft.init ${init}: ${file} is missing (the shipped policy is part of the repository: resources/models/web-policy)`);
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }

@@ -9,14 +9,14 @@
  * A stage counts as finished only when its outputs file exists and a "done" line follows it (and
  * follows any "reopened" line), so a process killed between the two simply redoes that stage.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { EXPERIMENT_ID, ExperimentConfig } from './config.ts';
 import { appendJsonlLine, readJsonl, repairTornTail } from '../store/jsonl.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 import { labPaths } from '../store/layout.ts';
+import { experimentFiles } from '../store/lab-files.ts';
 
 export const StageEvent = z.object({
   stage: z.string(),
@@ -39,7 +39,7 @@ export type StageEvent = z.infer<typeof StageEvent>;
 /** An experiment's config.json, parsed; errors name the id, the file and the field. */
 export function readRecordedConfig(labDir: string, id: string): ExperimentConfig {
   if (!EXPERIMENT_ID.test(id)) throw new Error(`invalid experiment id "${id}" (letters, digits, '_' and '-')`);
-  const path = join(labPaths.experiment(labDir, id), 'config.json');
+  const path = experimentFiles(labPaths.experiment(labDir, id)).config;
   if (!existsSync(path)) throw new Error(`no experiment ${id} in ${labPaths.experiments(labDir)} (no ${path})`);
   return readJsonFile(path, ExperimentConfig, 'JSON');
 }
@@ -65,9 +65,10 @@ export class ExperimentFolder {
 
   static create(labDir: string, config: ExperimentConfig): ExperimentFolder {
     const dir = labPaths.experiment(labDir, config.id);
-    if (existsSync(join(dir, 'config.json'))) throw new Error(`experiment ${config.id} exists; continue it with --resume ${config.id}`);
-    mkdirSync(join(dir, 'outputs'), { recursive: true });
-    writeFileAtomic(join(dir, 'config.json'), JSON.stringify(config, null, 2) + '\n');
+    const files = experimentFiles(dir);
+    if (existsSync(files.config)) throw new Error(`experiment ${config.id} exists; continue it with --resume ${config.id}`);
+    mkdirSync(files.outputs, { recursive: true });
+    writeFileAtomic(files.config, JSON.stringify(config, null, 2) + '\n');
     return new ExperimentFolder(dir, config, []);
   }
 
@@ -79,7 +80,7 @@ export class ExperimentFolder {
       throw new Error(`--resume: ${(err as Error).message}`);
     }
     const dir = labPaths.experiment(labDir, id);
-    const log = join(dir, 'stages.jsonl');
+    const log = experimentFiles(dir).stages;
     const events = readStageEvents(log);
     // A kill can tear only the last line: cut it, so the next event starts a line of its own.
     repairTornTail(log);
@@ -93,17 +94,17 @@ export class ExperimentFolder {
   static read(labDir: string, id: string): ExperimentFolder {
     const config = readRecordedConfig(labDir, id);
     const dir = labPaths.experiment(labDir, id);
-    return new ExperimentFolder(dir, config, readStageEvents(join(dir, 'stages.jsonl')));
+    return new ExperimentFolder(dir, config, readStageEvents(experimentFiles(dir).stages));
   }
 
   log(e: Omit<StageEvent, 'at'>): void {
     const full = { ...e, at: new Date().toISOString() };
     this.events.push(full);
-    appendJsonlLine(join(this.dir, 'stages.jsonl'), full);
+    appendJsonlLine(experimentFiles(this.dir).stages, full);
   }
 
   outputsPath(stage: string): string {
-    return join(this.dir, 'outputs', `${stage}.json`);
+    return experimentFiles(this.dir).stageOutputs(stage);
   }
 
   /** The stage's events since it was last reopened (all of them if it never was); `redo`: only since the last reopening from scratch. */
@@ -119,7 +120,8 @@ export class ExperimentFolder {
 
   outputs<T>(stage: string): T {
     if (!this.isDone(stage)) throw new Error(`experiment ${this.config.id}: stage ${stage} has not finished`);
-    return JSON.parse(readFileSync(this.outputsPath(stage), 'utf8')) as T;
+    // Each stage's outputs type is its own (stages.ts writes and reads it); the file is checked to be JSON here.
+    return readJsonFile(this.outputsPath(stage), z.unknown(), 'JSON') as T;
   }
 
   /** The latest state a stage recorded (to continue it), if any; none recorded before it was last reopened from scratch. */

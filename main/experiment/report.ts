@@ -10,8 +10,8 @@
  *   A point estimate in the claimed direction with an interval that includes 0 is "inconclusive";
  *   the other direction (or no difference) is "not reproduced"; too little data is "not measurable".
  */
+import { z } from 'zod';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Rng } from '../common/rng.ts';
 import { rate, tMean, type Interval, type Mean, type Rate } from '../common/stats.ts';
 import type { EvalReport } from '../policy/eval.ts';
@@ -22,6 +22,9 @@ import { variantSeeds, type ExperimentConfig, type Variant } from './config.ts';
 import type { CollectOutputs, DatasetOutputs, EvalOutputs, MineOutputs, SalvageOutputs, SftOutputs } from './stages.ts';
 import { experimentStages } from './stages.ts';
 import { readMiningFile } from '../policy/mining-file.ts';
+import { experimentFiles } from '../store/lab-files.ts';
+import { readJsonFile } from '../store/json-file.ts';
+import { EvalEpisodesFile } from '../policy/output-files.ts';
 
 export type Verdict = 'reproduced' | 'inconclusive' | 'not reproduced' | 'not measurable';
 
@@ -199,7 +202,7 @@ export function verdictOf(d: Difference, sign: 1 | -1): Verdict {
 }
 
 function episodesOf(ev: EvalOutputs): EvalReport['episodes'] {
-  return (JSON.parse(readFileSync(ev.path, 'utf8')) as EvalReport).episodes;
+  return readJsonFile(ev.path, EvalEpisodesFile, 'an evaluation report').episodes;
 }
 
 /** Success, steps and invalid actions pooled over a method's evaluations (one per training seed). */
@@ -367,13 +370,9 @@ function precisionOf(steps: Difference, test: Difference, heldout: Difference): 
  */
 export function readReport(labDir: string, id: string): { report: ExperimentReport; path: string } {
   readRecordedConfig(labDir, id); // the id and the folder, named in the error
-  const path = join(labPaths.experiment(labDir, id), 'report.json');
+  const path = experimentFiles(labPaths.experiment(labDir, id)).report;
   if (!existsSync(path)) throw new Error(`experiment ${id} has no report yet (${path} is written when its last stage ends); see where it stands with \`lab experiment status ${id}\``);
-  try {
-    return { report: JSON.parse(readFileSync(path, 'utf8')) as ExperimentReport, path };
-  } catch (err) {
-    throw new Error(`${path}: not JSON (${(err as Error).message})`);
-  }
+  return { report: readJsonFile(path, z.record(z.string(), z.unknown()), 'JSON') as unknown as ExperimentReport, path };
 }
 
 /** The browser an experiment's evaluations ran in, as its first SFT test episode's (validated) header records it. */

@@ -4,22 +4,20 @@
  * `lab experiment`, can tell a run in progress from one that was killed mid-stage.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { processAlive } from '../store/file-lock.ts';
-
-export const RUN_LOCK_FILE = 'run.lock';
+import { readJsonFile } from '../store/json-file.ts';
+import { experimentFiles } from '../store/lab-files.ts';
 
 const RunLock = z.object({ pid: z.number().int().positive(), host: z.string(), startedAt: z.string() });
 export type RunLock = z.infer<typeof RunLock>;
 
 function readLock(dir: string): RunLock | null {
   try {
-    const r = RunLock.safeParse(JSON.parse(readFileSync(join(dir, RUN_LOCK_FILE), 'utf8')));
-    return r.success ? r.data : null; // unreadable: treated as stale
+    return readJsonFile(experimentFiles(dir).runLock, RunLock, 'a run lock');
   } catch {
-    return null;
+    return null; // missing or unreadable: treated as stale
   }
 }
 
@@ -35,7 +33,7 @@ export function liveRunLock(dir: string): RunLock | null {
 
 /** Take the lock for this process, or explain who holds it. Returns the release function. */
 export function acquireRunLock(dir: string, experimentId: string): () => void {
-  const path = join(dir, RUN_LOCK_FILE);
+  const path = experimentFiles(dir).runLock;
   const mine: RunLock = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   for (let attempt = 0; ; attempt++) {
     try {

@@ -5,7 +5,6 @@
  * (a collection run's log, an SFT or Salvage-DS checkpoint).
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
@@ -14,7 +13,7 @@ import { RunFolder, runCollection, type CollectSummary } from '../collection/col
 import type { AttemptEvent } from '../collection/retries.ts';
 import { createDataset, readManifest } from '../datasets/index.ts';
 import { defaultPromptSettings, type PromptSettings } from '../policy/prompt.ts';
-import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../policy/sft-data.ts';
+import { policySamples, writeSftSamples } from '../policy/sft-data.ts';
 import { defaultSftJob, type SftJob } from '../policy/sft-job.ts';
 import type { SftResult } from '../policy/sft.ts';
 import { startSft } from '../policy/sft-runner.ts';
@@ -28,6 +27,7 @@ import { readPolicySettings } from '../policy/settings.ts';
 import { initDigest, initPolicyDir, variantSeeds, type ExperimentConfig, type RolloutSet, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
+import { evalFiles, experimentFiles, modelFiles, runFiles } from '../store/lab-files.ts';
 import { heldOutFamilies } from '../tasks/registry.ts';
 
 export class StageStopped extends Error {
@@ -75,7 +75,7 @@ export interface MineOutputs {
 }
 export interface SalvageOutputs { dir: string; variant: Variant; seed: number; states: number; critical: number; result: SalvageResult; stats: string }
 
-const policyDir = (ctx: StageContext, name: string) => join(ctx.folder.dir, 'policies', name);
+const policyDir = (ctx: StageContext, name: string) => experimentFiles(ctx.folder.dir).policy(name);
 
 /** Collection on the training families: with reflection-conditioned retries and shortening, or plain (blind retries only). */
 function collectStage(arm: 'reflect' | 'plain'): Stage {
@@ -88,7 +88,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
       const c = ctx.config.collect;
       // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
       const runId = `${ctx.config.id}-${arm}`;
-      const run = existsSync(join(labPaths.run(ctx.store.dir, runId), 'config.json'))
+      const run = existsSync(runFiles(labPaths.run(ctx.store.dir, runId)).config)
         ? RunFolder.open(ctx.store.dir, runId)
         : RunFolder.create(ctx.store.dir, {
             runId,
@@ -153,10 +153,10 @@ function sftStage(arm: 'reflect' | 'plain', config: ExperimentConfig): Stage {
         throw new Error(`${name}: the ${s.init} policy's weights (${initPolicyDir(s.init)}) differ from those this experiment was created with; replay it where they are the same`);
       }
       const outDir = policyDir(ctx, name);
-      const samplesFile = join(outDir, SFT_SAMPLES_FILE);
+      const samplesFile = modelFiles(outDir).sftSamples;
       const ds = ctx.folder.outputs<DatasetOutputs>('datasets')[arm];
       const prompt = sftPromptSettings(s);
-      if (!existsSync(join(outDir, 'train-state.json')) || !existsSync(samplesFile)) {
+      if (!existsSync(modelFiles(outDir).trainState) || !existsSync(samplesFile)) {
         writeSftSamples(outDir, policySamples(ctx.store, readManifest(ctx.store.dir, { name: ds.name, version: ds.version })), prompt);
       }
       const job: SftJob = {
@@ -167,8 +167,8 @@ function sftStage(arm: 'reflect' | 'plain', config: ExperimentConfig): Stage {
         ...(s.init ? { init: initPolicyDir(s.init) } : {}),
       };
       // The loss curve, appended as it goes so a resumed run's curve continues the stopped one.
-      const curve = join(ctx.folder.dir, 'curves', `${name}.jsonl`);
-      mkdirSync(join(ctx.folder.dir, 'curves'), { recursive: true });
+      const curve = experimentFiles(ctx.folder.dir).curve(name);
+      mkdirSync(experimentFiles(ctx.folder.dir).curves, { recursive: true });
       const handle = startSft(job, {
         progress: (p) => {
           appendJsonlLine(curve, { step: p.step, loss: p.loss, valLoss: p.valLoss, lr: p.lr, tokensPerSec: p.tokensPerSec });
@@ -237,7 +237,7 @@ export function rolloutStageNames(config: ExperimentConfig): string[] {
  * experiment's, not the evaluation's (they are the oracle's, not the policy's).
  */
 async function mineInStage(ctx: StageContext, name: string, evalIds: string[], confirm: boolean): Promise<MineOutputs> {
-  const path = join(labPaths.eval(ctx.store.dir, evalIds[0]), 'mining.json');
+  const path = evalFiles(labPaths.eval(ctx.store.dir, evalIds[0])).mining;
   const deps = { envs: ctx.envs.slice(0, Math.max(1, ctx.config.eval.parallel)), server: ctx.server, store: ctx.store, browserKind: ctx.browserKind, signal: ctx.signal, provenance: { experiment: ctx.config.id } };
   const r = await mineEvaluations(deps, evalIds, path, {
     confirm, confirmMax: ctx.config.mine.confirmMax, examplesPerMode: 5, onProgress: (phase, done, total) => ctx.progress(done, total, phase),
@@ -285,7 +285,7 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
       const sc = ctx.config.salvage;
       const sft = ctx.folder.outputs<SftOutputs>('sft-reflect').dir;
       const outDir = policyDir(ctx, name);
-      const statesFile = join(outDir, 'salvage-states.jsonl');
+      const statesFile = modelFiles(outDir).salvageStates;
       const base: SalvageJob = {
         ...defaultSalvageJob, ...structuredClone(sc.rl), policy: sft, outDir, statesFile, maxNew: readPolicySettings(sft).reserve,
         states: variant === 'states-all' ? 'all' : 'mined',
@@ -296,7 +296,7 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
       if (!existsSync(statesFile)) {
         const states = salvageStates(ctx.store, {
           source: job.states, miningPath: job.states === 'mined' ? ctx.folder.outputs<MineOutputs>('mine').path : undefined,
-          confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed, sftSamples: join(sft, 'sft-samples.jsonl'),
+          confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed, sftSamples: modelFiles(sft).sftSamples,
         });
         mkdirSync(outDir, { recursive: true });
         writeStates(statesFile, states);
@@ -308,7 +308,7 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
       try {
         const result = await handle.result;
         if (result.cancelled) throw new StageStopped(name);
-        return { dir: outDir, variant, seed, states: result.states, critical, result, stats: join(outDir, 'salvage-stats.jsonl') } satisfies SalvageOutputs;
+        return { dir: outDir, variant, seed, states: result.states, critical, result, stats: modelFiles(outDir).salvageStats } satisfies SalvageOutputs;
       } finally {
         ctx.signal.removeEventListener('abort', onAbort);
       }

@@ -8,12 +8,11 @@
  * Reads only: stages.jsonl's last line may be half-written, and is then skipped (readStageEvents).
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from '../store/json-file.ts';
 import { readJsonl } from '../store/jsonl.ts';
 import { labPaths } from '../store/layout.ts';
-import { EVAL_PROGRESS_FILE } from '../policy/eval-splits.ts';
+import { evalFiles, experimentFiles, modelFiles } from '../store/lab-files.ts';
 import { ExperimentFolder } from './folder.ts';
 import { experimentStages, type StageKind } from './stages.ts';
 import { stageOutputRefs } from './stage-refs.ts';
@@ -36,12 +35,12 @@ const distinct = (path: string, key: (r: Record<string, unknown>) => unknown): n
 
 /** Work a stage that has not finished has done so far, counted from the files it appends to. */
 function workDone(folder: ExperimentFolder, labDir: string, stage: string, kind: StageKind): number {
-  if (kind === 'sft') return distinct(join(folder.dir, 'curves', `${stage}.jsonl`), (r) => r.step);
-  if (kind === 'salvage') return appended(join(folder.dir, 'policies', stage, 'salvage-stats.jsonl')).length;
+  if (kind === 'sft') return distinct(experimentFiles(folder.dir).curve(stage), (r) => r.step);
+  if (kind === 'salvage') return appended(modelFiles(experimentFiles(folder.dir).policy(stage)).salvageStats).length;
   if (kind.startsWith('eval-')) {
     // The id an evaluation stage records before its first episode (as stages.ts resumes it).
     const evalId = folder.lastState(stage)?.evalId as string | undefined;
-    return evalId ? distinct(join(labPaths.eval(labDir, evalId), EVAL_PROGRESS_FILE), (r) => [r.family, r.seed, r.run]) : 0;
+    return evalId ? distinct(evalFiles(labPaths.eval(labDir, evalId)).episodes, (r) => [r.family, r.seed, r.run]) : 0;
   }
   return 0;
 }
@@ -103,7 +102,7 @@ export function experimentStatus(labDir: string, id: string, opts: StatusOptions
   });
   const remaining = estimateRemaining(stages, new Map(plan.map((s) => [s.name, s.kind])));
 
-  const reportPath = join(dir, 'report.json');
+  const reportPath = experimentFiles(dir).report;
   const headline = existsSync(reportPath) ? headlineOf(readJsonFile(reportPath, z.record(z.string(), z.unknown()), 'JSON')) : null;
   const state: ExperimentInfo['state'] = isRunning ? 'running' : headline ? 'finished' : stages.some((s) => s.status === 'failed') ? 'failed' : events.length ? 'stopped' : 'not started';
   return {

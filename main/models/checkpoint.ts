@@ -9,11 +9,11 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { TransformerLM, parameterShapes, type ModelConfig } from './model.ts';
 import { Tokenizer, TokenizerJson } from './tokenizer.ts';
-import { writeFileAtomic } from '../store/json-file.ts';
+import { writeFileAtomic, readJsonFile } from '../store/json-file.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 export const SatSettings = z.object({
   /** 'shared': one SAT id repeated k times; 'distinct': k different ids. */
@@ -44,7 +44,8 @@ export interface LoadedModel {
 }
 
 export function isCheckpoint(dir: string): boolean {
-  return existsSync(join(dir, 'model.json')) && existsSync(join(dir, 'weights.bin'));
+  const f = modelFiles(dir);
+  return existsSync(f.model) && existsSync(f.weights);
 }
 
 export async function saveModel(dir: string, m: { model: TransformerLM; tokenizer: Tokenizer; sat: SatSettings | null; meta?: Record<string, unknown> }): Promise<void> {
@@ -58,8 +59,8 @@ export async function saveModel(dir: string, m: { model: TransformerLM; tokenize
     buf.set(p, o);
     o += p.length;
   }
-  writeFileAtomic(join(dir, 'weights.bin'), new Uint8Array(buf.buffer));
-  writeFileAtomic(join(dir, 'tokenizer.json'), JSON.stringify(m.tokenizer.toJSON()));
+  writeFileAtomic(modelFiles(dir).weights, new Uint8Array(buf.buffer));
+  writeFileAtomic(modelFiles(dir).tokenizer, JSON.stringify(m.tokenizer.toJSON()));
   const json: z.infer<typeof ModelJson> = {
     format: 'lab-transformer-lm',
     version: 1,
@@ -69,19 +70,19 @@ export async function saveModel(dir: string, m: { model: TransformerLM; tokenize
     meta: m.meta ?? {},
   };
   // model.json last: its presence marks a complete checkpoint.
-  writeFileAtomic(join(dir, 'model.json'), JSON.stringify(json, null, 2));
+  writeFileAtomic(modelFiles(dir).model, JSON.stringify(json, null, 2));
 }
 
 export function loadTokenizer(dir: string): Tokenizer {
-  return new Tokenizer(TokenizerJson.parse(JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'))));
+  return new Tokenizer(readJsonFile(modelFiles(dir).tokenizer, TokenizerJson, 'a tokenizer'));
 }
 
 export function loadModel(dir: string): LoadedModel {
   if (!isCheckpoint(dir)) throw new Error(`no model checkpoint in ${dir}`);
-  const json = ModelJson.parse(JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')));
+  const json = readJsonFile(modelFiles(dir).model, ModelJson, 'a model description');
   const config: ModelConfig = json.config;
   const tokenizer = loadTokenizer(dir);
-  const raw = readFileSync(join(dir, 'weights.bin'));
+  const raw = readFileSync(modelFiles(dir).weights);
   const data = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
   const expected = parameterShapes(config);
   const params = new Map<string, tf.Variable>();

@@ -4,11 +4,9 @@
  * batch stream must match, else the run would not continue the one it claims to continue (a larger
  * `steps` stretches the cosine and jumps the learning rate back up mid-run).
  */
-import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
-
-export const TRAIN_STATE_FILE = 'train-state.json';
+import { modelFiles } from '../store/lab-files.ts';
 
 /** Job fields a resumed run must keep. */
 const SCHEDULE_FIELDS = ['steps', 'lr', 'minLr', 'warmup', 'batch', 'seed'] as const;
@@ -20,12 +18,12 @@ const readFile = (path: string) => readJsonFile(path, TrainStateFile, 'a trainin
 
 /** The job a checkpoint's run was started with, as recorded. */
 export function readTrainJob(outDir: string): Record<string, unknown> {
-  return readFile(join(outDir, TRAIN_STATE_FILE)).job;
+  return readFile(modelFiles(outDir).trainState).job;
 }
 
 /** The saved loop state, after checking that `job` keeps the recorded schedule. */
 export function readTrainState<S extends { step: number; rng: number }>(outDir: string, job: Schedule): S {
-  const path = join(outDir, TRAIN_STATE_FILE);
+  const path = modelFiles(outDir).trainState;
   const saved = readFile(path);
   const changed = SCHEDULE_FIELDS.filter((f) => saved.job[f] !== undefined && saved.job[f] !== job[f]);
   if (changed.length) {
@@ -36,5 +34,5 @@ export function readTrainState<S extends { step: number; rng: number }>(outDir: 
 }
 
 export function writeTrainState(outDir: string, state: object, job: object): void {
-  writeFileAtomic(join(outDir, TRAIN_STATE_FILE), JSON.stringify({ state, job }, null, 2));
+  writeFileAtomic(modelFiles(outDir).trainState, JSON.stringify({ state, job }, null, 2));
 }

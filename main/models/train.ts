@@ -6,20 +6,20 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { selectBackend } from './backend.ts';
 import { ADAMW_KERNEL } from './native-backend.ts';
 import { sampleBatch, buildBatch, type Batch, type SatBlocks } from './batches.ts';
 import { isCheckpoint, loadModel, loadTokenizer, saveModel, type SatSettings } from './checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
-import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from './train-state.ts';
+import { readTrainState, writeTrainState } from './train-state.ts';
 import { TransformerLM, defaultModelConfig } from './model.ts';
 import { Rng } from '../common/rng.ts';
 import { Tokenizer, tokenizerSample, trainTokenizer } from './tokenizer.ts';
 import { greedyWindows } from './distill.ts';
 
 import type { TrainJob } from './train-job.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 export { defaultTrainJob, type TrainJob } from './train-job.ts';
 
@@ -73,7 +73,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   const t0 = performance.now();
   const trainText = readFileSync(job.trainFile, 'utf8');
   const valText = readFileSync(job.valFile, 'utf8');
-  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(modelFiles(job.outDir).trainState);
 
   let model: TransformerLM;
   let tokenizer: Tokenizer;
@@ -128,14 +128,14 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   const state: LoopState = { step: 0, rng: job.seed, tokensSeen: 0 };
   if (resuming) {
     Object.assign(state, readTrainState<LoopState>(job.outDir, job));
-    opt.load(join(job.outDir, 'optimizer.bin'), state.step);
+    opt.load(modelFiles(job.outDir).optimizer, state.step);
   }
   const resumedFrom = state.step;
   const rng = new Rng(state.rng);
   const meta = () => ({ kind: job.kind, backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job });
   const checkpoint = async () => {
     await saveModel(job.outDir, { model, tokenizer, sat, meta: meta() });
-    opt.save(join(job.outDir, 'optimizer.bin'));
+    opt.save(modelFiles(job.outDir).optimizer);
     state.rng = rng.state;
     writeTrainState(job.outDir, state, job);
   };
@@ -178,7 +178,7 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
     finalLoss: lastLoss, valLoss: finalVal, baseValLoss: baseVal, valSatLoss: valSat,
     elapsedS: (performance.now() - t0) / 1000,
   };
-  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), ...result, job });
+  appendJsonlLine(modelFiles(job.outDir).runs, { time: new Date().toISOString(), ...result, job });
   model.dispose();
   base?.dispose();
   opt.dispose();

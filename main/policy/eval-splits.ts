@@ -3,7 +3,3 @@
 export const EVAL_SPLITS = ['test', 'heldout', 'train'] as const;
 export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
-/** lab/evals/<id>/episodes.jsonl: each finished episode with its decoding totals, appended as it ends, so a stopped evaluation can continue. */
-export const EVAL_PROGRESS_FILE = 'episodes.jsonl';
-/** lab/evals/<id>/request.json: what the evaluation runs; a continuation must ask for the same. */
-export const EVAL_REQUEST_FILE = 'request.json';

@@ -13,8 +13,7 @@
  * action, which did not parse before they existed). A sound action that fails on the page (say, a
  * covered button) is not invalid.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
@@ -27,10 +26,13 @@ import { drillFamilies, heldOutFamilies, trainingFamilies } from '../tasks/regis
 import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from '../common/stats.ts';
-import { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, type EvalSplit } from './eval-splits.ts';
+import type { EvalSplit } from './eval-splits.ts';
+import { EvalRequestFile } from './output-files.ts';
+import { evalFiles } from '../store/lab-files.ts';
+import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 import { labPaths } from '../store/layout.ts';
 
-export { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
+export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
 
 export const INVALID_ACTION_CODES: ReadonlySet<string> = new Set(['malformed_action', 'unknown_element', 'invalid_argument', 'action_not_allowed']);
 
@@ -200,27 +202,36 @@ const taskKey = (t: EvalTask) => `${t.family}:${t.seed}:${t.run}`;
  * Not the number of runs: run r's instances do not depend on how many runs there are (evalTasks),
  * so a continuation may add runs to a finished evaluation, keeping every episode it has.
  */
-function requestFingerprint(req: EvalRequest): string {
+function requestFingerprint(req: Pick<EvalRequest, 'tasks' | 'seeds' | 'maxSteps' | 'endOnGoal' | 'firstSeed'> & { policy: unknown; split: string; tier?: number }): string {
   const { policy, tasks, split, seeds, tier, maxSteps, endOnGoal, firstSeed } = req;
   return JSON.stringify({ policy, tasks, split, seeds, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true, ...(firstSeed ? { firstSeed } : {}) });
 }
 
+/**
+ * An evaluation's request.json. The fields that choose its episodes are checked; the policy's
+ * decoding options pass through as recorded (the agent checks them when it loads).
+ */
+export function readEvalRequest(path: string): EvalRequest {
+  return readJsonFile(path, EvalRequestFile, 'an evaluation request') as unknown as EvalRequest;
+}
+
 /** The finished episodes of a stopped evaluation under `dir` (none for a new one), after checking it ran this request. */
 function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z.infer<typeof ProgressLine>> {
-  const requestPath = join(dir, EVAL_REQUEST_FILE);
+  const files = evalFiles(dir);
+  const requestPath = files.request;
   if (!existsSync(requestPath)) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(requestPath, JSON.stringify(req, null, 2) + '\n');
+    writeFileAtomic(requestPath, JSON.stringify(req, null, 2) + '\n');
     return [];
   }
-  const recorded = JSON.parse(readFileSync(requestPath, 'utf8')) as EvalRequest;
+  const recorded = readEvalRequest(requestPath);
   if (requestFingerprint(recorded) !== requestFingerprint(req)) {
     throw new Error(`evaluation ${evalId}: ${requestPath} records a different request (policy, tasks, seeds, tier or step limit); start a new evaluation instead`);
   }
   if (req.runs < recorded.runs) throw new Error(`evaluation ${evalId}: ${requestPath} records ${recorded.runs} runs; a continuation may add runs, not drop them (asked for ${req.runs})`);
   // More runs: the request now records them, so a later continuation keeps the larger evaluation.
-  if (req.runs > recorded.runs) writeFileSync(requestPath, JSON.stringify(req, null, 2) + '\n');
-  const progress = join(dir, EVAL_PROGRESS_FILE);
+  if (req.runs > recorded.runs) writeFileAtomic(requestPath, JSON.stringify(req, null, 2) + '\n');
+  const progress = files.episodes;
   return existsSync(progress) ? readJsonl(progress, ProgressLine).records : [];
 }
 
@@ -235,7 +246,7 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
   const t0 = performance.now();
   const evalId = hooks.evalId ?? newEvalId();
   const dir = labPaths.eval(deps.store.dir, evalId);
-  const progressPath = join(dir, EVAL_PROGRESS_FILE);
+  const progressPath = evalFiles(dir).episodes;
   // One line per task instance (the later wins), in case a line was written twice.
   const earlier = [...new Map(startOrContinue(dir, evalId, req).map((l) => [taskKey(l), l])).values()];
   const finished = new Set(earlier.map(taskKey));
@@ -291,8 +302,8 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
     elapsedS: (performance.now() - t0) / 1000,
     ...(reruns.length ? { browserReruns: { reruns: reruns.length, endpoints: [...new Set(reruns.map((r) => r.endpoint))] } } : {}),
   };
-  const path = join(dir, 'report.json');
-  writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
+  const path = evalFiles(dir).report;
+  writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');
   return { ...report, path };
 }
 

@@ -11,10 +11,9 @@
  * an order fixed by a hash of their rollout's id: a sample that does not favour any family, mode
  * or evaluation, so the confirmed share per mode estimates that of all mined states.
  */
+import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { z } from 'zod';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
 import type { LabStore } from '../store/lab.ts';
@@ -24,6 +23,7 @@ import { labPaths } from '../store/layout.ts';
 import { mineFailure, type ReferenceCache } from './mining.ts';
 import { confirmCriticalState, miningFileReport } from './branching.ts';
 import { readMiningFile, writeMiningFile, type MinedFailureRecord } from './mining-file.ts';
+import { evalFiles } from '../store/lab-files.ts';
 
 export interface MineRunDeps {
   envs: BrowserEnv[];
@@ -55,15 +55,17 @@ export interface MineRunResult {
   cancelled: boolean;
 }
 
-const EvalEpisodes = z.object({ episodes: z.array(z.object({ episodeId: z.string(), success: z.boolean() }).passthrough()) }).passthrough();
+
+/** What mining reads of an evaluation's report: which episodes failed (the rest passes through). */
+const EvalOutcomes = z.object({ episodes: z.array(z.object({ episodeId: z.string(), success: z.boolean() }).passthrough()) }).passthrough();
 
 /** The failed episodes of evaluations, in order, each once. */
 export function failedEpisodes(labDir: string, evalIds: readonly string[]): string[] {
   const out = new Set<string>();
   for (const id of evalIds) {
-    const path = join(labPaths.eval(labDir, id), 'report.json');
+    const path = evalFiles(labPaths.eval(labDir, id)).report;
     if (!existsSync(path)) throw new Error(`no finished evaluation ${id} (${path} is missing)`);
-    for (const e of readJsonFile(path, EvalEpisodes, 'an evaluation report').episodes) if (!e.success) out.add(e.episodeId);
+    for (const e of readJsonFile(path, EvalOutcomes, 'an evaluation report').episodes) if (!e.success) out.add(e.episodeId);
   }
   return [...out];
 }

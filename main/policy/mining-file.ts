@@ -6,12 +6,13 @@
  * Writes go through a temporary file and a rename: a Ctrl-C or a crash mid-write leaves the
  * previous report whole.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { FAILURE_MODES } from './mining.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 import { labPaths } from '../store/layout.ts';
+import { evalFiles } from '../store/lab-files.ts';
 
 /**
  * What branching from a critical state found (see ./branching.ts):
@@ -89,7 +90,7 @@ export function writeMiningFile(path: string, report: unknown): void {
  * --eval REF` writes it), or REF itself when it is the path of a .json file.
  */
 export function resolveMiningFile(ref: string, labDir: string): string {
-  const path = ref.endsWith('.json') ? resolve(ref) : join(labPaths.eval(labDir, ref), 'mining.json');
+  const path = ref.endsWith('.json') ? resolve(ref) : evalFiles(labPaths.eval(labDir, ref)).mining;
   if (!existsSync(path)) throw new Error(`--mined: no mining report at ${path} (run \`lab mine --eval ID\` first)`);
   return path;
 }
@@ -111,8 +112,8 @@ export function selectFailures<F extends Pick<MinedFailureRecord, 'confirmation'
  * evaluation reruns those seeds), or null when the evaluation beside the report ran another split.
  */
 export function testSeedsNote(miningPath: string): string | null {
-  const report = join(dirname(miningPath), 'report.json');
+  const report = evalFiles(dirname(miningPath)).report;
   if (!existsSync(report)) return null;
-  const split = (JSON.parse(readFileSync(report, 'utf8')) as { request?: { split?: string } }).request?.split;
+  const split = readJsonFile(report, z.object({ request: z.object({ split: z.string().optional() }).passthrough().optional() }).passthrough(), 'an evaluation report').request?.split;
   return split === 'test' ? `note: these states were mined from test seeds (${report}); compare on held-out families or on seeds the mined evaluation did not run` : null;
 }

@@ -44,15 +44,30 @@ const mean = z.object({ n: z.number(), value: z.number().nullable(), ci95: inter
 export const GroupMetrics = z.object({ episodes: z.number(), success: rate, stepsOnSolved: mean, invalidActions: rate, successByRun: mean });
 export type EvalGroupMetrics = z.infer<typeof GroupMetrics>;
 
+/** One finished episode in an evaluation report (./eval.ts EvalEpisode). */
+export const EvalEpisodeRecord = z.object({
+  family: z.string(), seed: z.number().int(), run: z.number().int(), episodeId: z.string(), tier: z.number().int(),
+  success: z.boolean(), steps: z.number().int(), invalidSteps: z.number().int(),
+});
+
 export const EvalReportFile = z.object({
   evalId: z.string(),
   createdAt: z.string(),
-  request: z.object({ tasks: z.string(), split: z.string(), seeds: z.number(), runs: z.number(), tier: z.number().optional() }),
+  request: z.object({ tasks: z.string(), split: z.string(), seeds: z.number(), runs: z.number(), tier: z.number().optional() }).passthrough(),
   policy: z.object({ dir: z.string() }).passthrough(),
   overall: GroupMetrics,
   byFamily: z.record(z.string(), GroupMetrics),
   byTier: z.record(z.string(), GroupMetrics),
 });
+
+/** An evaluation's report.json read for its episodes alone (mining, the experiment's pooled figures); the rest passes through. */
+export const EvalEpisodesFile = z.object({ episodes: z.array(EvalEpisodeRecord.passthrough()) }).passthrough();
+
+/** An evaluation's recorded request.json: the fields a continuation compares are checked, the rest pass through. */
+export const EvalRequestFile = z.object({
+  policy: z.object({ dir: z.string() }).passthrough(), tasks: z.string(), split: z.string(), seeds: z.number().int(), runs: z.number().int(),
+  firstSeed: z.number().int().optional(), tier: z.number().int().optional(), maxSteps: z.number().int().optional(), endOnGoal: z.boolean().optional(),
+}).passthrough();
 
 const example = z.object({
   episodeId: z.string(),

@@ -9,7 +9,6 @@
  * 1.13, SDSAT at 0.78x AR on 133 evaluation steps).
  */
 import { existsSync, copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../models/backend.ts';
 import type { Batch } from '../models/batches.ts';
@@ -17,12 +16,13 @@ import { satId } from '../models/batches.ts';
 import { isCheckpoint, loadModel, saveModel, type SatSettings } from '../models/checkpoint.ts';
 import { MASKED, type TransformerLM } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
-import { TRAIN_STATE_FILE, readTrainState, writeTrainState } from '../models/train-state.ts';
+import { readTrainState, writeTrainState } from '../models/train-state.ts';
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainJob, type TrainResult } from '../models/train.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
-import { POLICY_FILE, readPolicySettings } from './settings.ts';
+import { readPolicySettings } from './settings.ts';
 import { compactSample, encodeSample, readPolicySamples, type EncodeSettings, type EncodedSample } from './sft-data.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 /**
  * An SFT batch (target tokens carry the standard loss) with `blocks` SAT blocks per sequence. Block
@@ -115,7 +115,7 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
   const settings = readPolicySettings(job.base);
   const base = loadModel(job.base);
   const sat: SatSettings = { mode: job.sat.mode, k: job.sat.k };
-  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(modelFiles(job.outDir).trainState);
   const model = resuming ? loadModel(job.outDir).model : base.model.withSatTokens(sat.mode === 'shared' ? 1 : sat.k);
   const { tokenizer } = base;
 
@@ -127,14 +127,14 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
   const state = { step: 0, rng: job.seed, tokensSeen: 0 };
   if (resuming) {
     Object.assign(state, readTrainState<typeof state>(job.outDir, job));
-    opt.load(join(job.outDir, 'optimizer.bin'), state.step);
+    opt.load(modelFiles(job.outDir).optimizer, state.step);
   }
   const resumedFrom = state.step;
   const rng = new Rng(state.rng);
   const checkpoint = async () => {
     await saveModel(job.outDir, { model, tokenizer, sat, meta: { kind: 'sdsat-policy', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
-    copyFileSync(join(job.base as string, POLICY_FILE), join(job.outDir, POLICY_FILE));
-    opt.save(join(job.outDir, 'optimizer.bin'));
+    copyFileSync(modelFiles(job.base as string).policySettings, modelFiles(job.outDir).policySettings);
+    opt.save(modelFiles(job.outDir).optimizer);
     state.rng = rng.state;
     writeTrainState(job.outDir, state, job);
   };
@@ -172,7 +172,7 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
     trainTokens: train.reduce((n, s) => n + s.ids.length, 0), tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss,
     valLoss: final.std, baseValLoss: baseLoss, valSatLoss: final.sat, elapsedS: (performance.now() - t0) / 1000,
   };
-  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), ...result, samples: job.samplesFile, job });
+  appendJsonlLine(modelFiles(job.outDir).runs, { time: new Date().toISOString(), ...result, samples: job.samplesFile, job });
   model.dispose();
   base.model.dispose();
   opt.dispose();

@@ -3,12 +3,12 @@
  * weights.bin and tokenizer.json, and records how prompts were built and what was learned, so the
  * agent builds the same prompts and an evaluation can say what it evaluated.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { PromptSettings, defaultPromptSettings } from './prompt.ts';
 import { TARGETS } from './sft-data.ts';
-import { fieldIssue } from '../store/schema-error.ts';
+import { modelFiles } from '../store/lab-files.ts';
+import { readJsonFile } from '../store/json-file.ts';
 
 export const PolicySettings = z.object({
   format: z.literal('lab-compact-policy'),
@@ -31,18 +31,14 @@ export const defaultPolicySettings: PolicySettings = {
   format: 'lab-compact-policy', version: 1, prompt: defaultPromptSettings, targets: 'thought+action', reserve: 64, dataset: null,
 };
 
-export const POLICY_FILE = 'policy.json';
-
 /**
  * The folder's policy.json. A model SAT-tuned from a policy by `lab train sdsat` has none of its
  * own: it reads the one of the base model its checkpoint names (meta.job.base). Else the defaults.
  */
 export function readPolicySettings(dir: string, meta: Record<string, unknown> = {}): PolicySettings {
-  let path = join(dir, POLICY_FILE);
+  let path = modelFiles(dir).policySettings;
   const base = (meta.job as { base?: unknown } | undefined)?.base;
-  if (!existsSync(path) && typeof base === 'string') path = join(base, POLICY_FILE);
+  if (!existsSync(path) && typeof base === 'string') path = modelFiles(base).policySettings;
   if (!existsSync(path)) return defaultPolicySettings;
-  const r = PolicySettings.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!r.success) throw new Error(`${path}: ${fieldIssue(r.error)}`);
-  return r.data;
+  return readJsonFile(path, PolicySettings, 'policy settings');
 }

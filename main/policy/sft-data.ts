@@ -22,6 +22,7 @@ import { END_OF_TEXT, type Tokenizer } from '../models/tokenizer.ts';
 import { policyTarget, renderPolicyPrompt, renderPolicyTarget, type PolicyPromptInput, type PromptSettings } from './prompt.ts';
 import { answerValueIn } from './answer-value.ts';
 import { parseAction } from '../environment/actions.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 export const TARGETS = ['thought+action', 'action'] as const;
 export type Targets = (typeof TARGETS)[number];
@@ -177,13 +178,11 @@ export function encodeSample(tokenizer: Tokenizer, sample: Pick<PolicySample, 'i
  */
 export function writeSftSamples(outDir: string, samples: readonly PolicySample[], prompt: PromptSettings): string {
   mkdirSync(outDir, { recursive: true });
-  const samplesFile = join(outDir, SFT_SAMPLES_FILE);
+  const samplesFile = modelFiles(outDir).sftSamples;
   writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
   writePolicyCorpus(join(outDir, 'corpus'), [...samples], prompt);
   return samplesFile;
 }
-
-export const SFT_SAMPLES_FILE = 'sft-samples.jsonl';
 
 /**
  * The policy's own text as a corpus (train.txt, validation.txt), so that

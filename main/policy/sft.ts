@@ -10,23 +10,23 @@
  * default in the data, 0.1 in defaultSftJob), and the validation loss counts target tokens only.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../models/backend.ts';
 import type { Batch } from '../models/batches.ts';
 import { isCheckpoint, loadModel, saveModel } from '../models/checkpoint.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { appendJsonlLine } from '../store/jsonl.ts';
-import { TRAIN_STATE_FILE, readTrainJob, readTrainState, writeTrainState } from '../models/train-state.ts';
+import { readTrainJob, readTrainState, writeTrainState } from '../models/train-state.ts';
 import { MASKED, TransformerLM, defaultModelConfig } from '../models/model.ts';
 import { Rng } from '../common/rng.ts';
 import { END_OF_TEXT, SEPARATE_SPACE_PATTERN, trainTokenizer, type Tokenizer } from '../models/tokenizer.ts';
 import { AdamW, batchLosses, learningRate, type TrainHooks, type TrainProgress } from '../models/train.ts';
-import { POLICY_FILE, type PolicySettings } from './settings.ts';
+import { type PolicySettings } from './settings.ts';
 import { compactSample, encodeSample, readPolicySamples, tokenizerTexts, type EncodedSample } from './sft-data.ts';
 import { appendTrainLog, resetTrainLog } from './train-log.ts';
 import { messageVocabulary } from './message-words.ts';
 import { defaultSftModel, type SftJob } from './sft-job.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 export { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from './sft-job.ts';
 
@@ -58,7 +58,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const backend = await selectBackend(job.backend);
   hooks.onLog?.(`backend: ${backend.id}`);
   const t0 = performance.now();
-  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, TRAIN_STATE_FILE));
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(modelFiles(job.outDir).trainState);
   const resumed = resuming ? loadModel(job.outDir) : null;
   if (resumed) hooks.onLog?.(`resuming from ${job.outDir}`);
   const initial = !resumed && job.init ? loadModel(job.init) : null;
@@ -86,7 +86,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const state: LoopState = { step: 0, rng: job.seed };
   if (resuming) {
     Object.assign(state, readTrainState<LoopState>(job.outDir, job));
-    opt.load(join(job.outDir, 'optimizer.bin'), state.step);
+    opt.load(modelFiles(job.outDir).optimizer, state.step);
   }
   const resumedFrom = state.step;
   mkdirSync(job.outDir, { recursive: true });
@@ -97,8 +97,8 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   const nextBatch = batchPicker(trainSeqs, job.batch, job.lengthBuckets ?? false, rng, job.seed);
   const checkpoint = async () => {
     await saveModel(job.outDir, { model, tokenizer, sat: null, meta: { kind: 'sft', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
-    writeFileAtomic(join(job.outDir, POLICY_FILE), JSON.stringify(settings, null, 2));
-    opt.save(join(job.outDir, 'optimizer.bin'));
+    writeFileAtomic(modelFiles(job.outDir).policySettings, JSON.stringify(settings, null, 2));
+    opt.save(modelFiles(job.outDir).optimizer);
     state.rng = rng.state;
     writeTrainState(job.outDir, state, job);
   };
@@ -135,7 +135,7 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss, valLoss: maskedLoss(model, valSeqs), valOn,
     elapsedS: (performance.now() - t0) / 1000,
   };
-  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), kind: 'sft', ...result, job });
+  appendJsonlLine(modelFiles(job.outDir).runs, { time: new Date().toISOString(), kind: 'sft', ...result, job });
   model.dispose();
   opt.dispose();
   return result;

@@ -4,11 +4,9 @@
  * A resumed run keeps the lines up to its checkpoint and redoes the rest (as the loop does).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { appendJsonlLine } from '../store/jsonl.ts';
-
-export const TRAIN_LOG_FILE = 'train-log.jsonl';
+import { modelFiles } from '../store/lab-files.ts';
 
 export const TrainLogLine = z.object({
   step: z.number().int().positive(),
@@ -24,12 +22,12 @@ export const TrainLogLine = z.object({
 export type TrainLogLine = z.infer<typeof TrainLogLine>;
 
 export function appendTrainLog(dir: string, line: TrainLogLine): void {
-  appendJsonlLine(join(dir, TRAIN_LOG_FILE), line);
+  appendJsonlLine(modelFiles(dir).trainLog, line);
 }
 
 /** Start a fresh log (a run that does not resume), or keep the lines a resumed run will not redo. */
 export function resetTrainLog(dir: string, keepUpToStep: number): void {
-  const path = join(dir, TRAIN_LOG_FILE);
+  const path = modelFiles(dir).trainLog;
   if (!existsSync(path)) return;
   if (keepUpToStep <= 0) return writeFileSync(path, '');
   const kept = readFileSync(path, 'utf8').split('\n').filter((l) => {

@@ -24,10 +24,10 @@ import { defaultDecoder } from '../decode/default-mode.ts';
 import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 import { labPaths } from '../store/layout.ts';
 import type { Emit } from './lab-parts.ts';
+import { modelFiles } from '../store/lab-files.ts';
 
 const YIELD_EVERY_MS = 25;
 type RunDecodeBench = typeof import('../decode/bench.ts').runDecodeBench;
-
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -82,7 +82,7 @@ export class DecodingLab {
         errors.push((err as Error).message);
       }
     };
-    const shipped = join(this.modelDir, 'bench-decode.json');
+    const shipped = modelFiles(this.modelDir).benchDecode;
     if (existsSync(shipped)) add('shipped', 'shipped', shipped);
     if (existsSync(this.benchDir)) {
       for (const f of readdirSync(this.benchDir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(this.benchDir, f));

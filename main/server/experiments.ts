@@ -25,7 +25,7 @@ import { compareExperiments, type Comparison } from '../experiment/compare.ts';
 import { labPaths } from '../store/layout.ts';
 import type { ExperimentInfo } from '../../preload/views.ts';
 import type { Emit, Runtime } from './lab-parts.ts';
-
+import { experimentFiles } from '../store/lab-files.ts';
 
 export interface ExperimentsDeps {
   store: LabStore;
@@ -52,7 +52,7 @@ export class ExperimentsLab {
     const errors: string[] = [];
     if (!existsSync(this.dir)) return { experiments, errors };
     for (const id of readdirSync(this.dir)) {
-      if (!existsSync(join(this.dir, id, 'config.json'))) continue;
+      if (!existsSync(experimentFiles(join(this.dir, id)).config)) continue;
       try {
         experiments.push(this.read(id));
       } catch (err) {
@@ -71,7 +71,7 @@ export class ExperimentsLab {
   /** report.html of an experiment (for the web server's report route), or null where there is none. */
   reportHtmlPath(id: string): string | null {
     if (!EXPERIMENT_ID.test(id)) return null;
-    const path = join(this.dir, id, 'report.html');
+    const path = experimentFiles(join(this.dir, id)).reportHtml;
     return existsSync(path) ? path : null;
   }
 
@@ -100,7 +100,7 @@ export class ExperimentsLab {
   async resume(id: string): Promise<{ experimentId: string }> {
     this.refuseWhileRunning();
     readRecordedConfig(this.deps.store.dir, id); // errors name the file and field
-    if (existsSync(join(this.dir, id, 'report.json'))) throw new Error(`experiment ${id} has finished; there is nothing to resume`);
+    if (existsSync(experimentFiles(join(this.dir, id)).report)) throw new Error(`experiment ${id} has finished; there is nothing to resume`);
     const folder = ExperimentFolder.open(this.deps.store.dir, id);
     this.run(folder);
     return { experimentId: folder.config.id };

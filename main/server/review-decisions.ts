@@ -10,7 +10,6 @@
  * invalidate every frozen version that already holds it.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../store/lab.ts';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
@@ -18,6 +17,7 @@ import { RunFolder } from '../collection/collect-run.ts';
 import { validateDatasetName } from '../datasets/index.ts';
 import { applyDecision, freezeDraft, latestEpisodes, readDraft, withDraftLock, writeDraft, type DatasetDraft } from '../datasets/draft.ts';
 import type { DecideRequest, DecideResult, FreezeReviewResult, ReviewDecision, ReviewDraft } from '../../preload/views.ts';
+import { runFiles } from '../store/lab-files.ts';
 
 export const reviewDecisionSchema = z.object({
   type: z.literal('decision'),
@@ -31,7 +31,7 @@ export const reviewDecisionSchema = z.object({
 }) satisfies z.ZodType<ReviewDecision>;
 
 export function readDecisions(runDir: string): ReviewDecision[] {
-  const path = join(runDir, 'review.jsonl');
+  const path = runFiles(runDir).review;
   return existsSync(path) ? readJsonl(path, reviewDecisionSchema).records : [];
 }
 
@@ -55,7 +55,7 @@ export function decide(store: LabStore, req: DecideRequest): DecideResult {
     const { draft, changed } = applyDecision(readDraft(store.dir, name), entry, req.decision, new Set(latest.ids));
     if (changed) writeDraft(store.dir, name, draft);
     const decision: ReviewDecision = { type: 'decision', task, episodeId, decision: req.decision, dataset: name, version: null, at: entry.at };
-    appendJsonlLine(join(run.dir, 'review.jsonl'), decision);
+    appendJsonlLine(runFiles(run.dir).review, decision);
     return { draft, changed, latest, decision };
   });
   const message = decisionMessage(name, episodeId, req.decision, changed, latest);

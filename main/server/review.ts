@@ -17,11 +17,12 @@ import { planShortening } from '../collection/shorten.ts';
 import { readDecisions } from './review-decisions.ts';
 import { labPaths } from '../store/layout.ts';
 import type { AttemptView, CollectionRunInfo, Divergence, ReviewTask, ReviewTaskRow, ShortenedView, StepView } from '../../preload/views.ts';
+import { runFiles } from '../store/lab-files.ts';
 
 export function listRunIds(labDir: string): string[] {
   const dir = labPaths.runs(labDir);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((d) => existsSync(join(dir, d, 'config.json'))).sort().reverse();
+  return readdirSync(dir).filter((d) => existsSync(runFiles(join(dir, d)).config)).sort().reverse();
 }
 
 const taskKeysOf = (run: RunFolder): string[] => [...new Set(run.events.flatMap((e) => ('task' in e ? [e.task] : [])))];

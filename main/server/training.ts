@@ -9,12 +9,10 @@
  * is a Salvage-DS run; one with train-log.jsonl or train-state.json an SFT run. Only those folders
  * can be read or watched through the API.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { registeredRuns, type TrainingKind } from '../policy/registry.ts';
-import { TRAIN_LOG_FILE } from '../policy/train-log.ts';
-import { CONFIG_FILE as SALVAGE_CONFIG, STATS_FILE as SALVAGE_STATS } from '../policy/salvage/config.ts';
 import { JsonlTail, readCompleteLines } from './jsonl-tail.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import {
@@ -22,11 +20,12 @@ import {
   type EvalGroupMetrics, type MiningInfo, type SalvagePoint as SalvagePointT, type SftPoint,
 } from '../policy/output-files.ts';
 import { labPaths } from '../store/layout.ts';
+import { experimentFiles, modelFiles, evalFiles } from '../store/lab-files.ts';
 import type { EvaluationInfo, TrainingList, TrainingRunData, TrainingRunInfo } from '../../preload/views.ts';
 import type { Emit } from './lab-parts.ts';
+import { z } from 'zod';
 
 export type { EvalGroupMetrics, MiningInfo, SalvagePointT as SalvagePoint, SftPoint };
-
 
 /**
  * Tails open at once. A window that reloads never says unwatch for the old page's tails; past this
@@ -34,17 +33,21 @@ export type { EvalGroupMetrics, MiningInfo, SalvagePointT as SalvagePoint, SftPo
  */
 export const MAX_WATCHES = 8;
 
-const curveFile = (kind: TrainingKind) => (kind === 'sft' ? TRAIN_LOG_FILE : SALVAGE_STATS);
+/** The file a run's curve is read from: SFT's per-step log, or Salvage-DS's per-iteration statistics. */
+const curveFile = (dir: string, kind: TrainingKind) => (kind === 'sft' ? modelFiles(dir).trainLog : modelFiles(dir).salvageStats);
 
 function kindOf(dir: string): TrainingKind | null {
-  if (existsSync(join(dir, SALVAGE_CONFIG))) return 'salvage';
-  if (existsSync(join(dir, TRAIN_LOG_FILE)) || existsSync(join(dir, 'train-state.json'))) return 'sft';
+  if (existsSync(modelFiles(dir).salvageConfig)) return 'salvage';
+  if (existsSync(modelFiles(dir).trainLog) || existsSync(modelFiles(dir).trainState)) return 'sft';
   return null;
 }
 
+/** A job as recorded: salvage-config.json is the job; train-state.json holds it under `job`. */
+const JobHolder = z.object({ job: z.record(z.string(), z.unknown()).optional() }).catchall(z.unknown());
+
 function readJob(path: string): Record<string, unknown> | null {
   try {
-    const raw = JSON.parse(readFileSync(path, 'utf8')) as { job?: Record<string, unknown> } & Record<string, unknown>;
+    const raw = readJsonFile(path, JobHolder, 'JSON');
     return raw.job ?? raw;
   } catch {
     return null;
@@ -68,17 +71,17 @@ export function runGroup(labDir: string, dir: string): string {
 
 function runInfo(labDir: string, dir: string, kind: TrainingKind, done: number): TrainingRunInfo {
   const group = runGroup(labDir, dir);
-  const file = join(dir, curveFile(kind));
+  const file = curveFile(dir, kind);
   const updatedAt = existsSync(file) ? statSync(file).mtime.toISOString() : null;
   if (kind === 'salvage') {
-    const job = readJob(join(dir, SALVAGE_CONFIG));
+    const job = readJob(modelFiles(dir).salvageConfig);
     const reward = (job?.reward as { kind?: string } | undefined)?.kind ?? null;
     return {
       dir, kind, name: basename(dir), group, done, total: typeof job?.iterations === 'number' ? job.iterations : null, updatedAt,
       settings: { ...pick(job, ['preset', 'states', 'statesPerIter', 'group', 'lr', 'beta', 'clipEps', 'rejected', 'seed']), reward },
     };
   }
-  const job = readJob(join(dir, 'train-state.json'));
+  const job = readJob(modelFiles(dir).trainState);
   const dataset = job?.dataset as { name: string; version: number } | null | undefined;
   return {
     dir, kind, name: basename(dir), group, done, total: typeof job?.steps === 'number' ? job.steps : null, updatedAt,
@@ -104,7 +107,7 @@ export class TrainingLab {
     const children = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort().map((d) => join(dir, d)) : []);
     dirs.push(...children(labPaths.policies(this.labDir)));
     // An experiment's policies train before any evaluation names them (its stages link here).
-    for (const x of children(labPaths.experiments(this.labDir))) dirs.push(...children(join(x, 'policies')));
+    for (const x of children(labPaths.experiments(this.labDir))) dirs.push(...children(experimentFiles(x).policies));
     for (const e of evaluations) dirs.push(e.policyDir);
     const seen = new Set<string>();
     const out: Array<{ dir: string; kind: TrainingKind }> = [];
@@ -121,11 +124,12 @@ export class TrainingLab {
     if (!existsSync(this.evalsDir)) return [];
     const out: EvaluationInfo[] = [];
     for (const id of readdirSync(this.evalsDir).sort()) {
-      const reportPath = join(this.evalsDir, id, 'report.json');
+      const files = evalFiles(join(this.evalsDir, id));
+      const reportPath = files.report;
       if (!existsSync(reportPath)) continue;
       try {
         const r = readJsonFile(reportPath, EvalReportFile);
-        const miningPath = join(this.evalsDir, id, 'mining.json');
+        const miningPath = files.mining;
         let mining: MiningInfo | null = null;
         if (existsSync(miningPath)) {
           try {
@@ -151,7 +155,7 @@ export class TrainingLab {
     const runs: TrainingRunInfo[] = [];
     for (const { dir, kind } of this.runDirs(evaluations)) {
       try {
-        const { lines } = readCompleteLines(join(dir, curveFile(kind)), 0);
+        const { lines } = readCompleteLines(curveFile(dir, kind), 0);
         runs.push(runInfo(this.labDir, dir, kind, lines.length));
       } catch (err) {
         errors.push(`${dir}: ${(err as Error).message}`);
@@ -169,8 +173,9 @@ export class TrainingLab {
 
   read(dir: string): TrainingRunData {
     const run = this.known(dir);
-    const file = curveFile(run.kind);
-    const { lines, offset } = readCompleteLines(join(run.dir, file), 0);
+    const path = curveFile(run.dir, run.kind);
+    const file = basename(path);
+    const { lines, offset } = readCompleteLines(path, 0);
     const data: TrainingRunData = { info: runInfo(this.labDir, run.dir, run.kind, lines.length), sft: [], salvage: [], offset, errors: [] };
     if (run.kind === 'sft') {
       const r = parseLines(lines, TrainLogLine, file);
@@ -189,8 +194,9 @@ export class TrainingLab {
     const run = this.known(dir);
     if (!Number.isInteger(offset) || offset < 0) throw new Error(`offset must be a non-negative integer, got ${JSON.stringify(offset)}`);
     const watchId = randomBytes(6).toString('hex');
-    const file = curveFile(run.kind);
-    const tail = new JsonlTail(join(run.dir, file), offset, (chunk) => {
+    const path = curveFile(run.dir, run.kind);
+    const file = basename(path);
+    const tail = new JsonlTail(path, offset, (chunk) => {
       const base = { watchId, dir: run.dir, reset: chunk.reset, offset: chunk.offset };
       if (run.kind === 'sft') {
         const r = parseLines(chunk.lines, TrainLogLine, file);

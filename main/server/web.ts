@@ -16,6 +16,7 @@ import { REPORT_CSP, webAppCsp } from '../csp.ts';
 import type { LabService } from './service.ts';
 import { tarFolder } from './tar-stream.ts';
 import { WebAuth } from './web-auth.ts';
+import { LAB_ID_PATTERN } from '../store/layout.ts';
 
 export { SESSION_COOKIE } from './web-auth.ts';
 
@@ -44,7 +45,7 @@ export interface WebServer {
 /** The URLs a ticket can open: a screenshot, an experiment's report, a finished export. */
 const RESOURCE = {
   blob: /^\/blob\/([0-9a-f]{64})\.png$/,
-  report: /^\/experiments\/([A-Za-z0-9_-]+)\/report\.html$/,
+  report: new RegExp(`^/experiments/(${LAB_ID_PATTERN})/report\\.html$`),
   download: /^\/exports\/([0-9a-f]{12})\.tar$/,
 };
 const isResource = (path: string) => Object.values(RESOURCE).some((re) => re.test(path));

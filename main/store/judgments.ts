@@ -4,7 +4,6 @@
  * append-only and closed once ended, and readers that know nothing of judges are unaffected.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
 import { withFileLock } from './file-lock.ts';
@@ -34,13 +33,12 @@ export type Judgment = z.infer<typeof judgmentSchema>;
 
 export class JudgmentStore {
   readonly dir: string;
-  constructor(labDir: string) {
+  constructor(private readonly labDir: string) {
     this.dir = labPaths.judgments(labDir);
   }
 
   path(episodeId: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(episodeId)) throw new Error(`invalid episode id: ${episodeId}`);
-    return join(this.dir, `${episodeId}.jsonl`);
+    return labPaths.judgmentsFile(this.labDir, episodeId);
   }
 
   append(j: Judgment): void {

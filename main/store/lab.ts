@@ -4,7 +4,7 @@
  *   blobs/<ab>/<sha256>.png  screenshots, stored once
  * Everything is readable without the app.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BlobStore } from './blobs.ts';
@@ -20,6 +20,8 @@ import {
   type StepRecord,
 } from './schema.ts';
 import { labPaths } from './layout.ts';
+import { readJsonFile, writeFileAtomic } from './json-file.ts';
+import { z } from 'zod';
 
 export interface EpisodeData {
   header: EpisodeHeader;
@@ -143,8 +145,8 @@ export class LabStore {
 
   private loadSummaryCache(): Record<string, CachedSummary> {
     try {
-      const data = JSON.parse(readFileSync(this.summaryCachePath, 'utf8'));
-      return data.version === SUMMARY_CACHE_VERSION ? data.entries : {};
+      const data = readJsonFile(this.summaryCachePath, SummaryCacheFile);
+      return data.version === SUMMARY_CACHE_VERSION ? (data.entries as Record<string, CachedSummary>) : {};
     } catch {
       return {}; // missing or damaged: it is only a cache
     }
@@ -153,9 +155,7 @@ export class LabStore {
   private saveSummaryCache(entries: Record<string, CachedSummary>): void {
     try {
       mkdirSync(join(this.dir, '.cache'), { recursive: true });
-      const tmp = `${this.summaryCachePath}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: SUMMARY_CACHE_VERSION, entries }));
-      renameSync(tmp, this.summaryCachePath);
+      writeFileAtomic(this.summaryCachePath, JSON.stringify({ version: SUMMARY_CACHE_VERSION, entries }));
     } catch {
       // A read-only lab still lists; it just cannot remember.
     }
@@ -164,6 +164,8 @@ export class LabStore {
 
 // 2: summaries carry provenance and the 'cancelled' status.
 const SUMMARY_CACHE_VERSION = 2;
+/** The cache's envelope; its entries are trusted as far as the version says (it is only a cache). */
+const SummaryCacheFile = z.object({ version: z.number(), entries: z.record(z.string(), z.unknown()) });
 interface CachedSummary {
   size: number;
   mtimeMs: number;

@@ -20,11 +20,13 @@
  *   LAB/exports/                 exports started from the app
  *   LAB/bench/decode/            decoding benchmarks started from the app
  *   LAB/policies.jsonl           one line per training run started (../policy/registry.ts)
+ *   LAB/reflections/ID.json      a reflection written after a failed attempt (../collection/reflect.ts)
  */
 import { join } from 'node:path';
 
-/** What a lab id (episode, run, eval, experiment) may contain: letters, digits, `_` and `-`. */
-export const LAB_ID = /^[A-Za-z0-9_-]+$/;
+/** What a lab id (episode, run, eval, experiment) may contain: letters, digits, `_` and `-`; as a pattern to build URL routes from. */
+export const LAB_ID_PATTERN = '[A-Za-z0-9_-]+';
+export const LAB_ID = new RegExp(`^${LAB_ID_PATTERN}$`);
 
 export function isLabId(id: string): boolean {
   return LAB_ID.test(id);
@@ -42,6 +44,7 @@ export const labPaths = {
   labels: (lab: string) => join(lab, 'labels'),
   labelsFile: (lab: string, id: string) => join(lab, 'labels', `${checkLabId(id, 'episode')}.jsonl`),
   judgments: (lab: string) => join(lab, 'judgments'),
+  judgmentsFile: (lab: string, id: string) => join(lab, 'judgments', `${checkLabId(id, 'episode')}.jsonl`),
   blobs: (lab: string) => join(lab, 'blobs'),
   tasksets: (lab: string) => join(lab, 'tasksets'),
   runs: (lab: string) => join(lab, 'runs'),
@@ -59,4 +62,6 @@ export const labPaths = {
   exports: (lab: string) => join(lab, 'exports'),
   decodeBenchmarks: (lab: string) => join(lab, 'bench', 'decode'),
   trainingRegistry: (lab: string) => join(lab, 'policies.jsonl'),
+  reflections: (lab: string) => join(lab, 'reflections'),
+  reflectionFile: (lab: string, id: string) => join(lab, 'reflections', `${checkLabId(id, 'reflection')}.json`),
 } as const;

@@ -194,5 +194,5 @@ test('bad names, empty selections and malformed manifests give errors that name 
   writeFileSync(path, JSON.stringify(m));
   assert.throws(() => readManifest(lab.dir, 'broken'), /field episodes: a dataset holds at least one episode/);
   writeFileSync(path, '{"format": ');
-  assert.throws(() => readManifest(lab.dir, 'broken'), /dataset broken v1: .* is not valid JSON/);
+  assert.throws(() => readManifest(lab.dir, 'broken'), /dataset broken v1: .*: not valid JSON/);
 });

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_FILE, defaultDecoder } from '../../main/decode/default-mode.ts';
+import { defaultDecoder } from '../../main/decode/default-mode.ts';
 import { SHIPPED_MODEL, TINY_MODEL } from '../../main/decode/models.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 test('the default decoder is the fastest exact mode of the benchmark the model folder ships', () => {
   const d = defaultDecoder(SHIPPED_MODEL);
@@ -18,12 +19,12 @@ test('without a benchmark: copied drafts; a mode that changed the output or did 
   const dir = mkdtempSync(join(tmpdir(), 'lab-default-mode-'));
   assert.equal(defaultDecoder(dir).mode, 'lookup-tree');
   assert.match(defaultDecoder(dir).why, /no bench-decode\.json/);
-  const report = JSON.parse(readFileSync(join(SHIPPED_MODEL, BENCH_FILE), 'utf8'));
+  const report = JSON.parse(readFileSync(modelFiles(SHIPPED_MODEL).benchDecode, 'utf8'));
   const best = (over: Record<string, unknown>) => ({ k: 2, speedup: 1.2, meanAcceptanceLength: 2, identicalOutputs: true, speedupCi95: { low: 1.1, high: 1.3 }, ...over });
   report.best = { sdsat: best({ speedup: 3, identicalOutputs: false }), lookup: best({ speedup: 1.5, speedupCi95: { low: 0.9, high: 2.1 } }), 'lookup-tree': best({}) };
-  writeFileSync(join(dir, BENCH_FILE), JSON.stringify(report));
+  writeFileSync(modelFiles(dir).benchDecode, JSON.stringify(report));
   assert.deepEqual([defaultDecoder(dir).mode, defaultDecoder(dir).k], ['lookup-tree', 2], 'sdsat changed the output; lookup\'s interval reaches below 1');
   report.best = { sdsat: best({ speedup: 0.9, speedupCi95: { low: 0.8, high: 0.95 } }) };
-  writeFileSync(join(dir, BENCH_FILE), JSON.stringify(report));
+  writeFileSync(modelFiles(dir).benchDecode, JSON.stringify(report));
   assert.equal(defaultDecoder(dir).mode, 'ar');
 });

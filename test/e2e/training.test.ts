@@ -19,13 +19,13 @@ import { BrowserEnv } from '../../main/environment/environment.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { randomAgent } from '../../main/agents/random.ts';
 import { LabStore } from '../../main/store/lab.ts';
-import { STATS_FILE, trainSalvage } from '../../main/policy/salvage/train.ts';
+import { trainSalvage } from '../../main/policy/salvage/train.ts';
 import { salvageJob } from '../policy/salvage-fixture.ts';
-import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
 import { summariseEval } from '../../main/policy/eval.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
 import { trainingFixture, type TrainingFixture } from '../server/training-fixture.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 let f: TrainingFixture;
 let web: WebServer;
@@ -67,7 +67,7 @@ test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the
   assert.match((await runs.nth(1).textContent())!, /SFT\s+sft\s+30 \/ 30 steps/);
 
   for (const id of ['salvage-reward-chart', 'salvage-gates-chart', 'salvage-loss-chart']) await page.getByTestId(id).locator('canvas').waitFor();
-  const stats = lines(join(f.salvageDir, STATS_FILE));
+  const stats = lines(modelFiles(f.salvageDir).salvageStats);
   const rows = page.getByTestId('salvage-table').locator('tbody tr');
   await rows.nth(stats.length - 1).waitFor();
   assert.equal(await rows.count(), 4);
@@ -79,7 +79,7 @@ test('the Salvage-DS run: reward, gate and loss charts draw, the table holds the
 
   // The run trains on: extended to 5 iterations and resumed (the real loop appends iteration 4).
   await trainSalvage(salvageJob(f.sftDir, f.salvageDir, f.statesFile, { iterations: 5, group: 6 }));
-  const fifth = lines(join(f.salvageDir, STATS_FILE))[4];
+  const fifth = lines(modelFiles(f.salvageDir).salvageStats)[4];
   assert.equal(fifth.iteration, 4);
   await page.locator('[data-testid="salvage-table"] tr[data-iteration="4"]').waitFor();
   await page.getByTestId('run-live').waitFor();
@@ -93,7 +93,7 @@ test('the SFT run, chosen by keyboard: the loss chart draws and the table holds 
   await page.getByTestId('training-run').nth(1).focus();
   await page.keyboard.press('Enter');
   await page.getByTestId('sft-loss-chart').locator('canvas').waitFor();
-  const log = lines(join(f.sftDir, TRAIN_LOG_FILE));
+  const log = lines(modelFiles(f.sftDir).trainLog);
   const rows = page.getByTestId('sft-table').locator('tbody tr');
   await rows.nth(log.length - 1).waitFor({ state: 'attached' });
   assert.equal(await rows.count(), log.length);

@@ -15,7 +15,7 @@ import { ExperimentFolder } from '../../main/experiment/folder.ts';
 import { experimentStages } from '../../main/experiment/stages.ts';
 import { experimentStatus } from '../../main/experiment/status.ts';
 import { amendExperiment, parseSetting } from '../../main/experiment/amend.ts';
-import { RUN_LOCK_FILE } from '../../main/experiment/run-lock.ts';
+import { experimentFiles } from '../../main/store/lab-files.ts';
 import { labPaths } from '../../main/store/layout.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -138,7 +138,7 @@ test('refusals name the problem and change nothing: unknown field, bad value, un
   refuse({ set: [], why: ' ', reopen: ['mine'] }, /--why/);
   refuse({ set: [], why: 'w' }, /nothing to amend/);
   // Another live process holds the run lock (this test's parent stands in for it).
-  writeFileSync(join(dir, RUN_LOCK_FILE), JSON.stringify({ pid: process.ppid, host: hostname(), startedAt: NOW.toISOString() }));
+  writeFileSync(experimentFiles(dir).runLock, JSON.stringify({ pid: process.ppid, host: hostname(), startedAt: NOW.toISOString() }));
   refuse({ set: [parseSetting('eval.runs=3')], why: 'w', redo: ['mine'] }, /is being run by process/);
   assert.equal(readFileSync(join(dir, 'config.json'), 'utf8'), config);
   assert.ok(existsSync(join(dir, 'outputs', 'mine.json')));

@@ -10,7 +10,8 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireRunLock, liveRunLock, RUN_LOCK_FILE } from '../../main/experiment/run-lock.ts';
+import { acquireRunLock, liveRunLock } from '../../main/experiment/run-lock.ts';
+import { experimentFiles } from '../../main/store/lab-files.ts';
 import { experimentConfig } from '../../main/experiment/config.ts';
 import { ExperimentFolder } from '../../main/experiment/folder.ts';
 import { experimentStages } from '../../main/experiment/stages.ts';
@@ -18,7 +19,7 @@ import { ExperimentsLab } from '../../main/server/experiments.ts';
 import { LabStore } from '../../main/store/lab.ts';
 
 function lockFor(dir: string, pid: number): void {
-  writeFileSync(join(dir, RUN_LOCK_FILE), JSON.stringify({ pid, host: hostname(), startedAt: '2026-12-03T07:00:00.000Z' }));
+  writeFileSync(experimentFiles(dir).runLock, JSON.stringify({ pid, host: hostname(), startedAt: '2026-12-03T07:00:00.000Z' }));
 }
 
 test('an experiment held by a live process is refused to a second runner and shown as running elsewhere; a dead holder\'s lock is taken over', async () => {
@@ -51,5 +52,5 @@ test('an experiment held by a live process is refused to a second runner and sho
   const release = acquireRunLock(folder.dir, 'held');
   assert.equal(liveRunLock(folder.dir)?.pid, process.pid);
   release();
-  assert.equal(existsSync(join(folder.dir, RUN_LOCK_FILE)), false);
+  assert.equal(existsSync(experimentFiles(folder.dir).runLock), false);
 });

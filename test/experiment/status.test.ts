@@ -14,7 +14,7 @@ import { experimentConfig } from '../../main/experiment/config.ts';
 import { ExperimentFolder } from '../../main/experiment/folder.ts';
 import { experimentStages, rolloutStageNames } from '../../main/experiment/stages.ts';
 import { experimentStatus } from '../../main/experiment/status.ts';
-import { RUN_LOCK_FILE } from '../../main/experiment/run-lock.ts';
+import { experimentFiles, modelFiles } from '../../main/store/lab-files.ts';
 import { labPaths } from '../../main/store/layout.ts';
 import { formatDuration } from '../../preload/duration.ts';
 
@@ -103,11 +103,11 @@ test('a running Salvage-DS stage is estimated from its own iterations until one 
   }
   const stats = join(folder.dir, 'policies', 'salvage-salvage-s1');
   mkdirSync(stats, { recursive: true });
-  for (let i = 0; i < 6; i++) appendFileSync(join(stats, 'salvage-stats.jsonl'), JSON.stringify({ iteration: i }) + '\n');
+  for (let i = 0; i < 6; i++) appendFileSync(modelFiles(stats).salvageStats, JSON.stringify({ iteration: i }) + '\n');
   folder.log({ stage: 'salvage-salvage-s1', status: 'started' });
   const startedAt = Date.parse(folder.events.at(-1)!.at);
   // This process holds the lock: the experiment is running, its last stage 60 s into its attempt.
-  writeFileSync(join(folder.dir, RUN_LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date(startedAt).toISOString() }));
+  writeFileSync(experimentFiles(folder.dir).runLock, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date(startedAt).toISOString() }));
   const s = experimentStatus(labDir, 'f', { now: startedAt + 60_000 });
   const st = (name: string) => s.stages.find((x) => x.name === name)!;
   assert.equal(s.state, 'running');

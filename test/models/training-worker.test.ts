@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startTraining } from '../../main/models/train-runner.ts';
 import { defaultTrainJob, type TrainJob } from '../../main/models/train.ts';
 import { tinyCorpus } from './corpus.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 test('training runs in a worker thread, reports progress, cancels with a checkpoint and resumes', async () => {
   const corpus = tinyCorpus();
@@ -33,7 +34,7 @@ test('training runs in a worker thread, reports progress, cancels with a checkpo
   assert.equal(r2.resumedFrom, r1.stepsDone);
   assert.equal(r2.stepsDone, 40);
   assert.equal(r2.cancelled, false);
-  const runs = readFileSync(join(job.outDir, 'runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const runs = readFileSync(modelFiles(job.outDir).runs, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(runs.length, 2);
   assert.ok(runs.every((r) => r.backend === 'wasm'));
 });

@@ -7,12 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
-import { EVAL_PROGRESS_FILE, EVAL_REQUEST_FILE, newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
+import { newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 import { labPaths } from '../../main/store/layout.ts';
 import { runLab } from '../helpers/lab-cli.ts';
+import { evalFiles } from '../../main/store/lab-files.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-eval-resume-', (f) => (fx = f));
@@ -28,7 +28,7 @@ test('an evaluation stopped after one episode continues under its id with the ot
   const stop = new AbortController();
   const first = await runEval(deps, request, { evalId, signal: stop.signal, onEpisode: () => stop.abort() });
   assert.equal(first.episodes.length, 1);
-  const progress = join(labPaths.eval(fx.store.dir, evalId), EVAL_PROGRESS_FILE);
+  const progress = evalFiles(labPaths.eval(fx.store.dir, evalId)).episodes;
   assert.equal(readFileSync(progress, 'utf8').trim().split('\n').length, 1);
 
   const seen: Array<[number, number]> = [];
@@ -58,7 +58,7 @@ test('a finished evaluation asked for another run keeps its episodes and runs on
   assert.deepEqual(more.episodes.filter((e) => e.run === 0).map((e) => e.episodeId).sort(), first.episodes.map((e) => e.episodeId).sort());
   assert.equal(more.overall.success.n, 4);
   // The request now records two runs: continuing it with one would drop a run.
-  assert.equal(JSON.parse(readFileSync(join(labPaths.eval(fx.store.dir, evalId), EVAL_REQUEST_FILE), 'utf8')).runs, 2);
+  assert.equal(JSON.parse(readFileSync(evalFiles(labPaths.eval(fx.store.dir, evalId)).request, 'utf8')).runs, 2);
   await assert.rejects(runEval(deps, { ...request, runs: 1 }, { evalId }), /records 2 runs/);
 });
 

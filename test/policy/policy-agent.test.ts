@@ -17,6 +17,7 @@ import { saveModel } from '../../main/models/checkpoint.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
 import { selectBackend } from '../../main/models/backend.ts';
 import { INVALID_ACTION_CODES, compareDecoders } from '../../main/policy/eval.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-policy-agent-', (f) => (fx = f));
@@ -30,7 +31,7 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   const samples = policySamples(fx.store, manifest);
   assert.equal(samples.length, oracle.steps);
   const dir = mkdtempSync(join(tmpdir(), 'lab-policy-model-'));
-  const samplesFile = join(dir, 'sft-samples.jsonl');
+  const samplesFile = modelFiles(dir).sftSamples;
   writeFileSync(samplesFile, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
 
   const result = await trainSft({

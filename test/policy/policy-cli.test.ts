@@ -8,6 +8,7 @@ import { runEpisode } from '../../main/collection/episode.ts';
 import { createDataset } from '../../main/datasets/index.ts';
 import { registeredRuns } from '../../main/policy/registry.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-policy-cli-', (f) => (fx = f));
@@ -22,19 +23,19 @@ test('`lab train sft` from a manifest file and `lab eval --json` write a policy 
   const trained = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', '--targets', 'action', '--mark-task-matches', '--prompt-weight', '0.2', ...tiny, '--json')).stdout);
   assert.equal(trained.stepsDone, 3);
   for (const f of ['model.json', 'weights.bin', 'tokenizer.json', 'policy.json', 'sft-samples.jsonl', 'corpus/train.txt']) assert.ok(existsSync(join(out, f)), f);
-  const settings = JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8'));
+  const settings = JSON.parse(readFileSync(modelFiles(out).policySettings, 'utf8'));
   assert.equal(settings.targets, 'action');
   assert.equal(settings.prompt.markTaskMatches, true);
   assert.equal(settings.prompt.elementOrder, 'task');
   // Run again without those flags: it resumes (nothing left to do) with the recorded prompt, targets and weight.
   const again = JSON.parse((await lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '3', '--backend', 'wasm', ...tiny, '--json')).stdout);
   assert.equal(again.resumedFrom, 3);
-  assert.deepEqual(JSON.parse(readFileSync(join(out, 'policy.json'), 'utf8')), settings);
-  assert.equal(JSON.parse(readFileSync(join(out, 'train-state.json'), 'utf8')).job.promptWeight, 0.2);
+  assert.deepEqual(JSON.parse(readFileSync(modelFiles(out).policySettings, 'utf8')), settings);
+  assert.equal(JSON.parse(readFileSync(modelFiles(out).trainState, 'utf8')).job.promptWeight, 0.2);
   await assert.rejects(lab('train', 'sft', '--dataset', manifestPath, '--out', out, '--steps', '5', '--backend', 'wasm', ...tiny), /cannot resume with steps 5 \(the run has 3\)/);
   // The app's training view finds the run through the lab's registry, and draws its per-step log.
   assert.deepEqual(registeredRuns(fx.store.dir).map((r) => [r.kind, r.dir]), [['sft', out]]);
-  assert.equal(readFileSync(join(out, 'train-log.jsonl'), 'utf8').trim().split('\n').length, 3);
+  assert.equal(readFileSync(modelFiles(out).trainLog, 'utf8').trim().split('\n').length, 3);
   const report = JSON.parse((await lab('--lab', fx.store.dir, 'eval', '--policy', out, '--tasks', 'calendar', '--seeds', '1', '--runs', '2', '--tier', '1', '--max-steps', '2', '--screenshots', '--json')).stdout);
   assert.equal(report.overall.episodes, 2);
   const evalEpisode = fx.store.readEpisode(report.episodes[0].episodeId);

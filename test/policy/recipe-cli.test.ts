@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { readPolicySettings } from '../../main/policy/settings.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 test('`lab train policy --preset quick` goes from an empty lab to a copying policy, a rerun resumes instead of starting over, and the no-copy ablation reuses its episodes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-recipe-'));
@@ -19,7 +20,7 @@ test('`lab train policy --preset quick` goes from an empty lab to a copying poli
     // The tokenizer keeps spaces out of words, and prompts put the id after the name.
     assert.deepEqual(tokenizer.encode(' Boston').slice(1), tokenizer.encode('Boston'));
     assert.equal(readPolicySettings(out.policy).prompt.elementLayout, 'name-first');
-    const samples = readFileSync(join(out.policy, 'sft-samples.jsonl'), 'utf8').trim().split('\n');
+    const samples = readFileSync(modelFiles(out.policy).sftSamples, 'utf8').trim().split('\n');
     assert.equal(samples.length, out.sft.trainSamples);
     model.dispose();
 

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { LabStore } from '../../main/store/lab.ts';
 import { parseSalvageJob } from '../../main/policy/salvage/config.ts';
 import { readStates } from '../../main/policy/salvage/states.ts';
-import { CONFIG_FILE, STATS_FILE } from '../../main/policy/salvage/train.ts';
 import { tinyPolicy } from './salvage-fixture.ts';
 import { registeredRuns } from '../../main/policy/registry.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const el = (id: string, role: string, name: string) => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
 const timing = { agentMs: 1, actionMs: 1, settleMs: 1, observeMs: 1, totalMs: 4 };
@@ -37,7 +37,7 @@ function labWithMining(dir: string): string {
 test('lab train salvage freezes the critical states of a mining report, applies the ablation flags and records the configuration', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-cli-'));
   const policy = await tinyPolicy(dir, 10);
-  copyFileSync(join(dir, 'sft-samples.jsonl'), join(policy, 'sft-samples.jsonl'));
+  copyFileSync(modelFiles(dir).sftSamples, modelFiles(policy).sftSamples);
   const labDir = join(dir, 'lab');
   labWithMining(labDir);
   const out = join(dir, 'run');
@@ -45,7 +45,7 @@ test('lab train salvage freezes the critical states of a mining report, applies 
     '--iterations', '2', '--group', '3', '--states-per-iter', '2', '--reward', 'graded', '--drop-rejected', '--beta', '0.1', '--backend', 'wasm', '--json');
   assert.equal(JSON.parse(stdout).iterationsDone, 2);
 
-  const states = readStates(join(out, 'salvage-states.jsonl'));
+  const states = readStates(modelFiles(out).salvageStates);
   assert.equal(states.length, 2); // one critical state, and one routine state for a share of 0.5
   const critical = states.find((s) => s.kind === 'critical');
   assert.ok(critical);
@@ -55,19 +55,19 @@ test('lab train salvage freezes the critical states of a mining report, applies 
   assert.equal(critical.input.title, 'Tent');
   assert.equal(states.filter((s) => s.kind === 'routine').length, 1);
 
-  const config = parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE);
+  const config = parseSalvageJob(JSON.parse(readFileSync(modelFiles(out).salvageConfig, 'utf8')), modelFiles(out).salvageConfig);
   assert.equal(config.reward.kind, 'graded');
   assert.equal(config.rejected, 'drop');
   assert.equal(config.gates.enabled, true);
   assert.equal(config.beta, 0.1);
   assert.equal(config.confirmedOnly, false);
-  assert.equal(readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').length, 2);
+  assert.equal(readFileSync(modelFiles(out).salvageStats, 'utf8').trim().split('\n').length, 2);
 
   const grpo = join(dir, 'grpo');
   await lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--states', 'all', '--plain-grpo', '--out', grpo, '--iterations', '1', '--group', '2', '--states-per-iter', '1', '--backend', 'wasm', '--json');
-  const g = parseSalvageJob(JSON.parse(readFileSync(join(grpo, CONFIG_FILE), 'utf8')), CONFIG_FILE);
+  const g = parseSalvageJob(JSON.parse(readFileSync(modelFiles(grpo).salvageConfig, 'utf8')), modelFiles(grpo).salvageConfig);
   assert.deepEqual([g.preset, g.gates.enabled, g.rejected, g.lossAgg, g.reward.wrong, g.states], ['plain-grpo', false, 'drop', 'sequence', 0, 'all']);
-  assert.equal(readStates(join(grpo, 'salvage-states.jsonl')).length, 4);
+  assert.equal(readStates(modelFiles(grpo).salvageStates).length, 4);
 
   await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--out', join(dir, 'x')), /--mined is required/);
   await assert.rejects(lab('--lab', labDir, 'train', 'salvage', '--policy', policy, '--mined', 'E1', '--out', join(dir, 'y'), '--competence-lo', '0.9', '--competence-hi', '0.1'), /competence band/);
@@ -89,9 +89,9 @@ test('lab train salvage --confirmed-only trains on the states branching confirme
   const out = join(dir, 'run');
   const args = ['--lab', labDir, 'train', 'salvage', '--policy', policy, '--routine-share', '0', '--iterations', '1', '--group', '2', '--states-per-iter', '1', '--backend', 'wasm', '--json'];
   await lab(...args, '--mined', 'E2', '--confirmed-only', '--out', out);
-  const states = readStates(join(out, 'salvage-states.jsonl'));
+  const states = readStates(modelFiles(out).salvageStates);
   assert.deepEqual(states.map((s) => [s.kind, s.step, s.target.action]), [['critical', 1, "click('9')"]]);
-  assert.equal(parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE).confirmedOnly, true);
+  assert.equal(parseSalvageJob(JSON.parse(readFileSync(modelFiles(out).salvageConfig, 'utf8')), modelFiles(out).salvageConfig).confirmedOnly, true);
 
   await assert.rejects(lab(...args, '--mined', 'E1', '--confirmed-only', '--out', join(dir, 'x')), /1 of 1 mined states were not confirmed by branching; run `lab mine --eval ID --confirm` first/);
   await assert.rejects(lab(...args, '--states', 'all', '--confirmed-only', '--out', join(dir, 'y')), /--confirmed-only selects among mined states/);

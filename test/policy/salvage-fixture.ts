@@ -6,6 +6,7 @@ import { defaultPromptSettings } from '../../main/policy/prompt.ts';
 import type { PolicySample } from '../../main/policy/sft-data.ts';
 import { writeStates, type SalvageState } from '../../main/policy/salvage/states.ts';
 import { defaultSalvageJob, type SalvageJob } from '../../main/policy/salvage/config.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const el = (id: string, role: string, name: string) => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
 const names = ['Boots', 'Jacket', 'Tent', 'Stove'];
@@ -21,7 +22,7 @@ export function shopSamples(): PolicySample[] {
 
 /** An SFT policy trained briefly: it writes click actions but often on the wrong link. */
 export async function tinyPolicy(dir: string, steps: number): Promise<string> {
-  const samplesFile = join(dir, 'sft-samples.jsonl');
+  const samplesFile = modelFiles(dir).sftSamples;
   writeFileSync(samplesFile, shopSamples().map((s) => JSON.stringify(s)).join('\n') + '\n');
   const outDir = join(dir, 'sft');
   await trainSft({
@@ -35,7 +36,7 @@ export async function tinyPolicy(dir: string, steps: number): Promise<string> {
 
 export function shopStates(dir: string): string {
   const states: SalvageState[] = shopSamples().map((s) => ({ kind: 'critical', mode: 'wrong_element', family: s.family, episodeId: s.episodeId, step: 0, input: s.input, target: s.target }));
-  const path = join(dir, 'salvage-states.jsonl');
+  const path = modelFiles(dir).salvageStates;
   writeStates(path, states);
   return path;
 }

@@ -8,11 +8,12 @@ import { readPolicySettings } from '../../main/policy/settings.ts';
 import { applyPreset, parseSalvageJob } from '../../main/policy/salvage/config.ts';
 import { startSalvage } from '../../main/policy/salvage/runner.ts';
 import { readStates } from '../../main/policy/salvage/states.ts';
-import { CONFIG_FILE, STATS_FILE, prepareState, referenceLogProb, trainSalvage, type IterationStats } from '../../main/policy/salvage/train.ts';
+import { prepareState, referenceLogProb, trainSalvage, type IterationStats } from '../../main/policy/salvage/train.ts';
 import { sampleGroup } from '../../main/policy/salvage/sampling.ts';
 import { parsePolicyOutput } from '../../main/policy/prompt.ts';
 import { END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { salvageJob, shopStates, tinyPolicy } from './salvage-fixture.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lab-salvage-'));
 const policy = tinyPolicy(dir, 30);
@@ -39,10 +40,10 @@ test('a short Salvage-DS run raises the probability of the reference action on i
   assert.ok(mean(after) > mean(before) + 0.3, `mean log p(reference action): ${mean(before).toFixed(3)} -> ${mean(after).toFixed(3)}`);
   assert.ok(after.filter((a, i) => a > before[i]).length >= 3, `per state: ${before.map((b, i) => `${b.toFixed(2)}->${after[i].toFixed(2)}`).join(' ')}`);
 
-  const config = parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE);
+  const config = parseSalvageJob(JSON.parse(readFileSync(modelFiles(out).salvageConfig, 'utf8')), modelFiles(out).salvageConfig);
   assert.equal(config.group, 6);
   assert.equal(config.gates.competence, 'share');
-  const stats = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IterationStats);
+  const stats = readFileSync(modelFiles(out).salvageStats, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IterationStats);
   assert.deepEqual(stats.map((s) => s.iteration), [0, 1, 2, 3, 4, 5]);
   for (const s of stats) {
     assert.equal(s.kept + s.rejected, s.groups);
@@ -52,7 +53,7 @@ test('a short Salvage-DS run raises the probability of the reference action on i
   // The gates both kept and refused groups over the run, and the refused ones were anchored.
   assert.ok(stats.some((s) => s.kept > 0) && stats.some((s) => s.anchored > 0));
   assert.ok(stats.reduce((a, s) => a + s.rejectedByCompetence, 0) > 0);
-  assert.ok(existsSync(join(out, 'policy.json')), 'the run folder is a policy folder lab eval can read');
+  assert.ok(existsSync(modelFiles(out).policySettings), 'the run folder is a policy folder lab eval can read');
 });
 
 test('guided sampling: every finished sample is an action on a page element, where free sampling writes invalid ones; the config records it', async () => {
@@ -86,7 +87,7 @@ test('guided sampling: every finished sample is an action on a page element, whe
 
   const out = join(dir, 'guided');
   await trainSalvage(salvageJob(sft, out, statesFile, { guided: true, iterations: 1 }));
-  assert.equal(parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE).guided, true);
+  assert.equal(parseSalvageJob(JSON.parse(readFileSync(modelFiles(out).salvageConfig, 'utf8')), modelFiles(out).salvageConfig).guided, true);
   // A run recorded before the option existed sampled freely.
   const { guided: _, ...old } = salvageJob(sft, join(dir, 'old'), statesFile);
   assert.equal(parseSalvageJob(old, 'old config').guided, false);
@@ -98,9 +99,9 @@ test('with a warm-up the learning rate rises linearly over the first updates, th
   // No gates: every iteration has groups to learn from, so every iteration takes its update.
   const job = applyPreset(salvageJob(sft, out, shopStates(dir), { iterations: 5, statesPerIter: 1, group: 2, updatesPerIter: 1, lr: 1e-3, warmup: 4 }), 'no-gates');
   await trainSalvage(job);
-  const lrs = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as IterationStats).lr);
+  const lrs = readFileSync(modelFiles(out).salvageStats, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as IterationStats).lr);
   assert.deepEqual(lrs.map((x) => Number(x.toExponential(6))), [2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3]);
-  assert.equal(parseSalvageJob(JSON.parse(readFileSync(join(out, CONFIG_FILE), 'utf8')), CONFIG_FILE).warmup, 4);
+  assert.equal(parseSalvageJob(JSON.parse(readFileSync(modelFiles(out).salvageConfig, 'utf8')), modelFiles(out).salvageConfig).warmup, 4);
 });
 
 test('drop-rejected anchors nothing; no-gates keeps every group', async () => {
@@ -109,7 +110,7 @@ test('drop-rejected anchors nothing; no-gates keeps every group', async () => {
   for (const preset of ['drop-rejected', 'no-gates'] as const) {
     const out = join(dir, preset);
     await trainSalvage(applyPreset(salvageJob(sft, out, states, { iterations: 2 }), preset));
-    const stats = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IterationStats);
+    const stats = readFileSync(modelFiles(out).salvageStats, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IterationStats);
     if (preset === 'drop-rejected') assert.ok(stats.every((s) => s.anchored === 0 && s.anchorLoss === 0 && s.dropped === s.rejected));
     else assert.ok(stats.every((s) => s.kept === s.groups && s.rejected === 0));
   }
@@ -130,7 +131,7 @@ test('Salvage-DS cancelled in its worker keeps a checkpoint; run again it resume
   assert.equal(second.resumedFrom, first.iterationsDone);
   assert.equal(second.iterationsDone, 5);
   assert.ok(readFileSync(join(out, 'weights.bin')).equals(readFileSync(join(straight, 'weights.bin'))), 'resumed weights differ from the uninterrupted run');
-  const lines = readFileSync(join(out, STATS_FILE), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as IterationStats).iteration);
+  const lines = readFileSync(modelFiles(out).salvageStats, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as IterationStats).iteration);
   assert.deepEqual(lines, [0, 1, 2, 3, 4]);
 });
 

@@ -8,6 +8,7 @@ import { defaultSftJob, type SftJob } from '../../main/policy/sft.ts';
 import { defaultPromptSettings } from '../../main/policy/prompt.ts';
 import type { PolicySample } from '../../main/policy/sft-data.ts';
 import { readPolicySettings } from '../../main/policy/settings.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const el = (id: string, role: string, name: string) => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
 
@@ -43,13 +44,13 @@ test('SFT cancelled in its worker keeps a checkpoint; run again (with the same s
   const first = await handle.result;
   assert.equal(first.cancelled, true);
   assert.ok(first.stepsDone >= 5 && first.stepsDone < 24, `stopped at ${first.stepsDone}`);
-  assert.equal(JSON.parse(readFileSync(join(out, 'train-state.json'), 'utf8')).state.step, first.stepsDone);
-  assert.ok(existsSync(join(out, 'model.json')) && existsSync(join(out, 'tokenizer.json')) && existsSync(join(out, 'optimizer.bin')));
+  assert.equal(JSON.parse(readFileSync(modelFiles(out).trainState, 'utf8')).state.step, first.stepsDone);
+  assert.ok(existsSync(modelFiles(out).model) && existsSync(modelFiles(out).tokenizer) && existsSync(join(out, 'optimizer.bin')));
   assert.equal(readPolicySettings(out).dataset?.name, 'synthetic');
 
   // A resume with another schedule is refused and leaves the checkpoint as it was.
   await assert.rejects(startSft({ ...job(out, samples), steps: 30 }).result, /train-state\.json: cannot resume with steps 30 \(the run has 24\)/);
-  assert.equal(JSON.parse(readFileSync(join(out, 'train-state.json'), 'utf8')).state.step, first.stepsDone);
+  assert.equal(JSON.parse(readFileSync(modelFiles(out).trainState, 'utf8')).state.step, first.stepsDone);
 
   const second = await startSft(job(out, samples)).result;
   assert.equal(second.resumedFrom, first.stepsDone);
@@ -57,6 +58,6 @@ test('SFT cancelled in its worker keeps a checkpoint; run again (with the same s
   assert.equal(second.cancelled, false);
   // Batch order, optimizer moments and schedule all continue exactly where they stopped.
   assert.ok(readFileSync(join(out, 'weights.bin')).equals(readFileSync(join(dir, 'straight', 'weights.bin'))), 'resumed weights differ from the uninterrupted run');
-  const runs = readFileSync(join(out, 'runs.jsonl'), 'utf8').trim().split('\n');
+  const runs = readFileSync(modelFiles(out).runs, 'utf8').trim().split('\n');
   assert.equal(runs.length, 2);
 });

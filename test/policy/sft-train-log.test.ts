@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSftJob, trainSft, type SftJob } from '../../main/policy/sft.ts';
 import { defaultPromptSettings } from '../../main/policy/prompt.ts';
-import { TRAIN_LOG_FILE, TrainLogLine } from '../../main/policy/train-log.ts';
+import { TrainLogLine } from '../../main/policy/train-log.ts';
 import { readJsonl } from '../../main/store/jsonl.ts';
 import { shopSamples } from './salvage-fixture.ts';
 import { resourcePath } from '../../main/paths.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 function job(outDir: string, samplesFile: string): SftJob {
   return {
@@ -17,7 +18,7 @@ function job(outDir: string, samplesFile: string): SftJob {
   };
 }
 
-const log = (dir: string) => readJsonl(join(dir, TRAIN_LOG_FILE), TrainLogLine).records;
+const log = (dir: string) => readJsonl(modelFiles(dir).trainLog, TrainLogLine).records;
 
 test('SFT logs every step to train-log.jsonl; a resumed run drops the lines past its checkpoint and continues the same curve', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-sft-log-'));
@@ -37,7 +38,7 @@ test('SFT logs every step to train-log.jsonl; a resumed run drops the lines past
   let steps = 0;
   await trainSft(job(out, samples), { onProgress: (p) => void (steps = p.step), shouldStop: () => steps >= 6 });
   assert.equal(log(out).length, 6);
-  appendFileSync(join(out, TRAIN_LOG_FILE), JSON.stringify({ ...full[6], loss: 99 }) + '\n' + JSON.stringify({ ...full[7], loss: 99 }) + '\n{"step":9,"lo');
+  appendFileSync(modelFiles(out).trainLog, JSON.stringify({ ...full[6], loss: 99 }) + '\n' + JSON.stringify({ ...full[7], loss: 99 }) + '\n{"step":9,"lo');
   const resumed = await trainSft(job(out, samples));
   assert.equal(resumed.resumedFrom, 6);
   // Line for line the uninterrupted run's curve (resuming is bit-identical); tokens/s is a timing.
@@ -46,7 +47,7 @@ test('SFT logs every step to train-log.jsonl; a resumed run drops the lines past
   // A run started over (no resume) starts a fresh log.
   await trainSft({ ...job(out, samples), resume: false, steps: 3 });
   assert.deepEqual(log(out).map((l) => l.step), [1, 2, 3]);
-  assert.equal(readFileSync(join(out, TRAIN_LOG_FILE), 'utf8').split('\n').length, 4);
+  assert.equal(readFileSync(modelFiles(out).trainLog, 'utf8').split('\n').length, 4);
 });
 
 test('SFT with init starts from that policy: its tokenizer, its architecture, its weights (the first validation loss is the init\'s)', async () => {
@@ -59,18 +60,18 @@ test('SFT with init starts from that policy: its tokenizer, its architecture, it
   const tuned = join(dir, 'tuned');
   const result = await trainSft({ ...job(tuned, samples), init: base, steps: 2, lr: 0, minLr: 0, evalEvery: 1, model: { dModel: 32, nLayer: 2, nHead: 2, dFF: 64, ctx: 192 }, vocabSize: 280 });
   assert.equal(result.parameters, trained.parameters);
-  assert.equal(readFileSync(join(tuned, 'tokenizer.json'), 'utf8'), readFileSync(join(base, 'tokenizer.json'), 'utf8'));
+  assert.equal(readFileSync(modelFiles(tuned).tokenizer, 'utf8'), readFileSync(modelFiles(base).tokenizer, 'utf8'));
   assert.ok(Math.abs(result.valLoss - trained.valLoss) < 1e-5, `validation loss ${result.valLoss} equals the init's ${trained.valLoss}`);
   // The checkpoint records the architecture it trained, not the flags init replaced.
-  const meta = (d: string) => JSON.parse(readFileSync(join(d, 'model.json'), 'utf8')).meta.job;
-  assert.deepEqual(meta(tuned).model, { ...meta(base).model, copy: JSON.parse(readFileSync(join(base, 'model.json'), 'utf8')).config.copy });
-  assert.equal(meta(tuned).vocabSize, JSON.parse(readFileSync(join(base, 'model.json'), 'utf8')).config.vocabSize);
+  const meta = (d: string) => JSON.parse(readFileSync(modelFiles(d).model, 'utf8')).meta.job;
+  assert.deepEqual(meta(tuned).model, { ...meta(base).model, copy: JSON.parse(readFileSync(modelFiles(base).model, 'utf8')).config.copy });
+  assert.equal(meta(tuned).vocabSize, JSON.parse(readFileSync(modelFiles(base).model, 'utf8')).config.vocabSize);
   // Asked for, the pointer's continuation bonus is added to the init's weights at zero: the same validation loss at first.
   const next = join(dir, 'next');
   const withNext = await trainSft({ ...job(next, samples), init: base, steps: 2, lr: 0, minLr: 0, evalEvery: 1, model: { ...job(next, samples).model, copyNext: true } });
   assert.equal(withNext.parameters, trained.parameters + 16 + 1);
   assert.ok(Math.abs(withNext.valLoss - trained.valLoss) < 1e-5, `with the bonus at zero ${withNext.valLoss}, the init's ${trained.valLoss}`);
-  assert.equal(JSON.parse(readFileSync(join(next, 'model.json'), 'utf8')).config.copyNext, true);
+  assert.equal(JSON.parse(readFileSync(modelFiles(next).model, 'utf8')).config.copyNext, true);
   assert.equal(meta(next).model.copyNext, true);
   // A SAT-tuned model is refused, by name.
   await assert.rejects(trainSft({ ...job(join(dir, 'sat'), samples), init: resourcePath('models', 'sdsat-code') }), /SAT-tuned model/);

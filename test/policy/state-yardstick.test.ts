@@ -14,6 +14,7 @@ import { actionVerb } from '../../main/policy/state-bench.ts';
 import { criticalStates, failuresOnSide, readMinedFailures, salvageStates } from '../../main/policy/salvage/states.ts';
 import { tinyPolicy } from './salvage-fixture.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const el = (id: string, role: string, name: string) => ({ id, role, name, tag: 'a', box: { x: 0, y: 0, width: 9, height: 9 }, visible: true, inViewport: true });
 const timing = { agentMs: 1, actionMs: 1, settleMs: 1, observeMs: 1, totalMs: 4 };
@@ -91,7 +92,7 @@ test('lab bench states judges each policy on held-out and training critical stat
   const dir = mkdtempSync(join(tmpdir(), 'lab-states-bench-'));
   const { labDir } = labWithStates(join(dir, 'lab'), 12);
   const policy = await tinyPolicy(dir, 12);
-  copyFileSync(join(dir, 'sft-samples.jsonl'), join(policy, 'sft-samples.jsonl'));
+  copyFileSync(modelFiles(dir).sftSamples, modelFiles(policy).sftSamples);
   const out = join(dir, 'states.json');
   const { stdout } = await lab('--lab', labDir, 'bench', 'states', '--policy', policy, '--policy', policy, '--mined', 'E1', '--heldout-share', '0.5', '--group', '4', '--backend', 'wasm', '--out', out, '--json');
   const r = JSON.parse(stdout);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DecodingLab } from '../../main/server/decoding.ts';
 import { SHIPPED_MODEL as SHIPPED_MODEL_DIR } from '../../main/decode/models.ts';
 import type { LabEvents } from '../../preload/api.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 type Event = { [E in keyof LabEvents]: { event: E; data: LabEvents[E] } }[keyof LabEvents];
 
@@ -73,7 +74,7 @@ test('bad requests are refused with the field named; one run at a time; a live d
 test('a malformed benchmark file is listed as an error naming the file and the field, not a crash', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-decoding-bad-'));
   mkdirSync(join(dir, 'bench', 'decode'), { recursive: true });
-  const shipped = JSON.parse(readFileSync(join(SHIPPED_MODEL_DIR, 'bench-decode.json'), 'utf8'));
+  const shipped = JSON.parse(readFileSync(modelFiles(SHIPPED_MODEL_DIR).benchDecode, 'utf8'));
   writeFileSync(join(dir, 'bench', 'decode', 'good.json'), JSON.stringify(shipped));
   writeFileSync(join(dir, 'bench', 'decode', 'bad.json'), JSON.stringify({ ...shipped, results: [{ ...shipped.results[0], speedup: 'fast' }] }));
   writeFileSync(join(dir, 'bench', 'decode', 'torn.json'), '{"backend": "wa');

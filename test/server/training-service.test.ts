@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_WATCHES, TrainingLab, runGroup } from '../../main/server/training.ts';
 import { readCompleteLines } from '../../main/server/jsonl-tail.ts';
-import { STATS_FILE } from '../../main/policy/salvage/train.ts';
-import { TRAIN_LOG_FILE } from '../../main/policy/train-log.ts';
 import { summariseEval } from '../../main/policy/eval.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import { trainingFixture } from './training-fixture.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const fixture = trainingFixture();
 type Lines = LabEvents['trainingLines'];
@@ -47,7 +46,7 @@ test('a torn last line is left unread until its newline arrives; a shorter file 
 
 test('the SFT loop writes one train-log line per step; the lab lists the SFT run (lab/policies/) and the Salvage-DS run (registry) with their curves', async () => {
   const f = await fixture;
-  const log = lines(join(f.sftDir, TRAIN_LOG_FILE));
+  const log = lines(modelFiles(f.sftDir).trainLog);
   assert.deepEqual(log.map((l) => l.step), Array.from({ length: 30 }, (_, i) => i + 1));
   assert.ok(log.every((l) => typeof l.loss === 'number' && l.lr > 0 && l.tokensPerSec > 0));
   assert.equal(log.filter((l) => 'valLoss' in l).length, 1, 'validation loss on the last step only (evalEvery 1000)');
@@ -63,9 +62,9 @@ test('the SFT loop writes one train-log line per step; the lab lists the SFT run
   assert.deepEqual(sft.sft.map((p) => p.loss), log.map((l) => l.loss));
   assert.equal(sft.salvage.length, 0);
   const salvage = t.read(f.salvageDir);
-  const stats = lines(join(f.salvageDir, STATS_FILE));
+  const stats = lines(modelFiles(f.salvageDir).salvageStats);
   assert.deepEqual(salvage.salvage, stats);
-  assert.equal(salvage.offset, readFileSync(join(f.salvageDir, STATS_FILE)).length);
+  assert.equal(salvage.offset, readFileSync(modelFiles(f.salvageDir).salvageStats).length);
   assert.throws(() => t.read(tmpdir()), /not a training run this lab knows/);
 });
 
@@ -88,7 +87,7 @@ test('a watched Salvage-DS run streams each appended iteration once it is comple
   const { watchId } = t.watch(f.salvageDir, data.offset);
   try {
     const line = JSON.stringify({ ...data.salvage[3], iteration: 4, meanReward: 0.625, kept: 3 });
-    const path = join(f.salvageDir, STATS_FILE);
+    const path = modelFiles(f.salvageDir).salvageStats;
     appendFileSync(path, line.slice(0, 40)); // the writer is mid-line
     appendFileSync(path, line.slice(40) + '\n');
     const e = await next();

@@ -16,8 +16,9 @@ import { RunFolder, progressEventSchema } from '../../main/collection/collect-ru
 import { ExperimentFolder, StageEvent } from '../../main/experiment/folder.ts';
 import { experimentConfig } from '../../main/experiment/config.ts';
 import { RegistryLine, registerTrainingRun, registeredRuns } from '../../main/policy/registry.ts';
-import { TRAIN_LOG_FILE, TrainLogLine, appendTrainLog } from '../../main/policy/train-log.ts';
+import { TrainLogLine, appendTrainLog } from '../../main/policy/train-log.ts';
 import { labPaths } from '../../main/store/layout.ts';
+import { modelFiles } from '../../main/store/lab-files.ts';
 
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `lab-jsonl-${name}-`));
 const anyRecord = z.record(z.string(), z.unknown());
@@ -128,7 +129,7 @@ const writers: Writer[] = [
     name: 'appendTrainLog (train-log.jsonl)',
     run() {
       const dir = tmp('train-log');
-      const path = join(dir, TRAIN_LOG_FILE);
+      const path = modelFiles(dir).trainLog;
       tear(path, { step: 1, loss: 2.5, lr: 0.001, tokensPerSec: 100 });
       appendTrainLog(dir, { step: 2, loss: 2.4, lr: 0.001, tokensPerSec: 100 });
       return { path, schema: TrainLogLine, expectLast: (r) => assert.equal(r.step, 2) };

@@ -6,9 +6,10 @@
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { intOption, printJson } from '../runtime.ts';
 import { SHIPPED_MODEL } from '../../decode/models.ts';
+import { modelFiles } from '../../store/lab-files.ts';
 
 const MODES = ['sdsat', 'sdsat-one-pass'] as const;
 
@@ -59,7 +60,7 @@ export function addCostBenchCommand(bench: Command): void {
         import('../../models/backend.ts'), import('../../models/checkpoint.ts'), import('../../models/model.ts'), import('../../decode/cost.ts'), import('../../decode/bench.ts'),
       ]);
       const backends = !o.backends || o.backends === 'all' ? await availableBackends() : o.backends.split(',').map((b) => b.trim());
-      const reportPath = o.decodeReport ?? join(resolve(o.model), 'bench-decode.json');
+      const reportPath = o.decodeReport ?? modelFiles(resolve(o.model)).benchDecode;
       const decodeReport = existsSync(reportPath) ? readBenchReport(reportPath) : null;
       const out = [];
       for (const id of backends) {

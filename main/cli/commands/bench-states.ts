@@ -5,7 +5,7 @@
  * JSON or a table. No browser: minutes for a few hundred states.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { intOption, labDir, printJson, withCleanup } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
@@ -15,9 +15,9 @@ import { resolveMiningFile } from '../../policy/mining-file.ts';
 import { defaultSalvageJob } from '../../policy/salvage/config.ts';
 import type { Mean, Rate } from '../../common/stats.ts';
 import type { StateBenchReport } from '../../policy/state-bench.ts';
+import { modelFiles } from '../../store/lab-files.ts';
 
 const repeatable = (v: string, prev: string[] = []) => [...prev, v];
-
 
 function share(flag: string, v: string, lo: number, hiOpen: number): number {
   const x = Number(v);
@@ -66,10 +66,10 @@ export function addStatesBenchCommand(bench: Command): void {
       const { benchStates, StateBenchBaseline } = await import('../../policy/state-bench.ts');
       const lab = labDir(cmd);
       const policies = o.policy.map((p) => resolve(p));
-      for (const p of policies) if (!existsSync(join(p, 'model.json'))) throw new Error(`--policy: no policy model in ${p}`);
+      for (const p of policies) if (!existsSync(modelFiles(p).model)) throw new Error(`--policy: no policy model in ${p}`);
       const baseline = o.baseline ? readJsonFile(resolve(o.baseline), StateBenchBaseline, 'a report of lab bench states --out') : undefined;
       // Routine states: as given, else the baseline's, else the first policy's SFT data.
-      const routineSamples = resolve(o.routine ?? baseline?.request.routineSamples ?? join(policies[0], 'sft-samples.jsonl'));
+      const routineSamples = resolve(o.routine ?? baseline?.request.routineSamples ?? modelFiles(policies[0]).sftSamples);
       if (!existsSync(routineSamples)) throw new Error(`--routine: ${routineSamples} is missing (give the SFT policy's sft-samples.jsonl)`);
       const temperature = Number(o.temperature);
       if (!(temperature > 0)) throw new Error(`--temperature: expected a positive number, got "${o.temperature}"`);

@@ -6,6 +6,7 @@ import { OUTCOMES, type DatasetFilter, type Outcome } from '../../datasets/filte
 import { listDatasetNames, listVersions, readManifest, versionDir, type DatasetManifest } from '../../datasets/manifest.ts';
 import { formatColumns, intOption, openLab, printJson, withCleanup } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
+import { datasetVersionFiles } from '../../store/lab-files.ts';
 
 interface CreateFlags {
   name: string;
@@ -113,7 +114,7 @@ export function registerDatasetCommands(program: Command): void {
       for (const e of result.errors) process.stderr.write(`warning: skipped unreadable ${e}\n`);
       for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
       if (result.orphans) process.stderr.write(`left out ${result.orphans} orphaned episode(s) (no step, no end record: a run killed as it began); --include-orphans keeps them\n`);
-      if (opts.json) return printJson({ ...result, path: join(versionDir(lab.dir, result.manifest.name, result.manifest.version), 'manifest.json') });
+      if (opts.json) return printJson({ ...result, path: datasetVersionFiles(versionDir(lab.dir, result.manifest.name, result.manifest.version)).manifest });
       process.stdout.write(`${describe(result.manifest)}\n  (${result.matched} matched the filter${result.orphans ? `, ${result.orphans} orphans left out` : ''})\n`);
     });
 

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { labPaths } from '../../store/layout.ts';
 import { EXPERIMENT_ID, EXPERIMENT_PRESETS, experimentConfig, experimentPresets } from '../../experiment/config.ts';
 import { ExperimentFolder } from '../../experiment/folder.ts';
@@ -17,6 +17,7 @@ import { progressBar } from '../progress.ts';
 import type { ExperimentInfo } from '../../../preload/views.ts';
 import type { LabStore } from '../../store/lab.ts';
 import { formatDuration } from '../../../preload/duration.ts';
+import { experimentFiles } from '../../store/lab-files.ts';
 
 /** A repeatable option's values, in order. */
 const repeatable = (value: string, previous: string[] = []) => [...previous, value];
@@ -136,7 +137,7 @@ export function registerExperimentCommand(program: Command): void {
     .action(async (id: string, o: { markdown?: boolean; partial?: boolean }, cmd: Command) => {
       const store = openLab(cmd);
       const [{ readReport }, { renderReportMarkdown }] = await Promise.all([import('../../experiment/report.ts'), import('../../experiment/report-markdown.ts')]);
-      const { report, path } = o.partial && !existsSync(join(labPaths.experiment(store.dir, id), 'report.json'))
+      const { report, path } = o.partial && !existsSync(experimentFiles(labPaths.experiment(store.dir, id)).report)
         ? await partialReport(store, id)
         : readReport(store.dir, id);
       if (cmd.optsWithGlobals().json) return printJson(report);
@@ -243,5 +244,5 @@ function printSummary(r: ExperimentReport, json: string | null): void {
   const table = [['method', 'test success', 'held-out success'], ...r.methods.map((m) => [m.method, pct(m.test.success.value, 'no episodes'), m.heldout ? pct(m.heldout.success.value, 'no episodes') : 'not evaluated'])];
   process.stdout.write(formatColumns(table));
   if (r.partial) out(`partial: ${r.partial.stagesDone} of ${r.partial.stages} stages; each Salvage-DS variant over the training seeds evaluated so far`);
-  if (json) out(`report: ${json}\n        ${join(dirname(json), 'report.html')}`);
+  if (json) out(`report: ${json}\n        ${experimentFiles(dirname(json)).reportHtml}`);
 }

@@ -6,10 +6,10 @@
  * found again in the output folder.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { listVersions, readManifest, type DatasetManifest } from '../../datasets/manifest.ts';
-import { policySamples, writeSftSamples, SFT_SAMPLES_FILE } from '../../policy/sft-data.ts';
+import { policySamples, writeSftSamples } from '../../policy/sft-data.ts';
 import { POLICY_RECIPES, POLICY_RECIPE_NAMES, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
 import type { AttemptEvent } from '../../collection/retries.ts';
 import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
@@ -17,6 +17,7 @@ import { readTrainJob } from '../../models/train-state.ts';
 import { runSftJob } from './policy.ts';
 import { labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
+import { modelFiles, runFiles } from '../../store/lab-files.ts';
 
 interface RecipeFlags extends BrowserFlags {
   preset: string;
@@ -53,7 +54,7 @@ export function registerPolicyRecipeCommand(train: Command): void {
 
     // 1. Oracle episodes (a collection run named after the policy folder, so a rerun resumes it),
     //    and with --noisy-seeds the noisy expert's, its mistakes labelled (a run of their own).
-    const openRun = (runId: string, agent: 'oracle' | 'noisy', seeds: number) => existsSync(join(labPaths.run(store.dir, runId), 'config.json')) ? RunFolder.open(store.dir, runId) : RunFolder.create(store.dir, {
+    const openRun = (runId: string, agent: 'oracle' | 'noisy', seeds: number) => existsSync(runFiles(labPaths.run(store.dir, runId)).config) ? RunFolder.open(store.dir, runId) : RunFolder.create(store.dir, {
       runId, tasks: `${recipe.families.join(',')}:train`, agent, agentSeed: 0, retries: 0, reflect: 'none', shorten: false,
       parallel: recipe.parallel, seeds, tier: recipe.tier, ...(agent === 'noisy' ? { labelMistakes: true } : {}),
     });
@@ -83,9 +84,9 @@ export function registerPolicyRecipeCommand(train: Command): void {
     const ids = [...new Set(runs.flatMap((r) => r.events.filter((e): e is AttemptEvent => e.type === 'attempt' && e.success).map((e) => e.episodeId)))];
     if (!ids.length) throw new Error(`run ${run.dir}: no successful episode to train on`);
     const ratios = { train: 1 - recipe.validationShare, validation: recipe.validationShare, test: 0 };
-    const samplesFile = join(outDir, SFT_SAMPLES_FILE);
+    const samplesFile = modelFiles(outDir).sftSamples;
     let dataset: { name: string; version: number };
-    if (existsSync(samplesFile) && existsSync(join(outDir, 'train-state.json'))) {
+    if (existsSync(samplesFile) && existsSync(modelFiles(outDir).trainState)) {
       dataset = readTrainJob(outDir).dataset as { name: string; version: number };
     } else {
       const datasetName = `${name}${noisy}`;

@@ -4,8 +4,9 @@
  *   lab eval --policy DIR --tasks SPEC --seeds N --split test|heldout   episodes + report with 95% intervals
  *   lab mine --eval ID... [--confirm [--confirm-max N]] [--parallel N]   critical states of failed episodes, optionally confirmed by branching
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { readManifest } from '../../datasets/manifest.ts';
 import { LabStore } from '../../store/lab.ts';
@@ -14,13 +15,13 @@ import type { TrainProgress } from '../../models/train.ts';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
 import { NO_REPEAT_NGRAM } from '../../policy/action-guide.ts';
 import { ANSWER_FORMS, defaultPromptSettings, ELEMENT_LAYOUTS, ELEMENT_ORDERS, PromptSettings, THOUGHT_KINDS } from '../../policy/prompt.ts';
-import { policySamples, writeSftSamples, SFT_SAMPLES_FILE, TARGETS, type Targets } from '../../policy/sft-data.ts';
+import { policySamples, writeSftSamples, TARGETS, type Targets } from '../../policy/sft-data.ts';
 import { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from '../../policy/sft-job.ts';
 import type { SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
-import { TRAIN_STATE_FILE, readTrainJob } from '../../models/train-state.ts';
+import { readTrainJob } from '../../models/train-state.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
-import { EVAL_REQUEST_FILE, EVAL_SPLITS, type EvalSplit } from '../../policy/eval-splits.ts';
+import { EVAL_SPLITS, type EvalSplit } from '../../policy/eval-splits.ts';
 import type { EvalReport, EvalRequest, GroupMetrics } from '../../policy/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
@@ -29,6 +30,8 @@ import type { ConfirmationReport } from '../../policy/branching.ts';
 import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, tierOption, type ActionSetFlags, type BrowserFlags, int, labDir } from '../runtime.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
+import { evalFiles, checkpointFiles, modelFiles } from '../../store/lab-files.ts';
+import { readJsonFile } from '../../store/json-file.ts';
 
 interface SftFlags {
   dataset: string;
@@ -76,8 +79,7 @@ export function loadDataset(ref: string, cmd: Command): { lab: LabStore; manifes
   if (ref.endsWith('.json')) {
     const path = resolve(ref);
     if (!existsSync(path)) throw new Error(`--dataset: no manifest at ${path}`);
-    const raw = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; version?: unknown };
-    if (typeof raw.name !== 'string' || typeof raw.version !== 'number') throw new Error(`${path}: field name or version: not a dataset manifest`);
+    const raw = readJsonFile(path, z.object({ name: z.string(), version: z.number().int() }).passthrough(), 'a dataset manifest');
     const dir = resolve(dirname(path), '../../..');
     return { lab: new LabStore(dir), manifest: readManifest(dir, { name: raw.name, version: raw.version }) };
   }
@@ -146,10 +148,10 @@ export function registerPolicyCommands(program: Command): void {
         thought: o.thought, answer: o.answer, ...(o.maxTextChars ? { maxTextChars: int(o.maxTextChars) } : {}),
       };
       const init = o.init ? resolve(o.init) : undefined;
-      if (init && !['model.json', 'weights.bin', 'tokenizer.json'].every((f) => existsSync(join(init, f)))) throw new Error(`--init: no policy checkpoint in ${init} (model.json, weights.bin, tokenizer.json)`);
+      if (init && !checkpointFiles(init).every((f) => existsSync(f))) throw new Error(`--init: no policy checkpoint in ${init} (model.json, weights.bin, tokenizer.json)`);
       const outDir = resolve(o.out);
-      const samplesFile = join(outDir, SFT_SAMPLES_FILE);
-      const resuming = o.resume && existsSync(join(outDir, TRAIN_STATE_FILE)) && existsSync(samplesFile);
+      const samplesFile = modelFiles(outDir).sftSamples;
+      const resuming = o.resume && existsSync(modelFiles(outDir).trainState) && existsSync(samplesFile);
       let dataset: SftJob['dataset'];
       // What shapes the encoded samples: flags for a new run, the recorded job's for a resumed one.
       let encoding: Pick<SftJob, 'prompt' | 'targets' | 'promptWeight'> = { prompt, targets: o.targets as Targets, promptWeight: weight(o.promptWeight, '--prompt-weight') };
@@ -212,12 +214,12 @@ export function registerPolicyCommands(program: Command): void {
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
     const sampling = parseSampling(o);
     // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
-    const [{ BrowserEnv }, { evalFamilies, runEval, newEvalId }] = await Promise.all([
+    const [{ BrowserEnv }, { evalFamilies, runEval, newEvalId, readEvalRequest }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../policy/eval.ts'),
     ]);
     const families = evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
-    const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, {
+    const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, readEvalRequest, {
       parallel: cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined,
       runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
     }) : {
@@ -249,10 +251,10 @@ export function registerPolicyCommands(program: Command): void {
 }
 
 /** The request an evaluation recorded (lab/evals/ID/request.json), with another width or more runs if asked for. */
-function recordedRequest(labDir: string, id: string, over: { parallel?: number; runs?: number }): EvalRequest {
-  const path = isLabId(id) ? join(labPaths.eval(labDir, id), EVAL_REQUEST_FILE) : '';
+function recordedRequest(labDir: string, id: string, read: (path: string) => EvalRequest, over: { parallel?: number; runs?: number }): EvalRequest {
+  const path = isLabId(id) ? evalFiles(labPaths.eval(labDir, id)).request : '';
   if (!path || !existsSync(path)) throw new Error(`--resume: no evaluation ${id} to continue in ${labPaths.evals(labDir)} (an evaluation records request.json when it starts)`);
-  const req = JSON.parse(readFileSync(path, 'utf8')) as EvalRequest;
+  const req = read(path);
   return { ...req, ...(over.parallel !== undefined ? { parallel: over.parallel } : {}), ...(over.runs !== undefined ? { runs: over.runs } : {}) };
 }
 
@@ -283,9 +285,9 @@ function registerMineCommand(program: Command): void {
     const store = openLab(cmd);
     for (const id of o.eval) {
       const dir = isLabId(id) ? labPaths.eval(store.dir, id) : '';
-      if (!dir || !existsSync(join(dir, 'report.json'))) throw new Error(`--eval: no finished evaluation ${id} in ${labPaths.evals(store.dir)}`);
+      if (!dir || !existsSync(evalFiles(dir).report)) throw new Error(`--eval: no finished evaluation ${id} in ${labPaths.evals(store.dir)}`);
     }
-    const miningPath = o.out ? resolve(o.out) : join(labPaths.eval(store.dir, o.eval[0]), 'mining.json');
+    const miningPath = o.out ? resolve(o.out) : evalFiles(labPaths.eval(store.dir, o.eval[0])).mining;
     const server = await startTaskServer();
     const host = await startBrowser(o);
     const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));

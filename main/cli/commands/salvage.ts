@@ -4,12 +4,13 @@
  * The states are frozen into DIR before training; the run goes in a worker thread; the first
  * Ctrl-C stops after the current iteration with a checkpoint, and the same command resumes it.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { cancelOnSigint, labDir } from '../runtime.ts';
 import { LabStore } from '../../store/lab.ts';
-import { applyPreset, defaultSalvageJob, LOSS_AGGREGATIONS, parseSalvageJob, PRESETS, STATE_FILE, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
+import { applyPreset, defaultSalvageJob, LOSS_AGGREGATIONS, parseSalvageJob, PRESETS, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
 import { STATE_SOURCES, salvageStates, writeStates, type StateSource } from '../../policy/salvage/states.ts';
 import { resolveMiningFile, testSeedsNote } from '../../policy/mining-file.ts';
@@ -17,6 +18,8 @@ import { startSalvage } from '../../policy/salvage/runner.ts';
 import type { IterationStats, SalvageResult } from '../../policy/salvage/train.ts';
 import { readPolicySettings } from '../../policy/settings.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
+import { modelFiles } from '../../store/lab-files.ts';
+import { readJsonFile } from '../../store/json-file.ts';
 
 interface SalvageFlags {
   policy: string;
@@ -125,18 +128,18 @@ export function registerSalvageCommand(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (o: SalvageFlags, cmd: Command) => {
       const outDir = resolve(o.out);
-      const statesFile = join(outDir, 'salvage-states.jsonl');
-      const statePath = join(outDir, STATE_FILE);
+      const statesFile = modelFiles(outDir).salvageStates;
+      const statePath = modelFiles(outDir).salvageState;
       let job: SalvageJob;
       if (o.resume && existsSync(statePath) && existsSync(statesFile)) {
         // A resumed run keeps its recorded configuration and frozen states; only --iterations may extend it.
-        job = parseSalvageJob((JSON.parse(readFileSync(statePath, 'utf8')) as { job: unknown }).job, statePath);
+        job = parseSalvageJob(readJsonFile(statePath, z.object({ job: z.unknown() }).passthrough(), 'a Salvage-DS run state').job, statePath);
         if (cmd.getOptionValueSource('iterations') === 'cli') job.iterations = Number(o.iterations);
         process.stderr.write(`resuming the run in ${outDir} with its recorded configuration\n`);
       } else {
         job = buildJob(o, outDir, statesFile);
         const policy = resolve(o.policy);
-        const sftSamples = join(policy, 'sft-samples.jsonl');
+        const sftSamples = modelFiles(policy).sftSamples;
         if ((job.states === 'all' || job.routineShare > 0) && !existsSync(sftSamples)) throw new Error(`${sftSamples}: the SFT policy's training samples (routine states) are missing`);
         let miningPath: string | undefined;
         if (job.states === 'mined') {

@@ -23,11 +23,6 @@ import { fieldIssue } from '../../store/schema-error.ts';
 export const LOSS_AGGREGATIONS = ['token', 'sequence'] as const;
 export type LossAggregation = (typeof LOSS_AGGREGATIONS)[number];
 
-/** A run folder's files (./train.ts writes them); here so the CLI can find a run to resume without loading TF.js. */
-export const STATS_FILE = 'salvage-stats.jsonl';
-export const CONFIG_FILE = 'salvage-config.json';
-export const STATE_FILE = 'salvage-state.json';
-
 export const PRESETS = ['salvage', 'graded', 'no-gates', 'drop-rejected', 'plain-grpo'] as const;
 export type Preset = (typeof PRESETS)[number];
 

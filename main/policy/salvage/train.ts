@@ -13,12 +13,12 @@
  * it; it also holds the optimizer, salvage-state.json and salvage-config.json. Runs wherever it is
  * called; the CLI runs it in a worker (./runner.ts).
  */
+import { z } from 'zod';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../../models/backend.ts';
 import { isCheckpoint, loadModel, saveModel } from '../../models/checkpoint.ts';
-import { writeFileAtomic } from '../../store/json-file.ts';
+import { writeFileAtomic, readJsonFile } from '../../store/json-file.ts';
 import { appendJsonlLine } from '../../store/jsonl.ts';
 import { KVCache, type TransformerLM } from '../../models/model.ts';
 import { Rng } from '../../common/rng.ts';
@@ -28,15 +28,14 @@ import { mixSeed } from '../../common/rng.ts';
 import { actionMeaning } from '../mining.ts';
 import { ActionGuide, citeLinesFor, promptElements } from '../action-guide.ts';
 import { parsePolicyOutput, type PolicyPromptInput } from '../prompt.ts';
-import { POLICY_FILE, readPolicySettings, type PolicySettings } from '../settings.ts';
+import { readPolicySettings, type PolicySettings } from '../settings.ts';
 import { encodePrompt, encodeSample } from '../sft-data.ts';
-import { CONFIG_FILE, STATE_FILE, STATS_FILE, type SalvageJob } from './config.ts';
+import { type SalvageJob } from './config.ts';
 import { clipFraction, salvageBatch, salvageObjective, tokenLogp, type SalvageRow } from './loss.ts';
 import { gateGroup, groupAdvantages, scaleNegativeAdvantages, scoreAction } from './reward.ts';
 import { logSoftmaxAt, sampleGroup } from './sampling.ts';
 import { readStates, type SalvageState } from './states.ts';
-
-export { CONFIG_FILE, STATE_FILE, STATS_FILE } from './config.ts';
+import { modelFiles } from '../../store/lab-files.ts';
 
 /** One line of salvage-stats.jsonl. */
 export interface IterationStats {
@@ -128,6 +127,9 @@ export function referenceLogProb(model: TransformerLM, s: PreparedState): number
   }
 }
 
+/** salvage-state.json: the loop's position at the last checkpoint and the job that ran it. */
+const SavedRunState = z.object({ state: z.object({ iteration: z.number().int().min(0), updates: z.number().int().min(0) }), job: z.unknown() });
+
 interface RunState {
   iteration: number;
   /** Optimizer steps taken (an iteration whose groups all were dropped takes none). */
@@ -141,7 +143,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
   if (!isCheckpoint(job.policy)) throw new Error(`no policy model in ${job.policy}`);
   const ref = loadModel(job.policy);
   const settings = readPolicySettings(job.policy, ref.meta);
-  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(join(job.outDir, STATE_FILE));
+  const resuming = job.resume && isCheckpoint(job.outDir) && existsSync(modelFiles(job.outDir).salvageState);
   const current = resuming ? loadModel(job.outDir) : loadModel(job.policy);
   const { model, tokenizer } = current;
   const states = readStates(job.statesFile).map((s) => prepareState(s, tokenizer, settings, model.config.ctx, job.guided ? { maxNew: job.maxNew } : undefined));
@@ -151,17 +153,17 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
   const opt = new AdamW(model, job.weightDecay);
   const run: RunState = { iteration: 0, updates: 0 };
   if (resuming) {
-    Object.assign(run, (JSON.parse(readFileSync(join(job.outDir, STATE_FILE), 'utf8')) as { state: RunState }).state);
-    opt.load(join(job.outDir, 'optimizer.bin'), run.updates);
-    keepStatsUpTo(join(job.outDir, STATS_FILE), run.iteration);
-  } else if (existsSync(join(job.outDir, STATS_FILE))) writeFileSync(join(job.outDir, STATS_FILE), '');
-  writeFileAtomic(join(job.outDir, CONFIG_FILE), JSON.stringify(job, null, 2));
+    Object.assign(run, readJsonFile(modelFiles(job.outDir).salvageState, SavedRunState, 'a Salvage-DS run state').state);
+    opt.load(modelFiles(job.outDir).optimizer, run.updates);
+    keepStatsUpTo(modelFiles(job.outDir).salvageStats, run.iteration);
+  } else if (existsSync(modelFiles(job.outDir).salvageStats)) writeFileSync(modelFiles(job.outDir).salvageStats, '');
+  writeFileAtomic(modelFiles(job.outDir).salvageConfig, JSON.stringify(job, null, 2));
   const resumedFrom = run.iteration;
   const checkpoint = async () => {
     await saveModel(job.outDir, { model, tokenizer, sat: current.sat, meta: { kind: 'salvage', backend: backend.id, tfVersion: backend.tfVersion, iteration: run.iteration, job } });
-    writeFileAtomic(join(job.outDir, POLICY_FILE), JSON.stringify(settings, null, 2));
-    opt.save(join(job.outDir, 'optimizer.bin'));
-    writeFileAtomic(join(job.outDir, STATE_FILE), JSON.stringify({ state: run, job }, null, 2));
+    writeFileAtomic(modelFiles(job.outDir).policySettings, JSON.stringify(settings, null, 2));
+    opt.save(modelFiles(job.outDir).optimizer);
+    writeFileAtomic(modelFiles(job.outDir).salvageState, JSON.stringify({ state: run, job }, null, 2));
   };
 
   const stop = tokenizer.specialId(END_OF_TEXT);
@@ -178,7 +180,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     const s = runIteration(job, run.iteration, states, model, ref.model, tokenizer, stop);
     s.elapsedS = (performance.now() - it0) / 1000;
     run.iteration++;
-    appendJsonlLine(join(job.outDir, STATS_FILE), s);
+    appendJsonlLine(modelFiles(job.outDir).salvageStats, s);
     if (run.iteration % job.checkpointEvery === 0) await checkpoint();
     rewardSum += s.meanReward * s.groups;
     groups += s.groups;
@@ -190,7 +192,7 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
     outDir: job.outDir, backend: backend.id, iterationsDone: run.iteration, resumedFrom, cancelled, states: states.length,
     meanReward: groups ? rewardSum / groups : NaN, keptShare: groups ? kept / groups : NaN, elapsedS: (performance.now() - t0) / 1000,
   };
-  appendJsonlLine(join(job.outDir, 'runs.jsonl'), { time: new Date().toISOString(), kind: 'salvage', ...result, job });
+  appendJsonlLine(modelFiles(job.outDir).runs, { time: new Date().toISOString(), kind: 'salvage', ...result, job });
   model.dispose();
   ref.model.dispose();
   opt.dispose();
