@@ -29,7 +29,7 @@ import type { Observation } from '../main/environment/types.ts';
 import { TaskServer } from '../main/tasks/server.ts';
 import type { TaskFamily } from '../main/tasks/types.ts';
 import { miniwobFamilies } from '../main/tasks/miniwob/loader.ts';
-import { renderObservationText } from '../main/agents/observation-text.ts';
+import { renderObservationText } from '../main/policy/observation-text.ts';
 
 const DEFAULT_TASKS = ['navigate-tree', 'email-inbox', 'click-link', 'login-user', 'tic-tac-toe', 'use-autocomplete', 'click-tab-2', 'click-widget'];
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ChromiumHost } from '../main/environment/chromium.ts';
 import { BrowserEnv } from '../main/environment/environment.ts';
 import type { Observation } from '../main/environment/types.ts';
-import { renderElementLine, renderObservationText } from '../main/agents/observation-text.ts';
+import { renderElementLine, renderObservationText } from '../main/policy/observation-text.ts';
 import { TaskServer } from '../main/tasks/server.ts';
 import { builtinFamilies } from '../main/tasks/registry.ts';
 import type { Tier } from '../main/tasks/types.ts';

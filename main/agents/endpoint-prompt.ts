@@ -8,7 +8,7 @@
 import type { Observation } from '../environment/types.ts';
 import type { ChatMessage, ContentPart } from '../llm/client.ts';
 import type { ActionSpace } from '../tasks/agent.ts';
-import { SYSTEM_PROMPT, renderObservationText } from './observation-text.ts';
+import { SYSTEM_PROMPT, renderObservationText } from '../policy/observation-text.ts';
 
 export interface EndpointStep {
   thought?: string;

@@ -6,7 +6,7 @@
  * and step (`links.forkOf`), so "what if it had clicked that instead" is listed, viewed, curated
  * and exported as any episode is.
  *
- * The prefix is replayed as branching replays a rollout to a critical state (policy/branching.ts,
+ * The prefix is replayed as branching replays a rollout to a critical state (evaluation/branching.ts,
  * which is built on the same PrefixAgent): the sites are deterministic per seed, so the same
  * actions reach the same page. Each replayed page, and the page at the fork's step, is checked
  * against the one the parent recorded (URL below the instance prefix, every element's role, name,

@@ -4,7 +4,7 @@
  * Student-t intervals for means over a few runs, and seeded percentile bootstrap for means of
  * skewed quantities such as steps.
  */
-import { Rng } from '../common/rng.ts';
+import { Rng } from './rng.ts';
 
 export interface Interval {
   low: number;

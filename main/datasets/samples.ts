@@ -3,7 +3,7 @@
  * manual labels applied. A step labeled wrong or detour teaches the wrong thing, so it is left
  * out, unless a person wrote the action that should have been taken: then that is the target.
  */
-import { renderPrompt, type ChatMessage, type PromptStep } from '../agents/observation-text.ts';
+import { renderPrompt, type ChatMessage, type PromptStep } from '../policy/observation-text.ts';
 import type { PageElement } from '../environment/types.ts';
 import type { LabStore } from '../store/lab.ts';
 import { LabelStore, type StepLabel } from '../store/labels.ts';

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { existsSync, readFileSync } from 'node:fs';
 import { Rng } from '../common/rng.ts';
 import { rate, tMean, type Interval, type Mean, type Rate } from '../common/stats.ts';
-import type { EvalReport } from '../policy/eval.ts';
+import type { EvalReport } from '../evaluation/eval.ts';
 import { readRecordedConfig, type ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 import type { LabStore } from '../store/lab.ts';

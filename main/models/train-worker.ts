@@ -9,7 +9,7 @@ await serveWorkerJob<TrainJob, TrainResult, TrainEvent>(async (job, io) => {
     onLog: (line: string) => io.post({ type: 'log', line }),
     shouldStop: io.shouldStop,
   };
-  // SAT tuning of a compact policy reads SFT samples, not a text corpus (policy/sat-tune.ts).
-  if (job.samplesFile) return (await import('../policy/sat-tune.ts')).satTunePolicy(job, hooks);
+  // SAT tuning of a compact policy reads SFT samples and runs in the policy's own worker (policy/sat-tune-worker.ts).
+  if (job.samplesFile) throw new Error('a job with samplesFile is a policy SAT tuning: start it with startSatTune (main/policy/sft-runner.ts)');
   return train(job, hooks);
 });

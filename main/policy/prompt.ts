@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { PageElement } from '../environment/types.ts';
 import { parseAction, formatAction } from '../environment/actions.ts';
 import { inDefaultActionSets } from '../environment/action-sets.ts';
-import { renderElementLine } from '../agents/observation-text.ts';
+import { renderElementLine } from './observation-text.ts';
 
 export const ELEMENT_ORDERS = ['page', 'task', 'task-values', 'task-layout'] as const;
 export const ELEMENT_LAYOUTS = ['id-first', 'name-first'] as const;

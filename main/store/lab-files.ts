@@ -22,7 +22,7 @@ export const runFiles = (dir: string) => ({
   summary: join(dir, 'summary.json'),
 });
 
-/** A policy evaluation, LAB/evals/ID/ (../policy/eval.ts). */
+/** A policy evaluation, LAB/evals/ID/ (../evaluation/eval.ts). */
 export const evalFiles = (dir: string) => ({
   /** What the evaluation runs; a continuation must ask for the same. */
   request: join(dir, 'request.json'),

@@ -6,7 +6,7 @@
  */
 import type { Observation } from '../environment/types.ts';
 import type { ActionSetName } from '../environment/action-sets.ts';
-import type { TaskSpec } from './types.ts';
+import type { TaskSpec } from './spec.ts';
 import type { StepIo } from '../store/schema.ts';
 
 /** What a policy produces for one step: an optional short thought and one action string. */

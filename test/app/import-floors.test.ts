@@ -49,6 +49,22 @@ test('the environment knows nothing of tasks, agents or what drives it', () => {
   assert.deepEqual(offenders('main/environment', (t) => !/^main\/(tasks|agents|collection|policy|server|app)\//.test(t)), []);
 });
 
+test('the models know nothing of decoding, policies, agents or what trains them', () => {
+  assert.deepEqual(offenders('main/models', (t) => !/^main\/(decode|policy|agents|collection|evaluation|experiment|llm|server|app)\//.test(t)), []);
+});
+
+test('the policy (prompts, training, mining formats) runs no episode: rollouts live in main/evaluation/ above collection and agents', () => {
+  assert.deepEqual(offenders('main/policy', (t) => !/^main\/(agents|collection|evaluation|experiment|server|app|cli)\//.test(t)), []);
+});
+
+test('shared statistics and utilities (main/common/) import nothing of the product', () => {
+  assert.deepEqual(offenders('main/common', (t) => t.startsWith('main/common/')), []);
+});
+
+test('the store owns the lab folder and imports no capability above it', () => {
+  assert.deepEqual(offenders('main/store', (t) => /^main\/(store|environment\/types|common)/.test(t) || t.startsWith('preload/label-model')), []);
+});
+
 test('the check sees imports: a file known to import the contract is found', () => {
   assert.ok(localImports(join(ROOT, 'main', 'server', 'web.ts')).includes('preload/params.ts'));
 });

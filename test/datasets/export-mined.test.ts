@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { renderPrompt } from '../../main/agents/observation-text.ts';
+import { renderPrompt } from '../../main/policy/observation-text.ts';
 import { exportMinedStates } from '../../main/datasets/export/verl-mined.ts';
 import type { LabStore } from '../../main/store/lab.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';

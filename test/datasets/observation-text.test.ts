@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderObservationText, renderPrompt, SYSTEM_PROMPT } from '../../main/agents/observation-text.ts';
+import { renderObservationText, renderPrompt, SYSTEM_PROMPT } from '../../main/policy/observation-text.ts';
 import { el, PAGE_ELEMENTS } from './helpers.ts';
 
 const page = { url: 'http://shop.test/cart', title: 'Cart', elements: PAGE_ELEMENTS };

@@ -18,7 +18,7 @@ import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { RunFolder, runCollection } from '../../main/collection/collect-run.ts';
-import { runEval } from '../../main/policy/eval.ts';
+import { runEval } from '../../main/evaluation/eval.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 import { LabService } from '../../main/server/service.ts';
 import { resultsGrid } from '../../main/server/results-grid.ts';

@@ -21,7 +21,7 @@ import { randomAgent } from '../../main/agents/random.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { trainSalvage } from '../../main/policy/salvage/train.ts';
 import { salvageJob } from '../policy/salvage-fixture.ts';
-import { summariseEval } from '../../main/policy/eval.ts';
+import { summariseEval } from '../../main/evaluation/eval.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
 import { trainingFixture, type TrainingFixture } from '../server/training-fixture.ts';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { ChromiumHost } from '../../main/environment/chromium.ts';
 import type { Observation, PageElement } from '../../main/environment/types.ts';
-import { renderObservationText } from '../../main/agents/observation-text.ts';
+import { renderObservationText } from '../../main/policy/observation-text.ts';
 import { sortByLabId } from '../../main/environment/observe.ts';
 import { framePrefix } from '../../main/environment/remote-frames.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import type { ChromiumHost } from '../../main/environment/chromium.ts';
 import type { Observation, PageElement } from '../../main/environment/types.ts';
-import { renderObservationText } from '../../main/agents/observation-text.ts';
+import { renderObservationText } from '../../main/policy/observation-text.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useEnvironment } from '../helpers/environment.ts';
 

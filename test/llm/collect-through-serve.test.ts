@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabStore, type EpisodeData } from '../../main/store/lab.ts';
-import { SYSTEM_PROMPT, renderElementLine } from '../../main/agents/observation-text.ts';
+import { SYSTEM_PROMPT, renderElementLine } from '../../main/policy/observation-text.ts';
 import { REFLECTIONS_HEADER } from '../../main/agents/endpoint-prompt.ts';
 import { REFLECTOR_SYSTEM_PROMPT } from '../../main/collection/llm-reflector.ts';
 import { RuleReflector, reflectionSchema } from '../../main/collection/reflect.ts';

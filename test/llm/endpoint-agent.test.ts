@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { useScriptedEndpoint, type ScriptedEndpoint } from './helpers.ts';
 import { EndpointAgent } from '../../main/agents/endpoint-agent.ts';
 import { REFLECTIONS_HEADER } from '../../main/agents/endpoint-prompt.ts';
-import { SYSTEM_PROMPT } from '../../main/agents/observation-text.ts';
+import { SYSTEM_PROMPT } from '../../main/policy/observation-text.ts';
 import { ACTION_SET_NAMES, DEFAULT_ACTION_SETS } from '../../main/environment/action-sets.ts';
 import { AgentUnavailableError } from '../../main/tasks/agent.ts';
 import type { Observation } from '../../main/environment/types.ts';

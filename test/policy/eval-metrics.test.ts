@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapMean, rate, ratioMean, tMean, wilson } from '../../main/common/stats.ts';
-import { evalFamilies, evalTasks, groupMetrics, summariseEval, type EvalEpisode } from '../../main/policy/eval.ts';
+import { evalFamilies, evalTasks, groupMetrics, summariseEval, type EvalEpisode } from '../../main/evaluation/eval.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
-import { newEvalId, runEval, type EvalRequest } from '../../main/policy/eval.ts';
+import { newEvalId, runEval, type EvalRequest } from '../../main/evaluation/eval.ts';
 import { SHIPPED_POLICY } from '../../main/policy/shipped.ts';
 import { labPaths } from '../../main/store/layout.ts';
 import { runLab } from '../helpers/lab-cli.ts';

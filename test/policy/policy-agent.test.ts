@@ -16,7 +16,7 @@ import { TransformerLM } from '../../main/models/model.ts';
 import { saveModel } from '../../main/models/checkpoint.ts';
 import { trainTokenizer } from '../../main/models/tokenizer.ts';
 import { selectBackend } from '../../main/models/backend.ts';
-import { INVALID_ACTION_CODES, compareDecoders } from '../../main/policy/eval.ts';
+import { INVALID_ACTION_CODES, compareDecoders } from '../../main/evaluation/eval.ts';
 import { modelFiles } from '../../main/store/lab-files.ts';
 
 let fx: TaskEnvironmentFixture;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabStore } from '../../main/store/lab.ts';
 import { instanceSide } from '../../main/policy/state-split.ts';
-import { actionVerb } from '../../main/policy/state-bench.ts';
+import { actionVerb } from '../../main/evaluation/state-bench.ts';
 import { criticalStates, failuresOnSide, readMinedFailures, salvageStates } from '../../main/policy/salvage/states.ts';
 import { tinyPolicy } from './salvage-fixture.ts';
 import { runLab as lab } from '../helpers/lab-cli.ts';

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { summariseEval, type EvalEpisode } from '../../main/policy/eval.ts';
+import { summariseEval, type EvalEpisode } from '../../main/evaluation/eval.ts';
 import { miningReport, type FailureMode, type MinedFailure } from '../../main/policy/mining.ts';
 import { registerTrainingRun } from '../../main/policy/registry.ts';
 import { trainSalvage } from '../../main/policy/salvage/train.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_WATCHES, TrainingLab, runGroup } from '../../main/server/training.ts';
 import { readCompleteLines } from '../../main/server/jsonl-tail.ts';
-import { summariseEval } from '../../main/policy/eval.ts';
+import { summariseEval } from '../../main/evaluation/eval.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import { trainingFixture } from './training-fixture.ts';
 import { modelFiles } from '../../main/store/lab-files.ts';

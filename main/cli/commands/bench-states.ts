@@ -1,6 +1,6 @@
 /**
  * `lab bench states --policy SFT_DIR [--policy DIR ...] --mined REF`: the state yardstick
- * (main/policy/state-bench.ts): greedy correctness and group statistics at held-out and training
+ * (main/evaluation/state-bench.ts): greedy correctness and group statistics at held-out and training
  * critical states and at routine states, each policy against the first on the same states, as
  * JSON or a table. No browser: minutes for a few hundred states.
  */
@@ -14,7 +14,7 @@ import { readJsonFile } from '../../store/json-file.ts';
 import { resolveMiningFile } from '../../policy/mining-file.ts';
 import { defaultSalvageJob } from '../../policy/salvage/config.ts';
 import type { Mean, Rate } from '../../common/stats.ts';
-import type { StateBenchReport } from '../../policy/state-bench.ts';
+import type { StateBenchReport } from '../../evaluation/state-bench.ts';
 import { modelFiles } from '../../store/lab-files.ts';
 
 const repeatable = (v: string, prev: string[] = []) => [...prev, v];
@@ -63,7 +63,7 @@ export function addStatesBenchCommand(bench: Command): void {
     .option('--json', 'print the report as JSON')
     .action(async (o: StatesFlags, cmd: Command) => {
       // Loaded here, not at start-up: the yardstick loads TF.js and the policy.
-      const { benchStates, StateBenchBaseline } = await import('../../policy/state-bench.ts');
+      const { benchStates, StateBenchBaseline } = await import('../../evaluation/state-bench.ts');
       const lab = labDir(cmd);
       const policies = o.policy.map((p) => resolve(p));
       for (const p of policies) if (!existsSync(modelFiles(p).model)) throw new Error(`--policy: no policy model in ${p}`);

@@ -21,12 +21,12 @@ import type { SftResult } from '../../policy/sft.ts';
 import { startSft } from '../../policy/sft-runner.ts';
 import { readTrainJob } from '../../models/train-state.ts';
 import { registerTrainingRun } from '../../policy/registry.ts';
-import { EVAL_SPLITS, type EvalSplit } from '../../policy/eval-splits.ts';
-import type { EvalReport, EvalRequest, GroupMetrics } from '../../policy/eval.ts';
+import { EVAL_SPLITS, type EvalSplit } from '../../evaluation/eval-splits.ts';
+import type { EvalReport, EvalRequest, GroupMetrics } from '../../evaluation/eval.ts';
 import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES } from '../../policy/mining-file.ts';
-import type { ConfirmationReport } from '../../policy/branching.ts';
+import type { ConfirmationReport } from '../../evaluation/branching.ts';
 import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, tierOption, type ActionSetFlags, type BrowserFlags, int, labDir } from '../runtime.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
@@ -215,7 +215,7 @@ export function registerPolicyCommands(program: Command): void {
     const sampling = parseSampling(o);
     // Loaded here, not at start-up: the policy agent (TF.js) and the browser environment.
     const [{ BrowserEnv }, { evalFamilies, runEval, newEvalId, readEvalRequest }] = await Promise.all([
-      import('../../environment/environment.ts'), import('../../policy/eval.ts'),
+      import('../../environment/environment.ts'), import('../../evaluation/eval.ts'),
     ]);
     const families = evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
@@ -261,7 +261,7 @@ function recordedRequest(labDir: string, id: string, read: (path: string) => Eva
 /**
  * `lab mine --eval ID [--eval ID ...] [--confirm [--confirm-max N] [--branches N]] [--parallel N]`:
  * failure modes of the evaluations' failed episodes against oracle references; with --confirm,
- * critical states are branched (main/policy/branching.ts). One mining.json for all of them, beside
+ * critical states are branched (main/evaluation/branching.ts). One mining.json for all of them, beside
  * the first evaluation (or at --out), rewritten after every state: the same command continues a
  * stopped run, keeping what it mined and branched.
  */
@@ -281,7 +281,7 @@ function registerMineCommand(program: Command): void {
   ).action(async (o: BrowserFlags & { eval: string[]; out?: string; confirm?: boolean; confirmMax?: number; branches?: number; parallel: number; examples: number; json?: boolean }, cmd: Command) => {
     if (o.branches !== undefined && !o.confirm) throw new Error('--branches needs --confirm');
     if (o.confirmMax !== undefined && !o.confirm) throw new Error('--confirm-max needs --confirm');
-    const [{ BrowserEnv }, { mineEvaluations }] = await Promise.all([import('../../environment/environment.ts'), import('../../policy/mine-run.ts')]);
+    const [{ BrowserEnv }, { mineEvaluations }] = await Promise.all([import('../../environment/environment.ts'), import('../../evaluation/mine-run.ts')]);
     const store = openLab(cmd);
     for (const id of o.eval) {
       const dir = isLabId(id) ? labPaths.eval(store.dir, id) : '';

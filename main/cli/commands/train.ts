@@ -8,6 +8,7 @@ import { defaultTrainJob, type TrainJob } from '../../models/train-job.ts';
 import type { TrainProgress, TrainResult } from '../../models/train.ts';
 import { labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
+import { startSatTune } from '../../policy/sft-runner.ts';
 
 export const DEFAULT_CORPUS = resourcePath('corpus', 'typescript-lib');
 
@@ -117,7 +118,8 @@ export async function runJob(job: TrainJob, json: boolean): Promise<TrainResult>
       printed = p.step;
     }
   };
-  const handle = startTraining(job, { progress: onProgress, log: (line) => { if (!json && !bar.drawn) process.stderr.write(`${line}\n`); } });
+  // A policy's SAT tuning (--samples) runs in the policy's worker; a language model's in the models' one.
+  const handle = (job.samplesFile ? startSatTune : startTraining)(job, { progress: onProgress, log: (line) => { if (!json && !bar.drawn) process.stderr.write(`${line}\n`); } });
   const stopSigint = cancelOnSigint(handle, 'step');
   try {
     const result = await handle.result;

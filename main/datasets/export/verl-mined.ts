@@ -12,7 +12,7 @@
  * where not branched, so a verl data filter can select on them.
  */
 import { join, resolve } from 'node:path';
-import { renderPrompt, type PromptStep } from '../../agents/observation-text.ts';
+import { renderPrompt, type PromptStep } from '../../policy/observation-text.ts';
 import { FAILURE_MODES, type FailureMode } from '../../policy/mining.ts';
 import { readMiningFile, selectFailures, type MinedFailureRecord } from '../../policy/mining-file.ts';
 import type { LabStore } from '../../store/lab.ts';

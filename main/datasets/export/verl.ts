@@ -12,7 +12,7 @@
  */
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '../../agents/observation-text.ts';
+import type { ChatMessage } from '../../policy/observation-text.ts';
 import type { PageElement } from '../../environment/types.ts';
 import { resourcePath } from '../../paths.ts';
 import type { SampleImage } from '../samples.ts';

@@ -20,9 +20,9 @@ import type { LabStore } from '../store/lab.ts';
 import type { EpisodeDeps } from '../collection/episode.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { labPaths } from '../store/layout.ts';
-import { mineFailure, type ReferenceCache } from './mining.ts';
+import { mineFailure, type ReferenceCache } from './mine-failure.ts';
 import { confirmCriticalState, miningFileReport } from './branching.ts';
-import { readMiningFile, writeMiningFile, type MinedFailureRecord } from './mining-file.ts';
+import { readMiningFile, writeMiningFile, type MinedFailureRecord } from '../policy/mining-file.ts';
 import { evalFiles } from '../store/lab-files.ts';
 
 export interface MineRunDeps {

@@ -27,7 +27,7 @@ import { runEpisode } from '../collection/episode.ts';
 import { CompactPolicyAgent, type CompactPolicyOptions, type DecodeComparison, type DecoderTotals } from '../agents/compact-policy.ts';
 import { bootstrapMean, rate, ratioMean, tMean, type Mean, type Rate } from '../common/stats.ts';
 import type { EvalSplit } from './eval-splits.ts';
-import { EvalRequestFile } from './output-files.ts';
+import { EvalRequestFile } from '../policy/output-files.ts';
 import { evalFiles } from '../store/lab-files.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 import { labPaths } from '../store/layout.ts';

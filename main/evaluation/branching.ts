@@ -33,8 +33,8 @@ import type { EpisodeData } from '../store/lab.ts';
 import { LabelStore } from '../store/labels.ts';
 import { runEpisode, type EpisodeDeps } from '../collection/episode.ts';
 import { carryAction, PrefixAgent } from '../collection/fork.ts';
-import { miningReport, type MinedFailure } from './mining.ts';
-import { CONFIRMATION_STATUSES, type BranchOutcome, type BranchRun, type Confirmation, type ConfirmationStatus, type MinedFailureRecord } from './mining-file.ts';
+import { miningReport, type MinedFailure } from '../policy/mining.ts';
+import { CONFIRMATION_STATUSES, type BranchOutcome, type BranchRun, type Confirmation, type ConfirmationStatus, type MinedFailureRecord } from '../policy/mining-file.ts';
 
 export const BRANCH_TAG = 'branch';
 export type BranchKind = 'reference' | 'policy';

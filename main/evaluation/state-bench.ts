@@ -22,13 +22,13 @@ import { mixSeed, Rng } from '../common/rng.ts';
 import { CompactPolicyAgent, loadPolicy } from '../agents/compact-policy.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import type { Observation } from '../environment/types.ts';
-import { parsePolicyOutput } from './prompt.ts';
+import { parsePolicyOutput } from '../policy/prompt.ts';
 import { bootstrapMean, rate, type Mean, type Rate } from '../common/stats.ts';
-import { readMinedFailures, criticalStates, failuresOnSide, routineStatesBySplit, type SalvageState } from './salvage/states.ts';
-import { selectFailures } from './mining-file.ts';
-import { prepareState } from './salvage/train.ts';
-import { sampleGroup } from './salvage/sampling.ts';
-import { scoreAction, defaultRewardSettings } from './salvage/reward.ts';
+import { readMinedFailures, criticalStates, failuresOnSide, routineStatesBySplit, type SalvageState } from '../policy/salvage/states.ts';
+import { selectFailures } from '../policy/mining-file.ts';
+import { prepareState } from '../policy/salvage/train.ts';
+import { sampleGroup } from '../policy/salvage/sampling.ts';
+import { scoreAction, defaultRewardSettings } from '../policy/salvage/reward.ts';
 
 export interface StateBenchRequest {
   /** Policy folders; the first is the baseline the others are compared with (the SFT policy). */
