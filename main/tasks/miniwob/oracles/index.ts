@@ -5,9 +5,11 @@
 import type { Agent } from '../../agent.ts';
 import type { OracleMaker } from './base.ts';
 import { CLICK_ORACLES } from './clicks.ts';
+import { CHOICE_ORACLES } from './choices.ts';
 
 const ORACLES: Record<string, OracleMaker> = {
   ...CLICK_ORACLES,
+  ...CHOICE_ORACLES,
 };
 
 /** Task names that have an oracle, sorted. */
