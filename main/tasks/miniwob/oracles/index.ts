@@ -6,10 +6,12 @@ import type { Agent } from '../../agent.ts';
 import type { OracleMaker } from './base.ts';
 import { CLICK_ORACLES } from './clicks.ts';
 import { CHOICE_ORACLES } from './choices.ts';
+import { FORM_ORACLES } from './forms.ts';
 
 const ORACLES: Record<string, OracleMaker> = {
   ...CLICK_ORACLES,
   ...CHOICE_ORACLES,
+  ...FORM_ORACLES,
 };
 
 /** Task names that have an oracle, sorted. */
