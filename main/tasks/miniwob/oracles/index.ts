@@ -8,12 +8,14 @@ import { CLICK_ORACLES } from './clicks.ts';
 import { CHOICE_ORACLES } from './choices.ts';
 import { FORM_ORACLES } from './forms.ts';
 import { EMAIL_ORACLES } from './email.ts';
+import { SOCIAL_ORACLES } from './social.ts';
 
 const ORACLES: Record<string, OracleMaker> = {
   ...CLICK_ORACLES,
   ...CHOICE_ORACLES,
   ...FORM_ORACLES,
   ...EMAIL_ORACLES,
+  ...SOCIAL_ORACLES,
 };
 
 /** Task names that have an oracle, sorted. */
