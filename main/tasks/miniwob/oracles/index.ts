@@ -9,6 +9,7 @@ import { CHOICE_ORACLES } from './choices.ts';
 import { FORM_ORACLES } from './forms.ts';
 import { EMAIL_ORACLES } from './email.ts';
 import { SOCIAL_ORACLES } from './social.ts';
+import { GAME_ORACLES } from './games.ts';
 
 const ORACLES: Record<string, OracleMaker> = {
   ...CLICK_ORACLES,
@@ -16,6 +17,7 @@ const ORACLES: Record<string, OracleMaker> = {
   ...FORM_ORACLES,
   ...EMAIL_ORACLES,
   ...SOCIAL_ORACLES,
+  ...GAME_ORACLES,
 };
 
 /** Task names that have an oracle, sorted. */
