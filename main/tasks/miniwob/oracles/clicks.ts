@@ -229,6 +229,27 @@ const clickMenu = oracle<{ at: number; waited: number }>(
   () => ({ at: 0, waited: 0 }),
 );
 
+/**
+ * click-pie: the menu opens from its centre "+" and its items grow from a point to full size as it
+ * does; an item is clicked once it shows at full size.
+ */
+const clickPie = oracle<{ opened: boolean; waited: number }>(
+  (obs, mem) => {
+    const label = quoted(obs.instruction)[0];
+    if (label === undefined) return stuck('the instruction names no item');
+    const item = byRole(obs, 'generic').find((e) => e.tag === 'text' && e.name === label && e.box.height >= 10);
+    if (item) return click(item, `"${label}" shows in the open menu.`);
+    const plus = byRole(obs, 'generic').find((e) => e.tag === 'text' && e.name === '+');
+    if (!mem.opened && plus) {
+      mem.opened = true;
+      return click(plus, 'Open the pie menu at its centre.');
+    }
+    if (mem.waited++ < 5) return wait(300, 'The menu is still opening.');
+    return stuck(`no item "${label}" in the menu`);
+  },
+  () => ({ opened: false, waited: 0 }),
+);
+
 export const CLICK_ORACLES: Record<string, OracleMaker> = {
   'click-test': clickTest,
   'click-test-2': clickNamedButton,
@@ -254,4 +275,6 @@ export const CLICK_ORACLES: Record<string, OracleMaker> = {
   'grid-coordinate': gridCoordinate,
   'navigate-tree': navigateTree,
   'click-menu': clickMenu,
+  'click-pie': clickPie,
+  'click-pie-nodelay': clickPie,
 };
