@@ -3,7 +3,8 @@
  * another case, a date or time in the input's own format) into the right field, then submit.
  */
 import type { Observation, PageElement } from '../../../environment/types.ts';
-import { byRole, clean, click, fill, named, oracle, press, quoted, stuck, submitButton, visible, wait, type OracleMaker, type Step } from './base.ts';
+import { byRole, clean, click, fill, named, oracle, quoted, stuck, submitButton, visible, wait, type OracleMaker, type Step } from './base.ts';
+import { pickDate, pickerMemory, slashDate, type PickerMemory } from './date-picker.ts';
 
 const submit = (obs: Observation, thought: string, label = 'Submit'): Step => {
   const b = submitButton(obs, label);
@@ -107,66 +108,16 @@ function typedInput(role: string, parse: (s: string) => string | undefined, what
   );
 }
 
-/** `Select 10/26/2016 as the date` -> {month: 10, day: 26, year: 2016}. */
-export function slashDate(instruction: string): { month: number; day: number; year: number } | undefined {
-  const m = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(instruction);
-  return m ? { month: Number(m[1]), day: Number(m[2]), year: Number(m[3]) } : undefined;
-}
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** A date picker's month title, `December 2016` -> months since year 0; undefined for other text. */
-export function monthTitle(text: string): number | undefined {
-  const m = /^([A-Za-z]+)\s+(\d{4})$/.exec(text.trim());
-  const k = m ? MONTHS.indexOf(m[1].toLowerCase()) : -1;
-  return m && k >= 0 ? Number(m[2]) * 12 + k : undefined;
-}
-
 /**
- * choose-date: the field is read-only; a click opens a month calendar. Step with Prev / Next to
- * the month (looking again while a month is still sliding in), click the day, then submit.
+ * choose-date: the field is read-only; the date goes in through its calendar (date-picker.ts),
+ * then Submit.
  */
-const chooseDate = oracle<{ opened: boolean; jumped: boolean; shown?: number; waited: number }>(
-  (obs, mem) => {
-    const want = slashDate(obs.instruction);
-    const input = byRole(obs, 'textbox')[0];
-    if (!want || !input) return stuck('no date or no date field');
-    const written = `${String(want.month).padStart(2, '0')}/${String(want.day).padStart(2, '0')}/${want.year}`;
-    const title = visible(obs).map((e) => monthTitle(e.name)).find((m) => m !== undefined);
-    if (input.value === written) {
-      // The calendar slides shut after a pick and covers Submit until it has.
-      if (title !== undefined && mem.waited++ < 5) return wait(300, 'The calendar is still closing.');
-      return submit(obs, `The field reads ${written}; submit.`);
-    }
-    if (title === undefined) {
-      if (!mem.opened) {
-        mem.opened = true;
-        return click(input, 'Open the date picker.');
-      }
-      if (mem.waited++ < 5) return wait(300, 'The calendar is still opening.');
-      return stuck('the date picker does not open');
-    }
-    const target = want.year * 12 + (want.month - 1);
-    if (title !== target) {
-      // The month just asked for has not slid in yet: look again rather than step twice.
-      if (mem.shown === title && mem.waited++ < 5) return wait(300, 'The calendar is still changing month.');
-      mem.shown = title;
-      mem.waited = 0;
-      // Far back: the picker's Ctrl+PageUp goes a year back and stops at its first month.
-      if (title - target > 5 && !mem.jumped) {
-        mem.jumped = true;
-        return press(input, 'Control+PageUp', 'The month is far back: jump a year (the picker stops at its first month).');
-      }
-      const go = named(obs, ['link', 'button'], title > target ? 'Prev' : 'Next');
-      return go ? click(go, `The calendar shows another month: ${go.name}.`) : stuck('no way to the month asked for');
-    }
-    const day = byRole(obs, 'link').find((l) => l.name.trim() === String(want.day));
-    if (!day) return stuck(`no day ${want.day} in the calendar`);
-    mem.waited = 0;
-    return click(day, `Pick day ${want.day}.`);
-  },
-  () => ({ opened: false, jumped: false, waited: 0 }),
-);
+const chooseDate = oracle<PickerMemory>((obs, mem) => {
+  const want = slashDate(obs.instruction);
+  const input = byRole(obs, 'textbox')[0];
+  if (!want || !input) return stuck('no date or no date field');
+  return pickDate(obs, mem, input, want) ?? submit(obs, `The field reads ${want.month}/${want.day}/${want.year}; submit.`);
+}, pickerMemory);
 
 /** multi-layouts / multi-orderings: `Search for X movies directed by Y from year Z.` */
 export function movieSearch(instruction: string): { genre: string; director: string; year: string } | undefined {

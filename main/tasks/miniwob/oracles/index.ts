@@ -10,6 +10,7 @@ import { FORM_ORACLES } from './forms.ts';
 import { EMAIL_ORACLES } from './email.ts';
 import { SOCIAL_ORACLES } from './social.ts';
 import { GAME_ORACLES } from './games.ts';
+import { FLIGHT_ORACLES } from './book-flight.ts';
 
 const ORACLES: Record<string, OracleMaker> = {
   ...CLICK_ORACLES,
@@ -18,6 +19,7 @@ const ORACLES: Record<string, OracleMaker> = {
   ...EMAIL_ORACLES,
   ...SOCIAL_ORACLES,
   ...GAME_ORACLES,
+  ...FLIGHT_ORACLES,
 };
 
 /** Task names that have an oracle, sorted. */
