@@ -255,6 +255,7 @@ export const CLICK_ORACLES: Record<string, OracleMaker> = {
   'click-test-2': clickNamedButton,
   'click-test-transfer': clickNamedButton,
   'click-button': clickNamedButton,
+  'unicode-test': clickNamedButton,
   'click-button-sequence': clickButtonSequence,
   'click-link': clickLink,
   'click-dialog': clickDialog,

@@ -18,13 +18,18 @@ interface Post {
   icons: PageElement[];
 }
 
+/** An icon button: small, clickable, nameless (an image to the accessibility tree, or a plain span). */
+export function isIcon(e: PageElement): boolean {
+  return (e.role === 'image' || e.role === 'generic') && !e.name && e.box.width > 0 && e.box.width <= 24 && e.box.height <= 24;
+}
+
 /** The feed's posts, in page order: a header line with a @user, and the unnamed icons below it. */
 export function posts(obs: Observation): Post[] {
   const out: Post[] = [];
   for (const e of obs.elements) {
     const user = e.role === 'text' ? /(^|\s)(@\S+)(\s|$)/.exec(e.name)?.[2] : undefined;
     if (user) out.push({ user, icons: [] });
-    else if (e.role === 'image' && !e.name && out.length && out[out.length - 1].icons.length < 4) out[out.length - 1].icons.push(e);
+    else if (isIcon(e) && out.length && out[out.length - 1].icons.length < 4) out[out.length - 1].icons.push(e);
   }
   return out;
 }
