@@ -69,14 +69,21 @@ const clickTab = oracle((obs) => {
 
 /**
  * Pages that hide the target behind one of several panels (tabs, accordion sections): click the
- * link word when it shows, else open the next panel not yet opened. `panels` lists the openers.
+ * link word when it shows, else open the next panel not yet opened. `panels` lists the openers;
+ * `slides` says the panels animate open (an accordion), so a word is clicked once it stays put.
  */
-function searchPanels(panels: (obs: Observation) => PageElement[]): OracleMaker {
-  return oracle<{ opened: string[]; waited: number }>(
+function searchPanels(panels: (obs: Observation) => PageElement[], slides = false): OracleMaker {
+  return oracle<{ opened: string[]; waited: number; seen?: string }>(
     (obs, mem) => {
       const word = quoted(obs.instruction)[0];
       if (word === undefined) return stuck('the instruction names no link');
       const link = linkWord(obs, word);
+      // A section slides open and moves its words: click once the word stays where it was seen.
+      const at = link && `${link.id}@${link.box.x},${link.box.y}`;
+      if (slides && link && at !== mem.seen && mem.opened.length && mem.waited++ < 3) {
+        mem.seen = at;
+        return wait(200, `"${word}" shows; let the panel settle.`);
+      }
       if (link) return click(link, `"${word}" shows in the open panel.`);
       const next = panels(obs).find((p) => !mem.opened.includes(p.id));
       if (next) {
@@ -95,9 +102,14 @@ function searchPanels(panels: (obs: Observation) => PageElement[]): OracleMaker 
 const tabLinks = (obs: Observation) => byRole(obs, 'link').filter((l) => byRole(obs, 'tab').some((t) => t.name === l.name));
 const sectionHeaders = (obs: Observation) => byRole(obs, 'tab').filter((t) => t.tag !== 'p');
 
-const clickCollapsible = oracle<{ opened: boolean; waited: number }>(
+const clickCollapsible = oracle<{ opened: boolean; waited: number; lastY?: number }>(
   (obs, mem) => {
     const submit = named(obs, ['button'], 'Submit');
+    // The section slides open and moves the button with it: click once it has stopped moving.
+    if (mem.opened && submit && submit.box.y !== mem.lastY && mem.waited++ < 5) {
+      mem.lastY = submit.box.y;
+      return wait(200, 'The section is still opening.');
+    }
     if (mem.opened && submit) return click(submit, 'The section is open; submit.');
     const header = sectionHeaders(obs)[0];
     if (!mem.opened && header) {
@@ -267,7 +279,7 @@ export const CLICK_ORACLES: Record<string, OracleMaker> = {
   'click-tab-2-hard': searchPanels(tabLinks),
   'click-collapsible': clickCollapsible,
   'click-collapsible-nodelay': clickCollapsible,
-  'click-collapsible-2': searchPanels(sectionHeaders),
+  'click-collapsible-2': searchPanels(sectionHeaders, true),
   'click-collapsible-2-nodelay': searchPanels(sectionHeaders),
   'click-widget': clickWidget,
   'focus-text': focusText,

@@ -42,14 +42,12 @@ export function pickerText(d: PickedDate): string {
   return `${String(d.month).padStart(2, '0')}/${String(d.day).padStart(2, '0')}/${d.year}`;
 }
 
-/** The next step towards the date in the field, or undefined once the field reads it and the calendar has closed. */
+/** The next step towards the date in the field, or undefined once the field reads it. */
 export function pickDate(obs: Observation, mem: PickerMemory, input: PageElement, want: PickedDate): Step | undefined {
   const title = visible(obs).map((e) => monthTitle(e.name)).find((m) => m !== undefined);
-  if (input.value === pickerText(want)) {
-    // The calendar slides shut after a pick and covers what is under it until it has.
-    if (title !== undefined && mem.waited++ < 5) return wait(300, 'The calendar is still closing.');
-    return undefined;
-  }
+  // Done, even while the calendar slides shut: a button it still covers is pressed from the
+  // keyboard (base.ts), which costs no more than waiting for it.
+  if (input.value === pickerText(want)) return undefined;
   if (title === undefined) {
     if (!mem.opened) {
       mem.opened = true;

@@ -53,6 +53,9 @@ export function parseEmailTask(instruction: string, senders: readonly string[]):
     const sender = names.find((n) => n !== recipient)!;
     return { action: 'forward', sender, to: recipient };
   }
+  // One sender named: a forward to someone who is not in the inbox (`... forward that email to Odella.`).
+  const to = /\bforward\b.*\bto\s+([A-Z][\w-]*)/i.exec(rest)?.[1];
+  if (to && to !== names[0]) return { action: 'forward', sender: names[0], to };
   if (/delet|trash|get rid|remove|throw away|recycl|out of my inbox|don't want/i.test(rest)) return { action: 'delete', sender: names[0] };
   if (/import|star|flag|mark/i.test(rest)) return { action: 'star', sender: names[0] };
   return undefined;
