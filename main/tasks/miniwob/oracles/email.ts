@@ -36,8 +36,9 @@ function mentions(text: string, senders: readonly string[]): Array<{ name: strin
  */
 export function parseEmailTask(instruction: string, senders: readonly string[]): EmailTask | undefined {
   // The message may hold capitalised words: look for names outside it. `""hi" "` quotes "hi".
-  const message = quoted(instruction).map((q) => q.trim()).find((q) => q.length > 0);
-  const rest = instruction.replace(/"[^"]*"/g, ' ');
+  const text = instruction.replace(/""/g, '"');
+  const message = quoted(text).map((q) => q.trim()).find((q) => q.length > 0);
+  const rest = text.replace(/"[^"]*"/g, ' ');
   const found = mentions(rest, senders);
   const names = [...new Set(found.map((f) => f.name))];
   if (!names.length) return undefined;

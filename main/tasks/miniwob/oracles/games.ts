@@ -86,13 +86,17 @@ function place(b: Board, c: number, who: number): Board {
   return next;
 }
 
-/** X's best cell on a board: a win now if there is one, else the highest chance to win. */
+/**
+ * X's best cell on a board: a win now if there is one, else the highest chance to win; between
+ * equal chances, a cell that leaves O no win on its next move (a draw is a smaller loss).
+ */
 export function bestMove(b: Board): number {
   const free = b.flatMap((v, i) => (v === 0 ? [i] : []));
   let best = free[0];
   let score = -1;
   for (const c of free) {
-    const s = winner(place(b, c, 1)) === 1 ? 2 : winChance(place(b, c, 1), false);
+    const next = place(b, c, 1);
+    const s = winner(next) === 1 ? 2 : winChance(next, false) + (completing(next, -1).length ? 0 : 1e-6);
     if (s > score) [best, score] = [c, s];
   }
   return best;
