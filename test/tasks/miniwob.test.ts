@@ -65,7 +65,7 @@ test('the loader finds the checkout from its root or its html/ folder and names 
   assert.equal(findMiniwobRoot(join(CHECKOUT, 'html')), root);
   assert.deepEqual(
     miniwobFamilies(CHECKOUT).map((f) => [f.name, f.checker]),
-    ['click-button', 'click-link', 'email-inbox', 'enter-text', 'login-user', 'navigate-tree', 'tic-tac-toe', 'use-autocomplete'].map((t) => [`miniwob.${t}`, 'page']),
+    ['click-button', 'click-color', 'click-link', 'email-inbox', 'enter-text', 'guess-number', 'login-user', 'multi-layouts', 'navigate-tree', 'social-media', 'tic-tac-toe', 'use-autocomplete'].map((t) => [`miniwob.${t}`, 'page']),
   );
   assert.throws(() => findMiniwobRoot(mkdtempSync(join(tmpdir(), 'not-miniwob-'))), /no MiniWoB\+\+ checkout there/);
 });

@@ -1,8 +1,9 @@
 /**
  * `lab tasks validate --miniwob DIR --agent NAME`: which MiniWoB++ tasks of a local checkout a
- * given agent solves. MiniWoB++ has no oracles here, so the agent is the one named (random, a
- * model behind an endpoint, the compact policy); each task runs on its first test seeds and the
- * page's own reward decides success (raw reward > 0). Prints one row per task.
+ * given agent solves (random, the scripted oracles, a model behind an endpoint, the compact
+ * policy); each task runs on its first test seeds and the page's own reward decides success (raw
+ * reward > 0). Prints one row per task. With the oracle (or the noisy expert built on it), a task
+ * without an oracle is not run: its row says so, with the reason (main/tasks/miniwob/oracles/).
  */
 import { resolve } from 'node:path';
 import type { LabStore } from '../../store/lab.ts';
@@ -12,6 +13,7 @@ import type { TaskFamily } from '../../tasks/types.ts';
 import { MINIWOB_PREFIX } from '../../tasks/miniwob/loader.ts';
 import { SHIPPED_POLICY } from '../../policy/shipped.ts';
 import { AGENT_NAMES } from '../../agents/names.ts';
+import { hasMiniwobOracle, oracleCaveat, whyNoOracle } from '../../tasks/miniwob/oracles/index.ts';
 
 export interface MiniwobValidateFlags {
   agent: string;
@@ -31,6 +33,10 @@ export interface MiniwobTaskReport {
   meanSteps: number | null;
   /** How each episode ended, and the page's reason when it gave one. */
   outcomes: Array<{ seed: number; success: boolean; steps: number; reason: string; pageReason: string | null }>;
+  /** Agent oracle (or noisy): why the task was not run, when it has no oracle. */
+  noOracle?: string;
+  /** Agent oracle (or noisy): why its oracle may fail a seed through no fault of its own (a game against chance). */
+  caveat?: string;
 }
 
 /** The MiniWoB++ families to run: all of them, or the tasks named (with or without the miniwob. prefix). */
@@ -51,7 +57,7 @@ export async function runMiniwobReport(
   flags: MiniwobValidateFlags,
 ): Promise<MiniwobTaskReport[]> {
   if (!(AGENT_NAMES as readonly string[]).includes(flags.agent)) throw new Error(`unknown agent "${flags.agent}" (known: ${AGENT_NAMES.join(', ')})`);
-  if (flags.agent === 'oracle' || flags.agent === 'noisy') throw new Error(`MiniWoB++ tasks have no oracle here: name another agent with --agent (random, endpoint, policy)`);
+  const needsOracle = flags.agent === 'oracle' || flags.agent === 'noisy';
   const [{ BrowserEnv }, { runEpisode }, { makeAgent }, { endpointFromEnv }] = await Promise.all([
     import('../../environment/environment.ts'), import('../../collection/episode.ts'), import('../../agents/registry.ts'), import('../../llm/client.ts'),
   ]);
@@ -63,7 +69,16 @@ export async function runMiniwobReport(
   const reports: MiniwobTaskReport[] = [];
   try {
     for (const f of families) {
-      const rep: MiniwobTaskReport = { task: f.name.slice(MINIWOB_PREFIX.length), episodes: 0, successes: 0, successRate: 0, meanSteps: null, outcomes: [] };
+      const task = f.name.slice(MINIWOB_PREFIX.length);
+      const rep: MiniwobTaskReport = { task, episodes: 0, successes: 0, successRate: 0, meanSteps: null, outcomes: [] };
+      if (needsOracle && !hasMiniwobOracle(task)) {
+        rep.noOracle = whyNoOracle(task);
+        reports.push(rep);
+        deps.onEpisode?.(`${f.name}: no oracle (${rep.noOracle})`);
+        continue;
+      }
+      const caveat = needsOracle ? oracleCaveat(task) : undefined;
+      if (caveat) rep.caveat = caveat;
       for (let k = 0; k < flags.seeds && !deps.signal.aborted; k++) {
         const seed = f.seeds.test.from + k;
         const o = await runEpisode(
@@ -86,10 +101,22 @@ export async function runMiniwobReport(
   return reports;
 }
 
-/** The report as a table: task, solved/episodes (rate), mean steps of the solved ones. */
+/** The report as a table: task, solved/episodes (rate), mean steps of the solved ones; tasks not run say why. */
 export function formatMiniwobReport(reports: MiniwobTaskReport[], agent: string): string {
   const width = Math.max(4, ...reports.map((r) => r.task.length)) + 2;
-  const rows = reports.map((r) => `${r.task.padEnd(width)}${`${r.successes}/${r.episodes} (${Math.round(r.successRate * 100)}%)`.padEnd(14)}${r.meanSteps === null ? 'none solved' : r.meanSteps.toFixed(1)}`);
-  const solved = reports.filter((r) => r.successes > 0).length;
-  return [`\nMiniWoB++ with agent ${agent}`, `${'task'.padEnd(width)}${'solved'.padEnd(14)}steps`, ...rows, `${solved} of ${reports.length} tasks solved at least once.`, ''].join('\n');
+  const row = (r: MiniwobTaskReport) =>
+    r.noOracle !== undefined
+      ? `${r.task.padEnd(width)}no oracle: ${r.noOracle}`
+      : `${r.task.padEnd(width)}${`${r.successes}/${r.episodes} (${Math.round(r.successRate * 100)}%)`.padEnd(14)}${r.meanSteps === null ? 'none solved' : r.meanSteps.toFixed(1)}${r.caveat ? `  (${r.caveat})` : ''}`;
+  const run = reports.filter((r) => r.noOracle === undefined);
+  const solved = run.filter((r) => r.successes > 0).length;
+  const all = run.filter((r) => r.episodes > 0 && r.successes === r.episodes).length;
+  const skipped = reports.length - run.length;
+  return [
+    `\nMiniWoB++ with agent ${agent}`,
+    `${'task'.padEnd(width)}${'solved'.padEnd(14)}steps`,
+    ...reports.map(row),
+    `${solved} of ${run.length} tasks solved at least once, ${all} on every seed.${skipped ? ` ${skipped} tasks not run: no oracle.` : ''}`,
+    '',
+  ].join('\n');
 }

@@ -27,6 +27,7 @@ import type { InstanceContext, PageReward, SiteRequest, SiteResponse, TaskFamily
 import { SEEDS } from '../families/common/seeds.ts';
 import { callExpression } from '../../environment/page-scripts.ts';
 import { browsergymPageSeed } from './browsergym-seed.ts';
+import { oracleFor, whyNoOracle } from './oracles/index.ts';
 
 export interface MiniwobOptions {
   /** core.EPISODE_MAX_TIME for every episode (default BrowserGym's 1,000,000 ms; MiniWoB++'s own is 10,000 ms). */
@@ -129,7 +130,9 @@ function miniwobFamily(root: string, task: string, maxTimeMs: number, humanDispl
     pageInstruction: (ctx) => ctx.state.utterance,
     isDone: (ctx) => !!ctx.state.reward,
     oracle(): Agent {
-      throw new Error(`MiniWoB++ task ${task} has no oracle here (use an agent such as random, or a model)`);
+      const agent = oracleFor(task);
+      if (!agent) throw new Error(`MiniWoB++ task ${task} has no oracle here (${whyNoOracle(task)}; use an agent such as random, or a model)`);
+      return agent;
     },
   };
 }
@@ -248,7 +251,11 @@ function harness(pageSeed: number, maxTimeMs: number, reportUrl: string, removeD
     // A number, as BrowserGym writes it: seedrandom reads 123 and '123' as different seeds.
     (Math as any).seedrandom(pageSeed);
     aroundDisplay(() => core.startEpisodeReal());
-    post({ event: 'ready', utterance: String(core.getUtterance()).replace(/\s+/g, ' ').trim() });
+    // The nl tasks' getUtterance returns {utterance, fields} outside MiniWoB++'s test mode; as
+    // BrowserGym does, the instruction is its utterance (the fields are for training, not the agent).
+    const said = core.getUtterance();
+    const utterance = said && typeof said === 'object' && 'utterance' in said ? said.utterance : said;
+    post({ event: 'ready', utterance: String(utterance).replace(/\s+/g, ' ').trim() });
   };
   window.addEventListener('load', begin);
 }
