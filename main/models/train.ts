@@ -20,6 +20,7 @@ import { greedyWindows } from './distill.ts';
 
 import type { TrainJob } from './train-job.ts';
 import { modelFiles } from '../store/lab-files.ts';
+import { runTrainingLoop } from './loop.ts';
 
 export { defaultTrainJob, type TrainJob } from './train-job.ts';
 
@@ -133,41 +134,35 @@ export async function train(job: TrainJob, hooks: TrainHooks = {}): Promise<Trai
   const resumedFrom = state.step;
   const rng = new Rng(state.rng);
   const meta = () => ({ kind: job.kind, backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job });
-  const checkpoint = async () => {
+  const checkpoint = async (done: number) => {
+    state.step = done;
     await saveModel(job.outDir, { model, tokenizer, sat, meta: meta() });
     opt.save(modelFiles(job.outDir).optimizer);
     state.rng = rng.state;
     writeTrainState(job.outDir, state, job);
   };
 
-  let cancelled = false;
   let lastLoss = NaN;
   let lastSat: number | null = null;
-  let valLoss: number | null = null;
-  const loopStart = performance.now();
   const tokensPerStep = job.batch * job.seqLen;
-  while (state.step < job.steps) {
-    if (hooks.shouldStop?.()) {
-      cancelled = true;
-      break;
-    }
-    const lr = learningRate(job, state.step);
-    const batch = nextBatch();
-    const { std, satLoss } = opt.step(batch, lr, job.gradClip, job.sat?.weight ?? 0);
-    lastLoss = std;
-    lastSat = satBlocks ? satLoss : null;
-    state.step++;
-    state.tokensSeen += tokensPerStep;
-    if (state.step % job.evalEvery === 0 || state.step === job.steps) valLoss = evaluate(model, valTokens, job.seqLen, job.evalTokens);
-    if (state.step % job.checkpointEvery === 0) await checkpoint();
-    const elapsed = (performance.now() - loopStart) / 1000;
-    hooks.onProgress?.({
-      step: state.step, steps: job.steps, loss: std, satLoss: lastSat, lr,
-      tokensPerSec: ((state.step - resumedFrom) * tokensPerStep) / Math.max(elapsed, 1e-9), elapsedS: elapsed, valLoss,
-    });
-  }
-  await checkpoint();
-  const loopS = (performance.now() - loopStart) / 1000;
+  const loop = await runTrainingLoop({
+    from: state.step, steps: job.steps, shouldStop: hooks.shouldStop, checkpointEvery: job.checkpointEvery,
+    step: (i) => {
+      const lr = learningRate(job, i);
+      const { std, satLoss } = opt.step(nextBatch(), lr, job.gradClip, job.sat?.weight ?? 0);
+      lastLoss = std;
+      lastSat = satBlocks ? satLoss : null;
+      state.tokensSeen += tokensPerStep;
+      return lr;
+    },
+    evalEvery: job.evalEvery, evaluate: () => evaluate(model, valTokens, job.seqLen, job.evalTokens),
+    record: ({ done, out: lr, valLoss, elapsedS }) => hooks.onProgress?.({
+      step: done, steps: job.steps, loss: lastLoss, satLoss: lastSat, lr,
+      tokensPerSec: ((done - resumedFrom) * tokensPerStep) / Math.max(elapsedS, 1e-9), elapsedS, valLoss,
+    }),
+    checkpoint,
+  });
+  const { cancelled, elapsedS: loopS } = loop;
   const finalVal = evaluate(model, valTokens, job.seqLen, job.evalTokens);
   const baseVal = base ? evaluate(base, valTokens, job.seqLen, job.evalTokens) : null;
   const valSat = satBlocks ? evaluateSat(model, valTokens, job.seqLen, job.evalTokens, satBlocks) : null;

@@ -23,6 +23,7 @@ import { readPolicySettings } from './settings.ts';
 import { compactSample, encodeSample, readPolicySamples, type EncodeSettings, type EncodedSample } from './sft-data.ts';
 import type { Tokenizer } from '../models/tokenizer.ts';
 import { modelFiles } from '../store/lab-files.ts';
+import { runTrainingLoop } from '../models/loop.ts';
 
 /**
  * An SFT batch (target tokens carry the standard loss) with `blocks` SAT blocks per sequence. Block
@@ -131,7 +132,8 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
   }
   const resumedFrom = state.step;
   const rng = new Rng(state.rng);
-  const checkpoint = async () => {
+  const checkpoint = async (done: number) => {
+    state.step = done;
     await saveModel(job.outDir, { model, tokenizer, sat, meta: { kind: 'sdsat-policy', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
     copyFileSync(modelFiles(job.base as string).policySettings, modelFiles(job.outDir).policySettings);
     opt.save(modelFiles(job.outDir).optimizer);
@@ -139,34 +141,28 @@ export async function satTunePolicy(job: TrainJob, hooks: TrainHooks = {}): Prom
     writeTrainState(job.outDir, state, job);
   };
 
-  let cancelled = false;
   let lastLoss = NaN;
   let lastSat: number | null = null;
-  let valLoss: number | null = null;
   let tokens = 0;
-  const loopStart = performance.now();
-  while (state.step < job.steps) {
-    if (hooks.shouldStop?.()) {
-      cancelled = true;
-      break;
-    }
-    const lr = learningRate(job, state.step);
-    const picked = Array.from({ length: job.batch }, () => train[rng.below(train.length)]);
-    const batch = satSftBatch(picked, sat, model.config.vocabSize, job.sat.blocks, rng);
-    tokens += picked.reduce((n, s) => n + s.ids.length, 0);
-    const l = opt.step(batch, lr, job.gradClip, job.sat.weight);
-    lastLoss = l.std;
-    lastSat = l.satLoss;
-    state.step++;
-    state.tokensSeen = tokens;
-    if (state.step % job.evalEvery === 0 || state.step === job.steps) valLoss = losses(model, val, sat, job.sat.blocks).std;
-    if (state.step % job.checkpointEvery === 0) await checkpoint();
-    const elapsed = (performance.now() - loopStart) / 1000;
-    hooks.onProgress?.({ step: state.step, steps: job.steps, loss: lastLoss, satLoss: lastSat, lr, tokensPerSec: tokens / Math.max(elapsed, 1e-9), elapsedS: elapsed, valLoss });
-  }
-  await checkpoint();
-  const final = losses(model, val, sat, job.sat.blocks);
-  const loopS = (performance.now() - loopStart) / 1000;
+  const satJob = job.sat;
+  const { cancelled, elapsedS: loopS } = await runTrainingLoop({
+    from: state.step, steps: job.steps, shouldStop: hooks.shouldStop, checkpointEvery: job.checkpointEvery, checkpoint,
+    step: (i) => {
+      const lr = learningRate(job, i);
+      const picked = Array.from({ length: job.batch }, () => train[rng.below(train.length)]);
+      const batch = satSftBatch(picked, sat, model.config.vocabSize, satJob.blocks, rng);
+      tokens += picked.reduce((n, s) => n + s.ids.length, 0);
+      const l = opt.step(batch, lr, job.gradClip, satJob.weight);
+      lastLoss = l.std;
+      lastSat = l.satLoss;
+      state.tokensSeen = tokens;
+      return lr;
+    },
+    evalEvery: job.evalEvery, evaluate: () => losses(model, val, sat, satJob.blocks).std,
+    record: ({ done, out: lr, valLoss, elapsedS }) =>
+      hooks.onProgress?.({ step: done, steps: job.steps, loss: lastLoss, satLoss: lastSat, lr, tokensPerSec: tokens / Math.max(elapsedS, 1e-9), elapsedS, valLoss }),
+  });
+  const final = losses(model, val, sat, satJob.blocks);
   const result: TrainResult = {
     outDir: job.outDir, kind: 'sdsat', backend: backend.id, stepsDone: state.step, cancelled, resumedFrom, parameters: model.parameterCount,
     trainTokens: train.reduce((n, s) => n + s.ids.length, 0), tokensPerSec: tokens / Math.max(loopS, 1e-9), finalLoss: lastLoss,

@@ -27,6 +27,7 @@ import { appendTrainLog, resetTrainLog } from './train-log.ts';
 import { messageVocabulary } from './message-words.ts';
 import { defaultSftModel, type SftJob } from './sft-job.ts';
 import { modelFiles } from '../store/lab-files.ts';
+import { runTrainingLoop } from '../models/loop.ts';
 
 export { TOKENIZER_SPACES, defaultSftJob, defaultSftModel, type SftJob, type TokenizerSpaces } from './sft-job.ts';
 
@@ -95,7 +96,8 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
   // A resumed run draws batches as it began: jobs recorded before length buckets existed drew uniformly.
   if (resuming) job = { ...job, lengthBuckets: (readTrainJob(job.outDir) as Partial<SftJob>).lengthBuckets ?? false };
   const nextBatch = batchPicker(trainSeqs, job.batch, job.lengthBuckets ?? false, rng, job.seed);
-  const checkpoint = async () => {
+  const checkpoint = async (done: number) => {
+    state.step = done;
     await saveModel(job.outDir, { model, tokenizer, sat: null, meta: { kind: 'sft', backend: backend.id, tfVersion: backend.tfVersion, step: state.step, job } });
     writeFileAtomic(modelFiles(job.outDir).policySettings, JSON.stringify(settings, null, 2));
     opt.save(modelFiles(job.outDir).optimizer);
@@ -103,32 +105,23 @@ export async function trainSft(job: SftJob, hooks: TrainHooks = {}): Promise<Sft
     writeTrainState(job.outDir, state, job);
   };
 
-  let cancelled = false;
   let lastLoss = NaN;
-  let valLoss: number | null = null;
   let tokens = 0;
-  const loopStart = performance.now();
-  while (state.step < job.steps) {
-    if (hooks.shouldStop?.()) {
-      cancelled = true;
-      break;
-    }
-    const lr = learningRate(job, state.step);
-    const batch = sftBatch(nextBatch());
-    tokens += batch.batch * batch.len;
-    lastLoss = opt.step(batch, lr, job.gradClip, 0).std;
-    state.step++;
-    const evaluated = state.step % job.evalEvery === 0 || state.step === job.steps;
-    if (evaluated) valLoss = maskedLoss(model, valSeqs);
-    // Before the checkpoint: a run resumed from it keeps every line up to its step.
-    const logS = (performance.now() - loopStart) / 1000;
-    appendTrainLog(job.outDir, { step: state.step, loss: Number.isFinite(lastLoss) ? lastLoss : null, lr, tokensPerSec: tokens / Math.max(logS, 1e-9), ...(evaluated ? { valLoss, valOn } : {}) });
-    if (state.step % job.checkpointEvery === 0) await checkpoint();
-    const elapsed = (performance.now() - loopStart) / 1000;
-    hooks.onProgress?.({ step: state.step, steps: job.steps, loss: lastLoss, satLoss: null, lr, tokensPerSec: tokens / Math.max(elapsed, 1e-9), elapsedS: elapsed, valLoss } satisfies TrainProgress);
-  }
-  await checkpoint();
-  const loopS = (performance.now() - loopStart) / 1000;
+  const { cancelled, elapsedS: loopS } = await runTrainingLoop({
+    from: state.step, steps: job.steps, shouldStop: hooks.shouldStop, checkpointEvery: job.checkpointEvery, checkpoint,
+    step: (i) => {
+      const lr = learningRate(job, i);
+      const batch = sftBatch(nextBatch());
+      tokens += batch.batch * batch.len;
+      lastLoss = opt.step(batch, lr, job.gradClip, 0).std;
+      return lr;
+    },
+    evalEvery: job.evalEvery, evaluate: () => maskedLoss(model, valSeqs),
+    record: ({ done, out: lr, evaluated, valLoss, elapsedS }) => {
+      appendTrainLog(job.outDir, { step: done, loss: Number.isFinite(lastLoss) ? lastLoss : null, lr, tokensPerSec: tokens / Math.max(elapsedS, 1e-9), ...(evaluated ? { valLoss, valOn } : {}) });
+      hooks.onProgress?.({ step: done, steps: job.steps, loss: lastLoss, satLoss: null, lr, tokensPerSec: tokens / Math.max(elapsedS, 1e-9), elapsedS, valLoss } satisfies TrainProgress);
+    },
+  });
   const result: SftResult = {
     outDir: job.outDir, backend: backend.id, stepsDone: state.step, cancelled, resumedFrom, parameters: model.parameterCount,
     trainSamples: trainSeqs.length, validationSamples: valCount, lossTokensPerStep: lossTokens * job.batch,

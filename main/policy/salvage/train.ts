@@ -36,6 +36,7 @@ import { gateGroup, groupAdvantages, scaleNegativeAdvantages, scoreAction } from
 import { logSoftmaxAt, sampleGroup } from './sampling.ts';
 import { readStates, type SalvageState } from './states.ts';
 import { modelFiles } from '../../store/lab-files.ts';
+import { runTrainingLoop } from '../../models/loop.ts';
 
 /** One line of salvage-stats.jsonl. */
 export interface IterationStats {
@@ -159,7 +160,8 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
   } else if (existsSync(modelFiles(job.outDir).salvageStats)) writeFileSync(modelFiles(job.outDir).salvageStats, '');
   writeFileAtomic(modelFiles(job.outDir).salvageConfig, JSON.stringify(job, null, 2));
   const resumedFrom = run.iteration;
-  const checkpoint = async () => {
+  const checkpoint = async (done: number) => {
+    run.iteration = done;
     await saveModel(job.outDir, { model, tokenizer, sat: current.sat, meta: { kind: 'salvage', backend: backend.id, tfVersion: backend.tfVersion, iteration: run.iteration, job } });
     writeFileAtomic(modelFiles(job.outDir).policySettings, JSON.stringify(settings, null, 2));
     opt.save(modelFiles(job.outDir).optimizer);
@@ -167,27 +169,25 @@ export async function trainSalvage(job: SalvageJob, hooks: SalvageHooks = {}): P
   };
 
   const stop = tokenizer.specialId(END_OF_TEXT);
-  let cancelled = false;
   let rewardSum = 0;
   let groups = 0;
   let kept = 0;
-  while (run.iteration < job.iterations) {
-    if (hooks.shouldStop?.()) {
-      cancelled = true;
-      break;
-    }
-    const it0 = performance.now();
-    const s = runIteration(job, run.iteration, states, model, ref.model, tokenizer, stop);
-    s.elapsedS = (performance.now() - it0) / 1000;
-    run.iteration++;
-    appendJsonlLine(modelFiles(job.outDir).salvageStats, s);
-    if (run.iteration % job.checkpointEvery === 0) await checkpoint();
-    rewardSum += s.meanReward * s.groups;
-    groups += s.groups;
-    kept += s.kept;
-    hooks.onIteration?.(s, job.iterations);
-  }
-  await checkpoint();
+  const { cancelled } = await runTrainingLoop({
+    from: run.iteration, steps: job.iterations, shouldStop: hooks.shouldStop, checkpointEvery: job.checkpointEvery, checkpoint,
+    step: (i) => {
+      const it0 = performance.now();
+      const s = runIteration(job, i, states, model, ref.model, tokenizer, stop);
+      s.elapsedS = (performance.now() - it0) / 1000;
+      appendJsonlLine(modelFiles(job.outDir).salvageStats, s);
+      return s;
+    },
+    record: ({ out: s }) => {
+      rewardSum += s.meanReward * s.groups;
+      groups += s.groups;
+      kept += s.kept;
+      hooks.onIteration?.(s, job.iterations);
+    },
+  });
   const result: SalvageResult = {
     outDir: job.outDir, backend: backend.id, iterationsDone: run.iteration, resumedFrom, cancelled, states: states.length,
     meanReward: groups ? rewardSum / groups : NaN, keptShare: groups ? kept / groups : NaN, elapsedS: (performance.now() - t0) / 1000,
