@@ -14,9 +14,8 @@ import type { DatasetStats } from '../main/datasets/manifest.ts';
 import type { SplitRatios } from '../main/datasets/split.ts';
 import type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
 import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
-import type { Comparison } from '../main/experiment/compare.ts';
 import type {
-  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
+  BenchEntry, CollectionRunInfo, Comparison, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
   EpisodeComparison, ForkRequest, EpisodeRow, ExperimentInfo, ExperimentPresetInfo, StartExperimentRequest, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
   ReviewDraft, ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
 } from './views.ts';
@@ -36,7 +35,6 @@ import type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 export type { StepRecord } from '../main/store/schema.ts';
 export type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
 export type { DecodeMode } from '../main/decode/index.ts';
-export type { Comparison } from '../main/experiment/compare.ts';
 
 export interface LabApi {
   info(): Promise<LabInfo>;

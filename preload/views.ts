@@ -13,7 +13,7 @@ import type { DatasetStats } from '../main/datasets/manifest.ts';
 import type { BenchReport } from '../main/decode/bench.ts';
 import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
 import type { PageElement } from '../main/environment/types.ts';
-import type { RunLock } from '../main/experiment/run-lock.ts';
+import type { Interval } from '../main/common/stats.ts';
 import type { EvalGroupMetrics, MiningInfo, SalvagePoint, SftPoint } from '../main/policy/output-files.ts';
 import type { TrainingKind } from '../main/policy/registry.ts';
 import type { EpisodeStatus, EpisodeSummary } from '../main/store/lab.ts';
@@ -531,4 +531,51 @@ export interface LiveDecodeResult {
   stoppedBy: 'maxNew' | 'stopToken' | 'context';
   stats: DecodeStats;
   summary: ReturnType<typeof summarize>;
+}
+
+/** Which process runs an experiment now (its run.lock). */
+export interface RunLock {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+/** Two experiments' reports side by side (`lab experiment compare`, the Experiments view). */
+export interface ComparisonRow {
+  /** Section of the report: collection, datasets, sft, claims, methods, ablations, failure modes, time. */
+  group: string;
+  label: string;
+  /** The figure's path in report.json (its `.value` for a rate, mean or difference). */
+  field: string;
+  original: number | null;
+  replay: number | null;
+  /** replay - original (null where either is missing). */
+  difference: number | null;
+  /** The original's 95% interval, where the report gives one. */
+  interval: Interval | null;
+  /** Whether the replay's value lies inside that interval (null: no interval or no value). */
+  inside: boolean | null;
+}
+
+export interface VerdictRow {
+  claim: string;
+  field: string;
+  original: string | null;
+  replay: string | null;
+}
+
+export interface ConfigDifference {
+  field: string;
+  original: unknown;
+  replay: unknown;
+}
+
+export interface Comparison {
+  original: string;
+  replay: string;
+  /** Whether the configurations are identical apart from id, createdAt and replayOf. */
+  configsIdentical: boolean;
+  configDifferences: ConfigDifference[];
+  rows: ComparisonRow[];
+  verdicts: VerdictRow[];
 }

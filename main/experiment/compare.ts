@@ -16,44 +16,8 @@ import { readRecordedConfig } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
 import { experimentFiles } from '../store/lab-files.ts';
 
-export interface ComparisonRow {
-  /** Section of the report: collection, datasets, sft, claims, methods, ablations, failure modes, time. */
-  group: string;
-  label: string;
-  /** The figure's path in report.json (its `.value` for a rate, mean or difference). */
-  field: string;
-  original: number | null;
-  replay: number | null;
-  /** replay - original (null where either is missing). */
-  difference: number | null;
-  /** The original's 95% interval, where the report gives one. */
-  interval: Interval | null;
-  /** Whether the replay's value lies inside that interval (null: no interval or no value). */
-  inside: boolean | null;
-}
-
-export interface VerdictRow {
-  claim: string;
-  field: string;
-  original: string | null;
-  replay: string | null;
-}
-
-export interface ConfigDifference {
-  field: string;
-  original: unknown;
-  replay: unknown;
-}
-
-export interface Comparison {
-  original: string;
-  replay: string;
-  /** Whether the configurations are identical apart from id, createdAt and replayOf. */
-  configsIdentical: boolean;
-  configDifferences: ConfigDifference[];
-  rows: ComparisonRow[];
-  verdicts: VerdictRow[];
-}
+export type { Comparison, ComparisonRow, ConfigDifference, VerdictRow } from '../../preload/views.ts';
+import type { Comparison, ComparisonRow, ConfigDifference, VerdictRow } from '../../preload/views.ts';
 
 /** What a replay changes on purpose; every other field of the configuration must match. */
 const REPLAY_FIELDS = new Set(['id', 'createdAt', 'replayOf', 'amendments']);

@@ -9,13 +9,14 @@ import { z } from 'zod';
 import { processAlive } from '../store/file-lock.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { experimentFiles } from '../store/lab-files.ts';
+import type { RunLock } from '../../preload/views.ts';
 
-const RunLock = z.object({ pid: z.number().int().positive(), host: z.string(), startedAt: z.string() });
-export type RunLock = z.infer<typeof RunLock>;
+const RunLockFile = z.object({ pid: z.number().int().positive(), host: z.string(), startedAt: z.string() }) satisfies z.ZodType<RunLock>;
+export type { RunLock };
 
 function readLock(dir: string): RunLock | null {
   try {
-    return readJsonFile(experimentFiles(dir).runLock, RunLock, 'a run lock');
+    return readJsonFile(experimentFiles(dir).runLock, RunLockFile, 'a run lock');
   } catch {
     return null; // missing or unreadable: treated as stale
   }
