@@ -8,7 +8,7 @@
  *   (a) the reference action at the state, then the oracle to the end
  *   (b) the policy's recorded action at the state, then the oracle to the end
  * The state is confirmed when (a) succeeds and (b) fails, recoverable when both succeed, and
- * unreachable when (a) fails too (see CONFIRMATION_STATUSES in ./mining-file.ts).
+ * unreachable when (a) fails too (see CONFIRMATION_STATUSES in ../policy/mining-file.ts).
  *
  * The state is restored by replaying the rollout's own actions up to the critical step: the
  * sites are deterministic per seed, so the same actions reach the same page. Each replayed page

@@ -1,7 +1,7 @@
 /**
  * The state yardstick (`lab bench states`): how a policy acts at mined critical states and at
  * routine states, without a browser, in minutes. It judges Salvage-DS where it acts first: a run
- * trains on the training side of the state split (./state-split.ts) and should move the held-out
+ * trains on the training side of the state split (../policy/state-split.ts) and should move the held-out
  * side; the routine states show whether it forgot what SFT taught.
  *
  * Per policy and state set:

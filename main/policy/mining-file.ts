@@ -15,7 +15,7 @@ import { labPaths } from '../store/layout.ts';
 import { evalFiles } from '../store/lab-files.ts';
 
 /**
- * What branching from a critical state found (see ./branching.ts):
+ * What branching from a critical state found (see ../evaluation/branching.ts):
  *   confirmed       the reference action there leads to success, the policy's action does not
  *   recoverable     both lead to success: the departure was a harmless detour
  *   unreachable     the reference action does not lead to success either

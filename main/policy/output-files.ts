@@ -44,7 +44,7 @@ const mean = z.object({ n: z.number(), value: z.number().nullable(), ci95: inter
 export const GroupMetrics = z.object({ episodes: z.number(), success: rate, stepsOnSolved: mean, invalidActions: rate, successByRun: mean });
 export type EvalGroupMetrics = z.infer<typeof GroupMetrics>;
 
-/** One finished episode in an evaluation report (./eval.ts EvalEpisode). */
+/** One finished episode in an evaluation report (../evaluation/eval.ts EvalEpisode). */
 export const EvalEpisodeRecord = z.object({
   family: z.string(), seed: z.number().int(), run: z.number().int(), episodeId: z.string(), tier: z.number().int(),
   success: z.boolean(), steps: z.number().int(), invalidSteps: z.number().int(),

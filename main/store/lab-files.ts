@@ -16,7 +16,7 @@ export const runFiles = (dir: string) => ({
   config: join(dir, 'config.json'),
   /** One line per attempt as it ends: what a resumed run skips. */
   progress: join(dir, 'progress.jsonl'),
-  /** The review view's keep/discard decisions, appended (../../server/review-decisions.ts). */
+  /** The review view's keep/discard decisions, appended (../server/review-decisions.ts). */
   review: join(dir, 'review.jsonl'),
   /** The finished run's totals. */
   summary: join(dir, 'summary.json'),
