@@ -89,3 +89,10 @@ export function miniwobMeans(byFamily: Record<string, { success: Rate }>, checko
     run: { tasks: all.length, mean: all.reduce((a, b) => a + b, 0) / all.length },
   };
 }
+
+/** Tasks not run, grouped by their reason (one line per reason in a printed report). */
+export function notRunByReason(notRun: readonly NotRun[]): Array<{ reason: string; tasks: string[] }> {
+  const by = new Map<string, string[]>();
+  for (const n of notRun) by.set(n.reason, [...(by.get(n.reason) ?? []), n.task]);
+  return [...by].map(([reason, tasks]) => ({ reason, tasks }));
+}

@@ -30,7 +30,7 @@ import { CONFIRMATION_STATUSES } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../evaluation/branching.ts';
 import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type ExtraTaskFlags, int, labDir } from '../runtime.ts';
 import { findMiniwobRoot, miniwobFamilies, miniwobTaskNames } from '../../tasks/miniwob/loader.ts';
-import { MINIWOB_TASK_SETS, selectMiniwobTasks, type MiniwobServing } from '../../evaluation/miniwob.ts';
+import { MINIWOB_TASK_SETS, notRunByReason, selectMiniwobTasks, type MiniwobServing } from '../../evaluation/miniwob.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
 import { evalFiles, checkpointFiles, modelFiles } from '../../store/lab-files.ts';
@@ -235,7 +235,7 @@ export function registerPolicyCommands(program: Command): void {
       if (o.split !== 'test') throw new Error(`--miniwob evaluates MiniWoB++ tasks on their test seeds: --split test, not ${o.split}`);
       const picked = selectMiniwobTasks(cmd.getOptionValueSource('tasks') === 'cli' ? o.tasks : 'set56', miniwobTaskNames(serving.root));
       families = picked.families;
-      if (picked.notRun.length && !o.json) process.stderr.write(`not run (${picked.notRun.length}, failures in the 56-task mean where they belong to it): ${picked.notRun.map((n) => `${n.task} (${n.reason})`).join('; ')}\n`);
+      if (picked.notRun.length && !o.json) process.stderr.write(`not run: ${picked.notRun.length} tasks of --tasks ${cmd.getOptionValueSource('tasks') === 'cli' ? o.tasks : 'set56'} (the report lists them)\n`);
     } else if (!recorded) families = evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const request: EvalRequest = recorded ? { ...recorded, ...(serving ? { miniwob: serving } : {}) } : {
       policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}), ...(o.promptCache ? {} : { promptCache: false }) },
@@ -392,7 +392,7 @@ function printReport(r: EvalReport & { path: string }): void {
   const m = r.miniwob;
   if (m) {
     out(`MiniWoB++: mean success over the ${m.run.tasks} tasks run ${pct(m.run.mean)}; over the 56-task set ${pct(m.set56.mean)} (${m.set56.run} run, ${m.set56.notRun.length} counted as failures)`);
-    for (const n of m.set56.notRun) out(`  not run: ${n.task} (${n.reason})`);
+    for (const g of notRunByReason(m.set56.notRun)) out(`  not run, ${g.reason}: ${g.tasks.join(', ')}`);
   }
   if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
   const prefill = r.decoding.prefillMsPerStep !== undefined ? ` (prefill ${r.decoding.prefillMsPerStep.toFixed(0)} ms, ${pct(r.decoding.reusedPromptShare ?? 0)} of prompt tokens from the prompt cache)` : '';
