@@ -14,15 +14,7 @@ import { hasMiniwobOracle, whyUnrepresentable } from '../tasks/miniwob/oracles/i
 /** Named selections of --tasks with --miniwob: the 56-task set, every task page, the tasks with an oracle. */
 export const MINIWOB_TASK_SETS = ['set56', 'all', 'oracle'] as const;
 
-/** How an evaluation's MiniWoB++ families were served: recorded in its request, so a continuation serves the same. */
-export interface MiniwobServing {
-  /** The checkout's html/ folder. */
-  root: string;
-  /** core.EPISODE_MAX_TIME, when not BrowserGym's 1,000,000 ms. */
-  timeLimitMs?: number;
-  /** The human display kept in the page (BrowserGym removes it). */
-  humanDisplay?: boolean;
-}
+export type { MiniwobServing } from '../tasks/miniwob/loader.ts';
 
 export interface NotRun {
   task: string;

@@ -29,7 +29,7 @@ import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../evaluation/branching.ts';
 import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type ExtraTaskFlags, int, labDir } from '../runtime.ts';
-import { findMiniwobRoot, miniwobFamilies, miniwobTaskNames } from '../../tasks/miniwob/loader.ts';
+import { findMiniwobRoot, miniwobServing, miniwobTaskNames, servedMiniwobFamilies } from '../../tasks/miniwob/loader.ts';
 import { MINIWOB_TASK_SETS, notRunByReason, selectMiniwobTasks, type MiniwobServing } from '../../evaluation/miniwob.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
@@ -228,8 +228,8 @@ export function registerPolicyCommands(program: Command): void {
     // MiniWoB++: the checkout given, or the one a continued evaluation recorded (--miniwob then points it at a moved checkout).
     const serving: MiniwobServing | undefined = recorded
       ? recorded.miniwob && { ...recorded.miniwob, ...(o.miniwob ? { root: findMiniwobRoot(o.miniwob) } : {}) }
-      : o.miniwob ? { root: findMiniwobRoot(o.miniwob), ...(o.miniwobTime ? { timeLimitMs: o.miniwobTime } : {}), ...(o.miniwobDisplay ? { humanDisplay: true } : {}) } : undefined;
-    const miniwob = serving ? miniwobFamilies(serving.root, { episodeMaxTimeMs: serving.timeLimitMs, keepHumanDisplay: serving.humanDisplay }) : [];
+      : o.miniwob ? miniwobServing(o.miniwob, { episodeMaxTimeMs: o.miniwobTime, keepHumanDisplay: o.miniwobDisplay }) : undefined;
+    const miniwob = serving ? servedMiniwobFamilies(serving) : [];
     let families: string[] = [];
     if (!recorded && serving) {
       if (o.split !== 'test') throw new Error(`--miniwob evaluates MiniWoB++ tasks on their test seeds: --split test, not ${o.split}`);
