@@ -70,3 +70,17 @@ test('`lab train policy --miniwob` adds the oracle\'s MiniWoB++ episodes (traini
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('`lab collect --miniwob` records the checkout in the run config; `--resume` serves it again without the flag', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-collect-miniwob-'));
+  try {
+    const first = JSON.parse((await lab('--lab', dir, 'collect', '--miniwob', CHECKOUT, '--tasks', 'miniwob.click-button:train', '--agent', 'oracle', '--seeds', '1', '--retries', '0', '--reflect', 'none', '--json')).stdout);
+    const config = JSON.parse(readFileSync(join(first.run, 'config.json'), 'utf8'));
+    assert.deepEqual(config.miniwob, { root: findMiniwobRoot(CHECKOUT) });
+    const again = JSON.parse((await lab('--lab', dir, 'collect', '--resume', first.runId, '--json')).stdout);
+    assert.equal(again.tasksDone, 1);
+    assert.equal(again.arms[0].successes, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
