@@ -2,7 +2,7 @@
  * `lab eval --miniwob` on the fixture checkout (pages written for the tests, no MiniWoB++ code),
  * with the shipped policy in real Chromium: test seeds of each task, one byFamily row per task,
  * the miniwob block with the 56-task mean; the request records the checkout, so `--resume ID`
- * serves the same tasks again without --miniwob.
+ * serves the same tasks again without --miniwob, as does `lab mine --eval ID`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,6 +56,10 @@ test('an evaluation of MiniWoB++ tasks runs their test seeds, reports per task a
   // Each episode is MiniWoB++'s, as BrowserGym seeds it, and the page decided it.
   const ep = fx.store.readEpisode(report.episodes[0].episodeId);
   assert.equal(ep.header.task.checker, 'page');
+
+  // Mining serves the recorded checkout too: the oracle's references run on the same instances.
+  const mined = JSON.parse((await runLab('--lab', fx.store.dir, 'mine', '--eval', evalId, '--json')).stdout);
+  assert.equal(mined.failures, 2 - solved);
 });
 
 test('lab eval --miniwob names its tasks by set or name, records the checkout, and prints the table with the means', async () => {

@@ -35,6 +35,7 @@ import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
 import { evalFiles, checkpointFiles, modelFiles } from '../../store/lab-files.ts';
 import { readJsonFile } from '../../store/json-file.ts';
+import { EvalRequestFile } from '../../policy/output-files.ts';
 
 interface SftFlags {
   dataset: string;
@@ -304,7 +305,9 @@ function registerMineCommand(program: Command): void {
       if (!dir || !existsSync(evalFiles(dir).report)) throw new Error(`--eval: no finished evaluation ${id} in ${labPaths.evals(store.dir)}`);
     }
     const miningPath = o.out ? resolve(o.out) : evalFiles(labPaths.eval(store.dir, o.eval[0])).mining;
-    const server = await startTaskServer();
+    // Evaluations of MiniWoB++ tasks: the checkout their requests recorded (the first one's), so the oracle's references run there too.
+    const served = o.eval.map((id) => readJsonFile(evalFiles(labPaths.eval(store.dir, id)).request, EvalRequestFile, 'an evaluation request').miniwob).find((m) => m);
+    const server = await startTaskServer(served ? servedMiniwobFamilies(served) : []);
     const host = await startBrowser(o);
     const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((env) => () => env.close())], async (signal) => {
