@@ -84,6 +84,11 @@ export const collectConfigSchema = z.object({
   actionSets: z.array(z.enum(ACTION_SET_NAMES)).min(1).optional(),
   /** The experiment this run is a stage of (lab experiment); recorded in its episodes' provenance. */
   experiment: z.string().optional(),
+  /**
+   * The MiniWoB++ checkout its miniwob.<task> families were served from, and how (--miniwob), so a
+   * resumed run serves the same tasks without the flag; absent: none, or a run made before it was recorded.
+   */
+  miniwob: z.object({ root: z.string(), timeLimitMs: z.number().int().min(1).optional(), humanDisplay: z.boolean().optional() }).optional(),
 }).refine((c) => c.endpoint || (c.agent !== 'endpoint' && c.reflect !== 'llm'), {
   message: 'the endpoint agent and the LLM reflector need an endpoint (--endpoint URL --model NAME)',
   path: ['endpoint'],

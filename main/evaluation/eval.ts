@@ -31,6 +31,8 @@ import { EvalRequestFile } from '../policy/output-files.ts';
 import { evalFiles } from '../store/lab-files.ts';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.ts';
 import { labPaths } from '../store/layout.ts';
+import { MINIWOB_PREFIX } from '../tasks/miniwob/loader.ts';
+import { miniwobMeans, type MiniwobMeans, type MiniwobServing } from './miniwob.ts';
 
 export { EVAL_SPLITS, type EvalSplit } from './eval-splits.ts';
 
@@ -57,6 +59,11 @@ export interface EvalRequest {
   endOnGoal?: boolean;
   /** The experiment this evaluation is a stage of; recorded in its episodes' provenance. */
   experiment?: string;
+  /**
+   * MiniWoB++ families (`miniwob.<task>` in tasks) are served from this checkout, with these
+   * settings; absent: built-in families only.
+   */
+  miniwob?: MiniwobServing;
 }
 
 export interface EvalTask {
@@ -104,19 +111,35 @@ export interface EvalReport {
   elapsedS: number;
   /** Episodes started again because the browser under them went away (absent when none was): their browsers and how many. */
   browserReruns?: { reruns: number; endpoints: string[] };
+  /** With MiniWoB++ tasks (byFamily holds one row per task): the mean over the 56-task set, tasks not run as failures, and over the tasks run. */
+  miniwob?: MiniwobMeans;
 }
 
-/** The families of a split named by a spec, with a clear error for a family of the wrong split. */
-export function evalFamilies(spec: string, split: EvalSplit): string[] {
+/**
+ * The families of a split named by a spec, with a clear error for a family of the wrong split.
+ * `miniwob` lists the MiniWoB++ families served (`miniwob.<task>`): those may be named too, on the
+ * test or train split (their seed ranges are those of every family), never as part of "all".
+ */
+export function evalFamilies(spec: string, split: EvalSplit, miniwob: readonly string[] = []): string[] {
   const pool = (split === 'heldout' ? heldOutFamilies() : trainingFamilies()).map((f) => f.name);
   if (spec === 'all' || spec === '') return pool;
   // A drill family (factbook, directory) is evaluated on its own seeds when named, never as part of "all".
   const named = split === 'heldout' ? pool : [...pool, ...drillFamilies().map((f) => f.name)];
   const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
   for (const n of names) {
+    if (n.startsWith(MINIWOB_PREFIX)) {
+      if (split === 'heldout') throw new Error(`--tasks: "${n}" is a MiniWoB++ task, not a held-out family: evaluate it on --split test`);
+      if (!miniwob.includes(n)) throw new Error(`--tasks: "${n}" is not a MiniWoB++ task served here (${miniwob.length ? `${miniwob.length} tasks from the checkout` : 'no checkout given: --miniwob DIR'})`);
+      continue;
+    }
     if (!named.includes(n)) throw new Error(`--tasks: "${n}" is not a ${split === 'heldout' ? 'held-out' : 'training or drill'} family (${split}: ${named.join(', ')})`);
   }
   return names;
+}
+
+/** The MiniWoB++ families a task server serves. */
+export function servedMiniwobFamilies(server: Pick<TaskServer, 'familyNames'>): string[] {
+  return server.familyNames.filter((n) => n.startsWith(MINIWOB_PREFIX));
 }
 
 /** The task instances of an evaluation: per run, the next `seeds` test seeds of each family. */
@@ -124,7 +147,7 @@ export function evalTasks(req: Pick<EvalRequest, 'tasks' | 'split' | 'seeds' | '
   const out: EvalTask[] = [];
   for (let run = 0; run < req.runs; run++) {
     for (let k = 0; k < req.seeds; k++) {
-      for (const family of evalFamilies(req.tasks, req.split)) {
+      for (const family of evalFamilies(req.tasks, req.split, servedMiniwobFamilies(server))) {
         const range = server.familySeeds(family)[req.split === 'train' ? 'train' : 'test'];
         const seed = range.from + (req.firstSeed ?? 0) + run * req.seeds + k;
         if (seed >= range.to) throw new Error(`${family}: not enough ${req.split === 'train' ? 'train' : 'test'} seeds for ${req.runs} runs of ${req.seeds}`);
@@ -202,9 +225,11 @@ const taskKey = (t: EvalTask) => `${t.family}:${t.seed}:${t.run}`;
  * Not the number of runs: run r's instances do not depend on how many runs there are (evalTasks),
  * so a continuation may add runs to a finished evaluation, keeping every episode it has.
  */
-function requestFingerprint(req: Pick<EvalRequest, 'tasks' | 'seeds' | 'maxSteps' | 'endOnGoal' | 'firstSeed'> & { policy: unknown; split: string; tier?: number }): string {
-  const { policy, tasks, split, seeds, tier, maxSteps, endOnGoal, firstSeed } = req;
-  return JSON.stringify({ policy, tasks, split, seeds, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true, ...(firstSeed ? { firstSeed } : {}) });
+function requestFingerprint(req: Pick<EvalRequest, 'tasks' | 'seeds' | 'maxSteps' | 'endOnGoal' | 'firstSeed' | 'miniwob'> & { policy: unknown; split: string; tier?: number }): string {
+  const { policy, tasks, split, seeds, tier, maxSteps, endOnGoal, firstSeed, miniwob } = req;
+  // MiniWoB++'s settings change its episodes; where the checkout lies does not (a moved checkout continues).
+  const served = miniwob ? { miniwob: { timeLimitMs: miniwob.timeLimitMs ?? null, humanDisplay: !!miniwob.humanDisplay } } : {};
+  return JSON.stringify({ policy, tasks, split, seeds, tier: tier ?? null, maxSteps: maxSteps ?? null, endOnGoal: endOnGoal ?? true, ...(firstSeed ? { firstSeed } : {}), ...served });
 }
 
 /**
@@ -226,7 +251,7 @@ function startOrContinue(dir: string, evalId: string, req: EvalRequest): Array<z
   }
   const recorded = readEvalRequest(requestPath);
   if (requestFingerprint(recorded) !== requestFingerprint(req)) {
-    throw new Error(`evaluation ${evalId}: ${requestPath} records a different request (policy, tasks, seeds, tier or step limit); start a new evaluation instead`);
+    throw new Error(`evaluation ${evalId}: ${requestPath} records a different request (policy, tasks, seeds, tier, step limit or MiniWoB++ settings); start a new evaluation instead`);
   }
   if (req.runs < recorded.runs) throw new Error(`evaluation ${evalId}: ${requestPath} records ${recorded.runs} runs; a continuation may add runs, not drop them (asked for ${req.runs})`);
   // More runs: the request now records them, so a later continuation keeps the larger evaluation.
@@ -291,16 +316,19 @@ export async function runEval(deps: EvalDeps, req: EvalRequest, hooks: EvalHooks
     promptTokens: t.promptTokens + a.promptTokens, reusedPromptTokens: t.reusedPromptTokens + a.reusedPromptTokens,
   }), { steps: 0, invalid: 0, tokens: 0, decodeMs: 0, prefillMs: 0, promptTokens: 0, reusedPromptTokens: 0 });
   const comparisons = agents.map((a) => a.comparison).filter((c): c is DecodeComparison => c !== null);
+  const summary = summariseEval(episodes, req.runs);
+  const miniwob = miniwobMeans(summary.byFamily, servedMiniwobFamilies(deps.server).map((f) => f.slice(MINIWOB_PREFIX.length)));
   const report: EvalReport = {
     ...(comparisons.length ? { decodeComparison: compareDecoders(comparisons) } : {}),
     evalId, createdAt: new Date().toISOString(), request: req, policy: policyConfig,
-    ...summariseEval(episodes, req.runs),
+    ...summary,
     decoding: { steps: dec.steps, invalidOutputs: dec.invalid, tokensPerSec: dec.decodeMs > 0 ? (dec.tokens / dec.decodeMs) * 1000 : 0, msPerStep: dec.steps ? (dec.decodeMs + dec.prefillMs) / dec.steps : 0,
       prefillMsPerStep: dec.steps ? dec.prefillMs / dec.steps : 0, reusedPromptShare: dec.promptTokens ? dec.reusedPromptTokens / dec.promptTokens : 0,
     },
     episodes,
     elapsedS: (performance.now() - t0) / 1000,
     ...(reruns.length ? { browserReruns: { reruns: reruns.length, endpoints: [...new Set(reruns.map((r) => r.endpoint))] } } : {}),
+    ...(miniwob ? { miniwob } : {}),
   };
   const path = evalFiles(dir).report;
   writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');

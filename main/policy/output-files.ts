@@ -67,6 +67,7 @@ export const EvalEpisodesFile = z.object({ episodes: z.array(EvalEpisodeRecord.p
 export const EvalRequestFile = z.object({
   policy: z.object({ dir: z.string() }).passthrough(), tasks: z.string(), split: z.string(), seeds: z.number().int(), runs: z.number().int(),
   firstSeed: z.number().int().optional(), tier: z.number().int().optional(), maxSteps: z.number().int().optional(), endOnGoal: z.boolean().optional(),
+  miniwob: z.object({ root: z.string(), timeLimitMs: z.number().int().min(1).optional(), humanDisplay: z.boolean().optional() }).optional(),
 }).passthrough();
 
 const example = z.object({

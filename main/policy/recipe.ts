@@ -5,6 +5,10 @@
  * same numbers.
  */
 import type { Tier } from '../tasks/types.ts';
+import { createHash } from 'node:crypto';
+import { MINIWOB_PREFIX } from '../tasks/miniwob/loader.ts';
+import { GUR56_TASKS } from '../tasks/miniwob/task-sets.ts';
+import { hasMiniwobOracle, whyNoOracle } from '../tasks/miniwob/oracles/index.ts';
 import { defaultPromptSettings, type PromptSettings } from './prompt.ts';
 import { defaultSftJob, defaultSftModel, type SftJob } from './sft-job.ts';
 
@@ -93,4 +97,40 @@ export function recipeSftJob(r: PolicyRecipe, outDir: string, samplesFile: strin
     ...defaultSftJob, ...r.sft, outDir, samplesFile, dataset, resume: true, prompt: r.prompt,
     model: { ...r.sft.model, copy: copy && r.sft.model.copy },
   };
+}
+
+/** Named selections of `lab train policy --miniwob-tasks`: every task of the checkout with an oracle, or those of the 56-task set. */
+export const MINIWOB_TRAINING_SETS = ['oracle', 'set56'] as const;
+
+/**
+ * The MiniWoB++ tasks a recipe collects oracle episodes of (`--miniwob-tasks`): a set takes its
+ * tasks that the checkout has and an oracle solves, and names the others with the reason; named
+ * tasks must be task pages of the checkout with an oracle.
+ */
+export function miniwobTrainingTasks(spec: string, checkout: readonly string[]): { tasks: string[]; skipped: Array<{ task: string; reason: string }> } {
+  const has = new Set(checkout);
+  const why = (t: string) => (!has.has(t) ? 'not a task page of the checkout' : hasMiniwobOracle(t) ? undefined : `no oracle: ${whyNoOracle(t)}`);
+  if ((MINIWOB_TRAINING_SETS as readonly string[]).includes(spec)) {
+    const candidates = spec === 'set56' ? GUR56_TASKS : checkout;
+    const tasks = candidates.filter((t) => !why(t));
+    if (!tasks.length) throw new Error(`--miniwob-tasks ${spec}: no task of the checkout has an oracle (${checkout.length} task pages there)`);
+    return { tasks: [...tasks], skipped: candidates.filter((t) => why(t)).map((task) => ({ task, reason: why(task)! })) };
+  }
+  const names = [...new Set(spec.split(',').map((s) => s.trim()).filter(Boolean).map((n) => (n.startsWith(MINIWOB_PREFIX) ? n.slice(MINIWOB_PREFIX.length) : n)))];
+  if (!names.length) throw new Error(`--miniwob-tasks: ${MINIWOB_TRAINING_SETS.join(', ')} or task names, got "${spec}"`);
+  for (const n of names) {
+    const reason = why(n);
+    if (reason) throw new Error(`--miniwob-tasks: "${n}" cannot be collected with the oracle: ${reason}`);
+  }
+  return { tasks: names, skipped: [] };
+}
+
+/**
+ * The collection run of a recipe's MiniWoB++ oracle episodes: named after the preset, the selection
+ * and the seeds (a list of names by a hash of it), so the same command finds it again and another
+ * selection gets a run of its own; its task spec, on the training seeds (test seeds are for `lab eval`).
+ */
+export function miniwobRecipeRun(preset: string, spec: string, tasks: readonly string[], seeds: number): { runId: string; tasks: string } {
+  const key = (MINIWOB_TRAINING_SETS as readonly string[]).includes(spec) ? spec : `t${createHash('sha256').update([...tasks].sort().join(',')).digest('hex').slice(0, 8)}`;
+  return { runId: `policy-recipe-${preset}-miniwob-${key}x${seeds}`, tasks: `${tasks.map((t) => MINIWOB_PREFIX + t).join(',')}:train` };
 }

@@ -10,6 +10,7 @@ import { progressBar } from '../progress.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
 import { extraFamilies, figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
+import { miniwobServing } from '../../tasks/miniwob/loader.ts';
 
 interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
   tasks: string;
@@ -87,7 +88,10 @@ export function registerCollectCommand(program: Command): void {
     const apiKey = run.config.endpoint ? endpointFromEnv({ baseUrl: run.config.endpoint.baseUrl, model: run.config.endpoint.model }).apiKey : undefined;
     // Imported task sets join only when named; `all` means the built-in families (and MiniWoB++ with --miniwob).
     const named = run.config.tasks.split(':')[0].split(',').map((x) => x.trim());
-    const server = await startTaskServer(extraFamilies(store.dir, opts, named));
+    // A run that recorded its MiniWoB++ checkout serves it as recorded (--miniwob points it at a moved checkout).
+    const recorded = run.config.miniwob;
+    const served: ExtraTaskFlags = recorded ? { miniwob: opts.miniwob ?? recorded.root, miniwobTime: recorded.timeLimitMs, miniwobDisplay: recorded.humanDisplay } : opts;
+    const server = await startTaskServer(extraFamilies(store.dir, served, named));
     const host = await startBrowser(opts);
     const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
     const maxSide = run.config.endpoint?.imageMaxSide;
@@ -155,6 +159,7 @@ async function configFrom(opts: CollectFlags) {
     endOnGoal: opts.endOnGoal,
     ...(opts.screenshots ? { screenshots: true } : {}),
     ...(opts.actions ? { actionSets: opts.actions } : {}),
+    ...(opts.miniwob ? { miniwob: miniwobServing(opts.miniwob, { episodeMaxTimeMs: opts.miniwobTime, keepHumanDisplay: opts.miniwobDisplay }) } : {}),
   };
 }
 

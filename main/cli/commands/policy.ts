@@ -2,6 +2,7 @@
  * The compact policy from the command line:
  *   lab train sft --dataset NAME[@vN]|MANIFEST --out DIR   supervised fine-tuning in a worker thread
  *   lab eval --policy DIR --tasks SPEC --seeds N --split test|heldout   episodes + report with 95% intervals
+ *   lab eval --miniwob DIR [--tasks set56|all|oracle|a,b]   the same on MiniWoB++ tasks' test seeds, with the 56-task set's mean
  *   lab mine --eval ID... [--confirm [--confirm-max N]] [--parallel N]   critical states of failed episodes, optionally confirmed by branching
  */
 import { z } from 'zod';
@@ -27,11 +28,14 @@ import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../evaluation/branching.ts';
-import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, tierOption, type ActionSetFlags, type BrowserFlags, int, labDir } from '../runtime.ts';
+import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type ExtraTaskFlags, int, labDir } from '../runtime.ts';
+import { findMiniwobRoot, miniwobServing, miniwobTaskNames, servedMiniwobFamilies } from '../../tasks/miniwob/loader.ts';
+import { MINIWOB_TASK_SETS, notRunByReason, selectMiniwobTasks, type MiniwobServing } from '../../evaluation/miniwob.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
 import { evalFiles, checkpointFiles, modelFiles } from '../../store/lab-files.ts';
 import { readJsonFile } from '../../store/json-file.ts';
+import { EvalRequestFile } from '../../policy/output-files.ts';
 
 interface SftFlags {
   dataset: string;
@@ -180,12 +184,12 @@ export function registerPolicyCommands(program: Command): void {
     });
 
   registerMineCommand(program);
-  withBrowserOptions(withActionSetsOption(
+  withBrowserOptions(withActionSetsOption(withMiniwobOption(
     addSamplingOptions(program
       .command('eval')
       .description('evaluate a compact policy on test seeds or held-out families: success, steps on solved tasks, invalid actions, with 95% intervals')
       .option('--policy <dir>', `policy folder (from lab train sft or lab train policy, or SAT-tuned from one with lab train sdsat; default: the shipped policy, ${SHIPPED_POLICY_NAME})`, SHIPPED_POLICY)
-      .option('--tasks <spec>', 'families: all, or comma-separated names of the chosen split (test and train also take a drill by name, factbook or directory; all never includes them)', 'all')
+      .option('--tasks <spec>', `families: all, or comma-separated names of the chosen split (test and train also take a drill by name, factbook or directory; all never includes them); with --miniwob, MiniWoB++ tasks: ${MINIWOB_TASK_SETS.join(' | ')} (default set56, the 56 of Gur et al.) or task names`, 'all')
       .option('--split <s>', `${EVAL_SPLITS.join(' | ')} (test seeds of the training families, the held-out families, or training instances)`, 'test')
       .option('--seeds <n>', 'task instances per family and run', intOption('--seeds', 1), 5)
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
@@ -207,8 +211,8 @@ export function registerPolicyCommands(program: Command): void {
       .option('--stall-ban-all', 'guided: as --stall-ban, and such an action stays banned on that page for the rest of the episode (not only at the next step)')
       .option('--screenshots', 'record a set-of-marks screenshot at every step, to view the trajectories')
       .option('--resume <id>', 'continue a stopped evaluation (lab/evals/ID): its recorded request, keeping the episodes it finished; the flags that choose the policy, tasks, seeds and decoding are ignored, but --runs N adds runs to it (a finished one too), to narrow its intervals')
-      .option('--json', 'print the report as JSON'))),
-  ).action(async (o: BrowserFlags & ActionSetFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; firstSeed?: number; tier?: Tier; decode?: string; compareDecode?: string; promptCache: boolean; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
+      .option('--json', 'print the report as JSON')))),
+  ).action(async (o: BrowserFlags & ActionSetFlags & ExtraTaskFlags & SamplingOpts & { endOnGoal: boolean; stallBan?: boolean; stallBanAll?: boolean; messageWords: boolean; statedValue: boolean; screenshots?: boolean; policy: string; tasks: string; split: string; seeds: number; runs: number; firstSeed?: number; tier?: Tier; decode?: string; compareDecode?: string; promptCache: boolean; k?: number; guided: boolean; ngramBan?: number; parallel: number; maxSteps?: number; backend?: string; resume?: string; json?: boolean }, cmd: Command) => {
     if (!(EVAL_SPLITS as readonly string[]).includes(o.split)) throw new Error(`--split must be ${EVAL_SPLITS.join(' or ')}, got "${o.split}"`);
     if (o.decode && !(DECODE_MODES as readonly string[]).includes(o.decode)) throw new Error(`--decode must be one of ${DECODE_MODES.join(', ')}`);
     if (o.compareDecode && !(DECODE_MODES as readonly string[]).includes(o.compareDecode)) throw new Error(`--compare-decode must be one of ${DECODE_MODES.join(', ')}`);
@@ -217,18 +221,31 @@ export function registerPolicyCommands(program: Command): void {
     const [{ BrowserEnv }, { evalFamilies, runEval, newEvalId, readEvalRequest }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../evaluation/eval.ts'),
     ]);
-    const families = evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
     const store = openLab(cmd);
-    const request: EvalRequest = o.resume ? recordedRequest(store.dir, o.resume, readEvalRequest, {
+    const recorded = o.resume ? recordedRequest(store.dir, o.resume, readEvalRequest, {
       parallel: cmd.getOptionValueSource('parallel') === 'cli' ? o.parallel : undefined,
       runs: cmd.getOptionValueSource('runs') === 'cli' ? o.runs : undefined,
-    }) : {
+    }) : undefined;
+    // MiniWoB++: the checkout given, or the one a continued evaluation recorded (--miniwob then points it at a moved checkout).
+    const serving: MiniwobServing | undefined = recorded
+      ? recorded.miniwob && { ...recorded.miniwob, ...(o.miniwob ? { root: findMiniwobRoot(o.miniwob) } : {}) }
+      : o.miniwob ? miniwobServing(o.miniwob, { episodeMaxTimeMs: o.miniwobTime, keepHumanDisplay: o.miniwobDisplay }) : undefined;
+    const miniwob = serving ? servedMiniwobFamilies(serving) : [];
+    let families: string[] = [];
+    if (!recorded && serving) {
+      if (o.split !== 'test') throw new Error(`--miniwob evaluates MiniWoB++ tasks on their test seeds: --split test, not ${o.split}`);
+      const picked = selectMiniwobTasks(cmd.getOptionValueSource('tasks') === 'cli' ? o.tasks : 'set56', miniwobTaskNames(serving.root));
+      families = picked.families;
+      if (picked.notRun.length && !o.json) process.stderr.write(`not run: ${picked.notRun.length} tasks of --tasks ${cmd.getOptionValueSource('tasks') === 'cli' ? o.tasks : 'set56'} (the report lists them)\n`);
+    } else if (!recorded) families = evalFamilies(o.tasks, o.split as EvalSplit); // a wrong family fails before a browser starts
+    const request: EvalRequest = recorded ? { ...recorded, ...(serving ? { miniwob: serving } : {}) } : {
       policy: { dir: resolve(o.policy), decode: o.decode as DecodeMode | undefined, compareDecode: o.compareDecode as DecodeMode | undefined, k: o.k, sampling, backend: o.backend, guided: o.guided, stallBan: !!(o.stallBan || o.stallBanAll), ...(o.stallBanAll ? { stallBanAll: true } : {}), messageWords: o.messageWords, statedValue: o.statedValue, ...(o.ngramBan !== undefined ? { noRepeatNgram: o.ngramBan } : {}), ...(o.promptCache ? {} : { promptCache: false }) },
       // The families by name, not "all": a continuation must run the same set after families are added.
       tasks: families.join(','), split: o.split as EvalSplit, seeds: o.seeds, runs: o.runs, ...(o.firstSeed ? { firstSeed: o.firstSeed } : {}), tier: o.tier, parallel: o.parallel, maxSteps: o.maxSteps, endOnGoal: o.endOnGoal,
+      ...(serving ? { miniwob: serving } : {}),
     };
     const evalId = o.resume ?? newEvalId();
-    const server = await startTaskServer();
+    const server = await startTaskServer(miniwob);
     const host = await startBrowser(o);
     const envs = Array.from({ length: request.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots, ...(o.actions ? { actionSets: o.actions } : {}) }));
     const bar = await progressBar('eval [{bar}] {value}/{total} episodes, {ok} solved', { quiet: o.json });
@@ -288,7 +305,9 @@ function registerMineCommand(program: Command): void {
       if (!dir || !existsSync(evalFiles(dir).report)) throw new Error(`--eval: no finished evaluation ${id} in ${labPaths.evals(store.dir)}`);
     }
     const miningPath = o.out ? resolve(o.out) : evalFiles(labPaths.eval(store.dir, o.eval[0])).mining;
-    const server = await startTaskServer();
+    // Evaluations of MiniWoB++ tasks: the checkout their requests recorded (the first one's), so the oracle's references run there too.
+    const served = o.eval.map((id) => readJsonFile(evalFiles(labPaths.eval(store.dir, id)).request, EvalRequestFile, 'an evaluation request').miniwob).find((m) => m);
+    const server = await startTaskServer(served ? servedMiniwobFamilies(served) : []);
     const host = await startBrowser(o);
     const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
     await withCleanup([() => server.stop(), () => host.close(), ...envs.map((env) => () => env.close())], async (signal) => {
@@ -359,19 +378,25 @@ export async function runSftJob(job: SftJob, json: boolean, print = true): Promi
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 const ci = (c: { low: number; high: number } | null, f: (x: number) => string) => (c ? `[${f(c.low)}, ${f(c.high)}]` : '');
 
-function row(name: string, g: GroupMetrics): string {
+function row(name: string, g: GroupMetrics, width = 12): string {
   const s = g.success;
   const st = g.stepsOnSolved;
-  return `${name.padEnd(12)}${`${s.k}/${s.n}`.padEnd(8)}${`${pct(s.value)} ${ci(s.ci95, (x) => pct(x))}`.padEnd(24)}${`${st.value?.toFixed(2) ?? 'none solved'} ${ci(st.ci95, (x) => x.toFixed(2))}`.padEnd(22)}${pct(g.invalidActions.value)} ${ci(g.invalidActions.ci95, (x) => pct(x))}`;
+  return `${name.padEnd(width)}${`${s.k}/${s.n}`.padEnd(8)}${`${pct(s.value)} ${ci(s.ci95, (x) => pct(x))}`.padEnd(24)}${`${st.value?.toFixed(2) ?? 'none solved'} ${ci(st.ci95, (x) => x.toFixed(2))}`.padEnd(22)}${pct(g.invalidActions.value)} ${ci(g.invalidActions.ci95, (x) => pct(x))}`;
 }
 
 function printReport(r: EvalReport & { path: string }): void {
   const out = (l: string) => process.stdout.write(l + '\n');
   out(`\neval ${r.evalId}: ${r.policy.dir} (${r.policy.decode}, ${r.policy.sampling.kind}${r.policy.guided ? ', guided' : ''}), split ${r.request.split}, ${r.request.runs} run(s) x ${r.request.seeds} seeds per family`);
-  out(`${'group'.padEnd(12)}${'solved'.padEnd(8)}${'success (95% Wilson)'.padEnd(24)}${'steps on solved'.padEnd(22)}invalid actions`);
-  out(row('all', r.overall));
-  for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g));
-  for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g));
+  const width = Math.max(12, ...Object.keys(r.byFamily).map((f) => f.length + 2));
+  out(`${'group'.padEnd(width)}${'solved'.padEnd(8)}${'success (95% Wilson)'.padEnd(24)}${'steps on solved'.padEnd(22)}invalid actions`);
+  out(row('all', r.overall, width));
+  for (const [f, g] of Object.entries(r.byFamily)) out(row(f, g, width));
+  for (const [t, g] of Object.entries(r.byTier)) out(row(`tier ${t}`, g, width));
+  const m = r.miniwob;
+  if (m) {
+    out(`MiniWoB++: mean success over the ${m.run.tasks} tasks run ${pct(m.run.mean)}; over the 56-task set ${pct(m.set56.mean)} (${m.set56.run} run, ${m.set56.notRun.length} counted as failures)`);
+    for (const g of notRunByReason(m.set56.notRun)) out(`  not run, ${g.reason}: ${g.tasks.join(', ')}`);
+  }
   if (r.overall.successByRun.ci95) out(`success over runs: ${pct(r.overall.successByRun.value)} ${ci(r.overall.successByRun.ci95, pct)} (t, ${r.request.runs} runs)`);
   const prefill = r.decoding.prefillMsPerStep !== undefined ? ` (prefill ${r.decoding.prefillMsPerStep.toFixed(0)} ms, ${pct(r.decoding.reusedPromptShare ?? 0)} of prompt tokens from the prompt cache)` : '';
   out(`decoding: ${r.decoding.tokensPerSec.toFixed(0)} generated tok/s (prefill apart), ${r.decoding.msPerStep.toFixed(0)} ms per step${prefill}, ${r.decoding.invalidOutputs} outputs with no parsable action`);

@@ -36,6 +36,29 @@ export interface MiniwobOptions {
   keepHumanDisplay?: boolean;
 }
 
+/**
+ * How a collection run or an evaluation served its MiniWoB++ families, recorded with it so that a
+ * continuation serves the same tasks the same way.
+ */
+export interface MiniwobServing {
+  /** The checkout's html/ folder. */
+  root: string;
+  /** core.EPISODE_MAX_TIME, when not BrowserGym's 1,000,000 ms. */
+  timeLimitMs?: number;
+  /** The human display kept in the page (BrowserGym removes it). */
+  humanDisplay?: boolean;
+}
+
+/** What to record for a checkout served with these options. */
+export function miniwobServing(dir: string, options: MiniwobOptions = {}): MiniwobServing {
+  return { root: findMiniwobRoot(dir), ...(options.episodeMaxTimeMs ? { timeLimitMs: options.episodeMaxTimeMs } : {}), ...(options.keepHumanDisplay ? { humanDisplay: true } : {}) };
+}
+
+/** The families of a recorded checkout, served as recorded. */
+export function servedMiniwobFamilies(s: MiniwobServing): TaskFamily<MiniwobState>[] {
+  return miniwobFamilies(s.root, { episodeMaxTimeMs: s.timeLimitMs, keepHumanDisplay: s.humanDisplay });
+}
+
 /** BrowserGym's default MiniWoB++ episode time limit. */
 export const BROWSERGYM_EPISODE_MAX_TIME_MS = 1_000_000;
 

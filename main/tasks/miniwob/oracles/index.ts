@@ -104,6 +104,25 @@ export const NO_ORACLE: Record<string, string> = {
   'use-slider-2': NOT_YET,
 };
 
+/**
+ * Tasks that no agent can solve through the observation and the default action sets (colour,
+ * pictures, geometry, dragging, continuous pointer tracking), a subset of NO_ORACLE: `lab eval
+ * --miniwob` does not run them unless named, and counts them as failures in a set's mean. The
+ * other tasks without an oracle (a thesaurus, colour in half the instructions, not scripted yet)
+ * stay runnable: a policy may solve them where the oracle does not.
+ */
+const UNREPRESENTABLE_TASKS: readonly string[] = [
+  'click-color', 'click-shades', 'use-colorwheel', 'use-colorwheel-2', 'count-sides', 'number-checkboxes', 'visual-addition',
+  'bisect-angle', 'circle-center', 'right-angle', 'find-midpoint', 'draw-circle', 'draw-line', 'chase-circle', 'hover-shape',
+  'drag-box', 'drag-circle', 'drag-cube', 'drag-items', 'drag-items-grid', 'drag-shapes', 'drag-shapes-2', 'drag-single-shape', 'drag-sort-numbers',
+  'highlight-text', 'highlight-text-2', 'resize-textarea',
+];
+
+/** Why no agent can solve the task through the observation and the default actions, or undefined where one can. */
+export function whyUnrepresentable(task: string): string | undefined {
+  return UNREPRESENTABLE_TASKS.includes(task) ? NO_ORACLE[task] : undefined;
+}
+
 /** Why a task has no oracle, in words for an error message or a report. */
 export function whyNoOracle(task: string): string {
   return NO_ORACLE[task] ?? 'not a task this workbench knows (no oracle, no reason recorded)';
