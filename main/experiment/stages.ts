@@ -4,7 +4,7 @@
  * when the run is cancelled it throws StageStopped after leaving its own resumable state behind
  * (a collection run's log, an SFT or Salvage-DS checkpoint).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { appendJsonlLine } from '../store/jsonl.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { TaskServer } from '../tasks/server.ts';
@@ -20,7 +20,7 @@ import { startSft } from '../policy/sft-runner.ts';
 import { newEvalId, runEval, type EvalReport, type EvalSplit } from '../evaluation/eval.ts';
 import { mineEvaluations } from '../evaluation/mine-run.ts';
 import { applyPreset, defaultSalvageJob, parseSalvageJob, type SalvageJob } from '../policy/salvage/config.ts';
-import { salvageStates, writeStates } from '../policy/salvage/states.ts';
+import { freezeStates } from '../policy/salvage/states.ts';
 import { startSalvage } from '../policy/salvage/runner.ts';
 import type { SalvageResult } from '../policy/salvage/train.ts';
 import { readPolicySettings } from '../policy/settings.ts';
@@ -293,15 +293,9 @@ function salvageStage(variant: Variant, seed: number, config: ExperimentConfig):
         seed, checkpointEvery: sc.checkpointEvery, resume: true, backend: ctx.config.backend, heldoutShare: ctx.config.mine.heldoutShare ?? 0,
       };
       const job = parseSalvageJob(applyPreset(base, variant === 'states-all' ? 'salvage' : variant), name);
-      if (!existsSync(statesFile)) {
-        const states = salvageStates(ctx.store, {
-          source: job.states, miningPath: job.states === 'mined' ? ctx.folder.outputs<MineOutputs>('mine').path : undefined,
-          confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed, sftSamples: modelFiles(sft).sftSamples,
-        });
-        mkdirSync(outDir, { recursive: true });
-        writeStates(statesFile, states);
-      }
-      const critical = readFileSync(statesFile, 'utf8').split('\n').filter((l) => l.includes('"kind":"critical"')).length;
+      const { critical } = freezeStates(ctx.store, job, {
+        miningPath: job.states === 'mined' ? ctx.folder.outputs<MineOutputs>('mine').path : undefined, sftSamples: modelFiles(sft).sftSamples,
+      });
       const handle = startSalvage(job, { iteration: (s, n) => ctx.progress(s.iteration + 1, n, `reward ${s.meanReward.toFixed(2)} kept ${s.kept}/${s.groups}`) });
       const onAbort = () => handle.cancel();
       ctx.signal.addEventListener('abort', onAbort);

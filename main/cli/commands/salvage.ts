@@ -5,14 +5,14 @@
  * Ctrl-C stops after the current iteration with a checkpoint, and the same command resumes it.
  */
 import { z } from 'zod';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { cancelOnSigint, labDir } from '../runtime.ts';
 import { LabStore } from '../../store/lab.ts';
 import { applyPreset, defaultSalvageJob, LOSS_AGGREGATIONS, parseSalvageJob, PRESETS, type Preset, type SalvageJob } from '../../policy/salvage/config.ts';
 import { COMPETENCE_KINDS, REWARD_KINDS } from '../../policy/salvage/reward.ts';
-import { STATE_SOURCES, salvageStates, writeStates, type StateSource } from '../../policy/salvage/states.ts';
+import { STATE_SOURCES, type StateSource, freezeStates } from '../../policy/salvage/states.ts';
 import { resolveMiningFile, testSeedsNote } from '../../policy/mining-file.ts';
 import { startSalvage } from '../../policy/salvage/runner.ts';
 import type { IterationStats, SalvageResult } from '../../policy/salvage/train.ts';
@@ -138,9 +138,6 @@ export function registerSalvageCommand(program: Command): void {
         process.stderr.write(`resuming the run in ${outDir} with its recorded configuration\n`);
       } else {
         job = buildJob(o, outDir, statesFile);
-        const policy = resolve(o.policy);
-        const sftSamples = modelFiles(policy).sftSamples;
-        if ((job.states === 'all' || job.routineShare > 0) && !existsSync(sftSamples)) throw new Error(`${sftSamples}: the SFT policy's training samples (routine states) are missing`);
         let miningPath: string | undefined;
         if (job.states === 'mined') {
           if (!o.mined) throw new Error('--mined is required with --states mined (or use --states all)');
@@ -148,12 +145,10 @@ export function registerSalvageCommand(program: Command): void {
           const note = testSeedsNote(miningPath);
           if (note) process.stderr.write(`${note}\n`);
         }
-        const states = salvageStates(new LabStore(labDir(cmd)), {
-          source: job.states, miningPath, confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed: job.seed, sftSamples,
-        });
-        mkdirSync(outDir, { recursive: true });
-        writeStates(statesFile, states);
-        process.stderr.write(`${states.length} states (${states.filter((s) => s.kind === 'critical').length} critical) frozen in ${statesFile}\n`);
+        // A fresh start freezes its states anew (an earlier run's, without its state file, are not resumed).
+        rmSync(statesFile, { force: true });
+        const frozen = freezeStates(new LabStore(labDir(cmd)), job, { miningPath, sftSamples: modelFiles(resolve(o.policy)).sftSamples });
+        process.stderr.write(`${frozen.states} states (${frozen.critical} critical) frozen in ${statesFile}\n`);
       }
       registerTrainingRun(labDir(cmd), 'salvage', outDir); // so the app's training view finds the run
       await runSalvageJob(job, !!o.json);

@@ -15,7 +15,8 @@
  * The states are frozen into the run's folder (salvage-states.jsonl) before training, so a
  * resumed run trains on exactly the same ones.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { LabStore } from '../../store/lab.ts';
 import { readJsonlStrict } from '../../store/jsonl.ts';
@@ -25,6 +26,7 @@ import { instanceSide, type StateSide } from '../state-split.ts';
 import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
 import { Rng } from '../../common/rng.ts';
+import type { SalvageJob } from './config.ts';
 
 // Selecting among mined states belongs to the mining report; kept importable from here for Salvage-DS.
 export { selectFailures } from '../mining-file.ts';
@@ -150,4 +152,24 @@ export function salvageStates(lab: LabStore, sel: StateSelection): SalvageState[
   const critical = criticalStates(lab, failures);
   if (!critical.length) throw new Error(`${sel.miningPath}: no ${sel.confirmedOnly ? 'confirmed ' : ''}critical states with a reference action${sel.heldoutShare ? ' on the training side of the state split' : ''}`);
   return mixStates(critical, sel.routineShare > 0 ? routine() : [], sel.routineShare, sel.seed);
+}
+
+/**
+ * A run's states, frozen in its folder (job.statesFile) the first time and read back after, so a
+ * resumed run trains on the states it began with; the CLI and the experiment's stage both call it.
+ */
+export function freezeStates(
+  lab: LabStore,
+  job: Pick<SalvageJob, 'statesFile' | 'states' | 'confirmedOnly' | 'heldoutShare' | 'routineShare' | 'seed'>,
+  from: { miningPath?: string; sftSamples: string },
+): { states: number; critical: number; frozenNow: boolean } {
+  const frozenNow = !existsSync(job.statesFile);
+  if (frozenNow) {
+    if ((job.states === 'all' || job.routineShare > 0) && !existsSync(from.sftSamples)) throw new Error(`${from.sftSamples}: the SFT policy's training samples (routine states) are missing`);
+    const states = salvageStates(lab, { source: job.states, miningPath: from.miningPath, confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed: job.seed, sftSamples: from.sftSamples });
+    mkdirSync(dirname(job.statesFile), { recursive: true });
+    writeStates(job.statesFile, states);
+  }
+  const states = readStates(job.statesFile);
+  return { states: states.length, critical: states.filter((s) => s.kind === 'critical').length, frozenNow };
 }
