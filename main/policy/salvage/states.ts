@@ -26,7 +26,6 @@ import { instanceSide, type StateSide } from '../state-split.ts';
 import { PolicySample, readPolicySamples } from '../sft-data.ts';
 import { renderPolicyTarget } from '../prompt.ts';
 import { Rng } from '../../common/rng.ts';
-import type { SalvageJob } from './config.ts';
 
 // Selecting among mined states belongs to the mining report; kept importable from here for Salvage-DS.
 export { selectFailures } from '../mining-file.ts';
@@ -160,7 +159,7 @@ export function salvageStates(lab: LabStore, sel: StateSelection): SalvageState[
  */
 export function freezeStates(
   lab: LabStore,
-  job: Pick<SalvageJob, 'statesFile' | 'states' | 'confirmedOnly' | 'heldoutShare' | 'routineShare' | 'seed'>,
+  job: { statesFile: string; states: StateSource; confirmedOnly: boolean; heldoutShare: number; routineShare: number; seed: number },
   from: { miningPath?: string; sftSamples: string },
 ): { states: number; critical: number; frozenNow: boolean } {
   const frozenNow = !existsSync(job.statesFile);
