@@ -22,7 +22,7 @@ export interface LoopSpec<R> {
   shouldStop?: () => boolean;
   /** One step; `index` counts from 0 over the whole run (a resumed run goes on counting). */
   step(index: number): R | Promise<R>;
-  /** Evaluate every this many steps and after the last (none when absent). */
+  /** With `evaluate`: every this many steps (0 or absent: only after the last step), and always after the last. */
   evalEvery?: number;
   evaluate?(): number;
   /** What a finished step leaves behind (a log line, a progress event). */
@@ -65,7 +65,7 @@ export async function runTrainingLoop<R>(spec: LoopSpec<R>): Promise<LoopResult>
     }
     const out = await spec.step(done);
     done++;
-    const evaluated = !!spec.evaluate && !!spec.evalEvery && (done % spec.evalEvery === 0 || done === spec.steps);
+    const evaluated = !!spec.evaluate && ((!!spec.evalEvery && done % spec.evalEvery === 0) || done === spec.steps);
     if (evaluated) valLoss = spec.evaluate!();
     spec.record?.({ done, out, evaluated, valLoss, elapsedS: (performance.now() - t0) / 1000 });
     if (done % spec.checkpointEvery === 0) await spec.checkpoint(done);
