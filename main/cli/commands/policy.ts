@@ -306,7 +306,9 @@ function registerMineCommand(program: Command): void {
     }
     const miningPath = o.out ? resolve(o.out) : evalFiles(labPaths.eval(store.dir, o.eval[0])).mining;
     // Evaluations of MiniWoB++ tasks: the checkout their requests recorded (the first one's), so the oracle's references run there too.
-    const served = o.eval.map((id) => readJsonFile(evalFiles(labPaths.eval(store.dir, id)).request, EvalRequestFile, 'an evaluation request').miniwob).find((m) => m);
+    // (An evaluation recorded before request.json existed ran the built-in families only.)
+    const requestOf = (id: string) => evalFiles(labPaths.eval(store.dir, id)).request;
+    const served = o.eval.map((id) => (existsSync(requestOf(id)) ? readJsonFile(requestOf(id), EvalRequestFile, 'an evaluation request').miniwob : undefined)).find((m) => m);
     const server = await startTaskServer(served ? servedMiniwobFamilies(served) : []);
     const host = await startBrowser(o);
     const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
