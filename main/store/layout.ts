@@ -1,7 +1,8 @@
 /**
  * The lab folder's layout, in one place: every module that reads or writes a lab's runs, evals,
  * experiments, policies, models, episodes or datasets asks here for the path, so the layout can be
- * read (and changed) in one file. Ids that become folder or file names are checked here too: a
+ * read (and changed) in one file; what each folder holds is named in ./lab-files.ts. Ids that
+ * become folder or file names are checked here too: a
  * name from a URL or a command line must not walk out of the lab (`../x`) or collide with a
  * file's suffix.
  *
