@@ -163,12 +163,12 @@ export function freezeStates(
   from: { miningPath?: string; sftSamples: string },
 ): { states: number; critical: number; frozenNow: boolean } {
   const frozenNow = !existsSync(job.statesFile);
+  let states: SalvageState[];
   if (frozenNow) {
     if ((job.states === 'all' || job.routineShare > 0) && !existsSync(from.sftSamples)) throw new Error(`${from.sftSamples}: the SFT policy's training samples (routine states) are missing`);
-    const states = salvageStates(lab, { source: job.states, miningPath: from.miningPath, confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed: job.seed, sftSamples: from.sftSamples });
+    states = salvageStates(lab, { source: job.states, miningPath: from.miningPath, confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed: job.seed, sftSamples: from.sftSamples });
     mkdirSync(dirname(job.statesFile), { recursive: true });
     writeStates(job.statesFile, states);
-  }
-  const states = readStates(job.statesFile);
+  } else states = readStates(job.statesFile);
   return { states: states.length, critical: states.filter((s) => s.kind === 'critical').length, frozenNow };
 }
