@@ -15,7 +15,7 @@ import { defaultLabDir } from '../paths.ts';
 import { builtinFamilies } from '../tasks/registry.ts';
 import { LabService } from '../server/service.ts';
 import { EVENTS, METHODS, channelOf } from '../../preload/api.ts';
-import { parseParams } from '../../preload/params.ts';
+import { parseParams } from '../server/params.ts';
 import { LAB_ID_PATTERN } from '../store/layout.ts';
 
 const outDir = join(import.meta.dirname, '..');

@@ -1,6 +1,6 @@
 /**
  * What a person does in the live demonstration view (a click at a point, typed text, a key, ...),
- * as it arrives from the UI: its schema is part of the API contract (preload/params.ts), apart from
+ * as it arrives from the UI: its schema is part of the API contract (main/server/params.ts), apart from
  * the demonstration session so the contract does not load the browser side.
  */
 import { z } from 'zod';

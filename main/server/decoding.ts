@@ -232,7 +232,7 @@ function checkKs(ks: unknown, trained: number): number[] {
   return ks.map((k) => checkInt(k, 'k', 1, trained));
 }
 
-/** The request's sampling with its defaults filled in (its shape was checked by preload/params.ts). */
+/** The request's sampling with its defaults filled in (its shape was checked by main/server/params.ts). */
 function withDefaults(s: Sampling | undefined): Sampling {
   if (!s || s.kind === 'greedy') return { kind: 'greedy' };
   return { kind: 'nucleus', topP: s.topP, temperature: s.temperature, acceptance: s.acceptance ?? 'speculative' };

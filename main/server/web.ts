@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, METHODS, type LabMethod } from '../../preload/api.ts';
-import { parseParams } from '../../preload/params.ts';
+import { parseParams } from './params.ts';
 import { REPORT_CSP, webAppCsp } from '../csp.ts';
 import type { LabService } from './service.ts';
 import { tarFolder } from './tar-stream.ts';

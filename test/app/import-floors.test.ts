@@ -65,6 +65,34 @@ test('the store owns the lab folder and imports no capability above it', () => {
   assert.deepEqual(offenders('main/store', (t) => /^main\/(store|environment\/types|common)/.test(t) || t.startsWith('preload/label-model')), []);
 });
 
-test('the check sees imports: a file known to import the contract is found', () => {
-  assert.ok(localImports(join(ROOT, 'main', 'server', 'web.ts')).includes('preload/params.ts'));
+/**
+ * The relative modules a file loads at run time: every import and re-export but `import type` and
+ * `export type` (erased by the compiler, so they put no main/ code into the renderer's bundle).
+ */
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const statements = [...text.matchAll(/^(?:import|export)\s+(type\s)?[^;]*?from\s*'(\.[^']+)'/gms)];
+  const sideEffects = [...text.matchAll(/^import\s*'(\.[^']+)'/gm)].map((m) => m[1]);
+  const specs = [...statements.filter((m) => !m[1]).map((m) => m[2]), ...sideEffects];
+  return specs.map((s) => relative(ROOT, resolve(dirname(file), s)));
+}
+
+// The action grammar (parse, describe, which actions take an element) is the one piece of main/
+// the renderer runs: pure code with no Node, browser or product import, shared so that a step
+// reads the same in the CLI, the server and the app.
+const GRAMMAR = ['main/environment/actions.ts', 'main/environment/action-target.ts'];
+
+test('the contract (preload/) loads nothing from main/ at run time but the pure action grammar', () => {
+  const loaded = sourceFiles(join(ROOT, 'preload')).flatMap((f) => runtimeImports(f).filter((t) => t.startsWith('main/')).map((t) => `${relative(ROOT, f)} -> ${t}`));
+  assert.deepEqual(loaded.filter((edge) => !GRAMMAR.some((g) => edge.endsWith(` -> ${g}`))), []);
+  for (const g of GRAMMAR) assert.deepEqual(runtimeImports(join(ROOT, g)).filter((t) => !GRAMMAR.includes(t)), [], `${g} stays pure`);
+  assert.deepEqual(readFileSync(join(ROOT, GRAMMAR[0]), 'utf8').match(/from '(node:|electron)[^']*'/g) ?? [], []);
+});
+
+test('the check sees imports: a file known to import the contract is found, and a type import is not loaded', () => {
+  assert.ok(localImports(join(ROOT, 'main', 'server', 'web.ts')).includes('main/server/params.ts'));
+  const api = join(ROOT, 'preload', 'api.ts');
+  assert.ok(localImports(api).includes('main/store/lab.ts'));
+  assert.ok(!runtimeImports(api).includes('main/store/lab.ts'), 'api.ts imports EpisodeData as a type only');
+  assert.ok(runtimeImports(join(ROOT, 'preload', 'pick-element.ts')).includes('main/environment/actions.ts'));
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { z } from 'zod';
 import { METHODS } from '../../preload/api.ts';
-import { PARAMS, parseParams } from '../../preload/params.ts';
+import { PARAMS, parseParams } from '../../main/server/params.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { LabService } from '../../main/server/service.ts';
 import { startWebServer, type WebServer } from '../../main/server/web.ts';

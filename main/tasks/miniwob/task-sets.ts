@@ -5,10 +5,10 @@
  * arXiv:2210.03945), over which WebN-T5 reports its mean; WebGUM (Furuta et al., 2023,
  * arXiv:2305.11854) and HTML-T5 (Gur et al., "A Real-World WebAgent with Planning, Long Context
  * Understanding, and Program Synthesis", 2023, arXiv:2307.12856) report their means over the same
- * 56 with per-task tables. Transcribed from those papers' per-task tables; the stored copies this
- * project could search show the papers' abstracts only, so the list was checked against the
- * MiniWoB++ repository (all 56 are task pages there) rather than against a second copy of the
- * tables. Check it against a paper's table before quoting a mean over it.
+ * 56 with per-task tables. Transcribed from those papers' per-task tables, and checked name for name
+ * (2026-12-07) against the 56-task list another evaluation harness keeps for the same comparison:
+ * `webgum_tasks` in ServiceNow/AgentLab, src/agentlab/experiments/task_collections.py. All 56 are
+ * task pages of the MiniWoB++ repository.
  */
 export const GUR56_TASKS: readonly string[] = [
   'book-flight', 'choose-date', 'choose-date-easy', 'choose-date-medium', 'choose-list',

@@ -7,17 +7,19 @@
  *
  * Checks that need the lab or a loaded model (does the episode exist, is k within the model's
  * trained draft length) stay with the service; these are the shapes and the fixed ranges.
- * Not imported by the Electron preload script (./index.ts), which only forwards calls.
+ * Both transports run in the main process, so the checks live here, beside the service, and the
+ * contract (preload/) stays types and constants the renderer may load: it imports nothing from
+ * main/ at run time (test/app/import-floors.test.ts).
  */
 import { z } from 'zod';
-import type { LabApi, LabMethod } from './api.ts';
-import { FORK_AGENTS, SCOPE_KINDS } from './views.ts';
-import { datasetFilterSchema } from '../main/datasets/filter.ts';
-import { EXPORT_FORMATS } from '../main/datasets/export/formats.ts';
-import { SPLITS } from '../main/datasets/split.ts';
-import { humanInputSchema } from '../main/collection/demonstration-input.ts';
-import { fieldIssue } from '../main/store/schema-error.ts';
-import { labelEditSchema } from '../main/store/labels.ts';
+import type { LabApi, LabMethod } from '../../preload/api.ts';
+import { FORK_AGENTS, SCOPE_KINDS } from '../../preload/views.ts';
+import { datasetFilterSchema } from '../datasets/filter.ts';
+import { EXPORT_FORMATS } from '../datasets/export/formats.ts';
+import { SPLITS } from '../datasets/split.ts';
+import { humanInputSchema } from '../collection/demonstration-input.ts';
+import { fieldIssue } from '../store/schema-error.ts';
+import { labelEditSchema } from '../store/labels.ts';
 
 /** An id or name the service looks up (episode, run, replay, demonstration, experiment, ...). */
 const id = z.string().min(1).max(400);
