@@ -109,6 +109,41 @@ export async function startTaskServer(extra: TaskFamily[] = []): Promise<TaskSer
   return new TaskServer(families).start();
 }
 
+/** What a command that runs tasks in a browser works with, from withTaskBrowser. */
+export interface TaskBrowser {
+  server: TaskServer;
+  host: BrowserPool;
+  /** Aborted on Ctrl-C: the command stops after the episode it is in. */
+  signal: AbortSignal;
+  /** Release this too when the command ends (environments, a progress bar): the last added first, all before the browser closes. */
+  release(cleanup: () => Promise<void> | void): void;
+}
+
+/**
+ * The task server (the built-in families and `extra`) and the browsers, started together: a
+ * browser that cannot start stops the server it would have used, so the command exits with its
+ * error instead of waiting on a listening socket.
+ */
+export async function startTaskBrowser(flags: BrowserFlags, extra: TaskFamily[] = []): Promise<{ server: TaskServer; host: BrowserPool }> {
+  const server = await startTaskServer(extra);
+  const host = await startBrowser(flags).catch(async (err: unknown) => {
+    await server.stop();
+    throw err;
+  });
+  return { server, host };
+}
+
+/** Run fn with startTaskBrowser's server and browsers, and release them on any end: success, an error or Ctrl-C. */
+export async function withTaskBrowser<T>(flags: BrowserFlags, extra: TaskFamily[], fn: (run: TaskBrowser) => Promise<T>): Promise<T> {
+  const { server, host } = await startTaskBrowser(flags, extra);
+  const releases: Array<() => Promise<void> | void> = [];
+  const releaseAll = async () => {
+    for (const r of releases.reverse()) await Promise.resolve(r()).catch(() => {});
+  };
+  return withCleanup([() => server.stop(), () => host.close(), releaseAll], (signal) =>
+    fn({ server, host, signal, release: (cleanup) => void releases.push(cleanup) }));
+}
+
 export interface ExtraTaskFlags {
   miniwob?: string;
   miniwobTime?: number;

@@ -3,7 +3,7 @@ import { addCostBenchCommand } from './bench-cost.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
 import { addStatesBenchCommand } from './bench-states.ts';
-import { intOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { intOption, printJson, startTaskServer, withBrowserOptions, withCleanup, withTaskBrowser, type BrowserFlags } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
 /** The `bench` command group; model benchmarks add their subcommands to it. */
@@ -22,12 +22,11 @@ export function registerBenchCommands(program: Command): Command {
   ).action(async (opts: BrowserFlags & { steps: number; episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number; json?: boolean }) => {
     if (opts.poolSizes !== undefined) return benchPoolCommand(opts);
     const { benchEnv } = await import('../../collection/bench-env.ts');
-    const server = await startTaskServer();
-    const host = await startBrowser(opts);
-    // One bar per phase (each has its own total): a new phase ends the last one's bar.
-    const bar = await progressBar('{phase} [{bar}] {value}/{total}');
-    let phase = '';
-    await withCleanup([() => server.stop(), () => host.close(), () => bar.stop()], async (signal) => {
+    await withTaskBrowser(opts, [], async ({ server, host, signal, release }) => {
+      // One bar per phase (each has its own total): a new phase ends the last one's bar.
+      const bar = await progressBar('{phase} [{bar}] {value}/{total}');
+      release(() => bar.stop());
+      let phase = '';
       const version = await host.version();
       const result = await benchEnv(host, server, version, {
         steps: opts.steps,
@@ -58,9 +57,7 @@ export function registerBenchCommands(program: Command): Command {
       .option('--json', 'print JSON only'),
   ).action(async (opts: BrowserFlags & { minutes: number; parallel: number; sampleS: number; screenshots?: boolean; out?: string; json?: boolean }) => {
     const { benchSoak } = await import('../../collection/bench-soak.ts');
-    const server = await startTaskServer();
-    const host = await startBrowser(opts);
-    await withCleanup([() => server.stop(), () => host.close()], async (signal) => {
+    await withTaskBrowser(opts, [], async ({ server, host, signal }) => {
       const result = await benchSoak(host, server, await host.version(), {
         durationS: opts.minutes * 60,
         sampleS: opts.sampleS,

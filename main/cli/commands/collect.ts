@@ -8,7 +8,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../llm/defaults.ts';
 import { forTerminal } from '../terminal.ts';
 import { progressBar } from '../progress.ts';
 import type { CollectSummary, EndpointConfig } from '../../collection/collect-run.ts';
-import { extraFamilies, figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags } from '../runtime.ts';
+import { extraFamilies, figure, formatColumns, intOption, openLab, printJson, withActionSetsOption, withBrowserOptions, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags, withTaskBrowser } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { miniwobServing } from '../../tasks/miniwob/loader.ts';
 
@@ -91,17 +91,17 @@ export function registerCollectCommand(program: Command): void {
     // A run that recorded its MiniWoB++ checkout serves it as recorded (--miniwob points it at a moved checkout).
     const recorded = run.config.miniwob;
     const served: ExtraTaskFlags = recorded ? { miniwob: opts.miniwob ?? recorded.root, miniwobTime: recorded.timeLimitMs, miniwobDisplay: recorded.humanDisplay } : opts;
-    const server = await startTaskServer(extraFamilies(store.dir, served, named));
-    const host = await startBrowser(opts);
     const screenshots = !!run.config.screenshots || (!!run.config.endpoint?.vision && run.config.agent === 'endpoint');
     const maxSide = run.config.endpoint?.imageMaxSide;
     const envOptions = {
       ...(screenshots ? { screenshots: true, ...(maxSide ? { screenshotMaxSide: maxSide } : {}) } : {}),
       ...(run.config.actionSets ? { actionSets: run.config.actionSets } : {}),
     };
-    const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, envOptions));
-    const bar = await progressBar('collect [{bar}] {value}/{total} tasks {task}', { quiet: opts.json });
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
+    await withTaskBrowser(opts, extraFamilies(store.dir, served, named), async ({ server, host, signal, release }) => {
+      const envs = Array.from({ length: run.config.parallel }, () => new BrowserEnv(host, envOptions));
+      for (const e of envs) release(() => e.close());
+      const bar = await progressBar('collect [{bar}] {value}/{total} tasks {task}', { quiet: opts.json });
+      release(() => bar.stop());
       const summary = await runCollection({ envs, server, store, browserKind: host.kind, browsers: host }, run, {
         signal,
         endpoint: {

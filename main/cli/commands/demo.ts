@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags } from '../runtime.ts';
+import { formatColumns, intOption, openLab, printJson, withBrowserOptions, withEndOnGoalOption, type BrowserFlags, type EndOnGoalFlags, withTaskBrowser } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
 /**
@@ -20,11 +20,11 @@ export function registerDemoCommand(program: Command): void {
       import('../../environment/environment.ts'), import('../../collection/sample.ts'),
     ]);
     const store = openLab(cmd);
-    const server = await startTaskServer();
-    const host = await startBrowser(opts);
-    const envs = Array.from({ length: opts.parallel }, () => new BrowserEnv(host, { screenshots: !!opts.screenshots }));
-    const bar = await progressBar('demo [{bar}] {value}/{total} {task}', { quiet: opts.json });
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
+    await withTaskBrowser(opts, [], async ({ server, host, signal, release }) => {
+      const envs = Array.from({ length: opts.parallel }, () => new BrowserEnv(host, { screenshots: !!opts.screenshots }));
+      for (const e of envs) release(() => e.close());
+      const bar = await progressBar('demo [{bar}] {value}/{total} {task}', { quiet: opts.json });
+      release(() => bar.stop());
       const rows = await collectSample(
         { envs, server, store, browserKind: host.kind, endOnGoal: opts.endOnGoal },
         {

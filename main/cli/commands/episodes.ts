@@ -7,7 +7,7 @@ import { JudgmentStore } from '../../store/judgments.ts';
 import { EPISODE_STATUSES } from '../../store/lab.ts';
 import { describeProvenance, provenanceOf } from '../../store/provenance.ts';
 import { forTerminal } from '../terminal.ts';
-import { extraFamilies, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withEndOnGoalOption, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, formatColumns, intOption, openLab, printJson, withActionSetsOption, withBrowserOptions, withEndOnGoalOption, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, withTaskBrowser } from '../runtime.ts';
 
 interface EpisodeFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ActionSetFlags, AgentFlags {
   task: string;
@@ -38,17 +38,13 @@ export function registerEpisodeCommands(program: Command): void {
     ]);
     const { endpoint } = context;
     const store = openLab(cmd);
-    const server = await startTaskServer(extraFamilies(store.dir, opts));
-    const host = await startBrowser(opts).catch(async (err) => {
-      await server.stop();
-      throw err;
-    });
-    const env = new BrowserEnv(host, {
-      screenshots: !!opts.screenshots || !!endpoint?.vision,
-      ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}),
-      ...(opts.actions ? { actionSets: opts.actions } : {}),
-    });
-    await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
+    await withTaskBrowser(opts, extraFamilies(store.dir, opts), async ({ server, host, signal, release }) => {
+      const env = new BrowserEnv(host, {
+        screenshots: !!opts.screenshots || !!endpoint?.vision,
+        ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}),
+        ...(opts.actions ? { actionSets: opts.actions } : {}),
+      });
+      release(() => env.close());
       const agentConfig = agentConfigOf(opts.agent, opts.seed, context);
       const outcome = await runEpisode(
         {

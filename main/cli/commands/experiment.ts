@@ -12,7 +12,7 @@ import { ExperimentFolder } from '../../experiment/folder.ts';
 import type { ExperimentReport } from '../../experiment/report.ts';
 import { createReplay } from '../../experiment/replay.ts';
 import { compareExperiments, type Comparison } from '../../experiment/compare.ts';
-import { figure, formatColumns, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { figure, formatColumns, intOption, openLab, printJson, withBrowserOptions, type BrowserFlags, withTaskBrowser } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 import type { ExperimentInfo } from '../../../preload/views.ts';
 import type { LabStore } from '../../store/lab.ts';
@@ -78,13 +78,13 @@ export function registerExperimentCommand(program: Command): void {
     const [{ BrowserEnv }, { runExperiment }] = await Promise.all([
       import('../../environment/environment.ts'), import('../../experiment/pipeline.ts'),
     ]);
-    const server = await startTaskServer();
-    const host = await startBrowser(o);
-    const envs = Array.from({ length: Math.max(folder.config.collect.parallel, folder.config.eval.parallel) }, () => new BrowserEnv(host));
-    // One bar per stage (each has its own total); a stage's start and end stop the last one.
-    const bar = await progressBar('  {stage} [{bar}] {value}/{total} {note}', { quiet: o.json });
-    const stopBar = () => bar.stop();
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), stopBar], async (signal) => {
+    await withTaskBrowser(o, [], async ({ server, host, signal, release }) => {
+      const envs = Array.from({ length: Math.max(folder.config.collect.parallel, folder.config.eval.parallel) }, () => new BrowserEnv(host));
+      for (const e of envs) release(() => e.close());
+      // One bar per stage (each has its own total); a stage's start and end stop the last one.
+      const bar = await progressBar('  {stage} [{bar}] {value}/{total} {note}', { quiet: o.json });
+      const stopBar = () => bar.stop();
+      release(stopBar);
       const result = await runExperiment({ folder, store, server, envs, browserKind: host.kind }, {
         signal, until: o.until,
         onStage: (name, i, total, skipped) => {

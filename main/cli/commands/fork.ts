@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { forTerminal } from '../terminal.ts';
 import { agentContextFromFlags, withAgentOptions, withSignal, type AgentFlags } from '../agent-flags.ts';
 import { printOutcomeDetails } from './episodes.ts';
-import { extraFamilies, intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags } from '../runtime.ts';
+import { extraFamilies, intOption, openLab, printJson, withBrowserOptions, withMiniwobOption, type BrowserFlags, type ExtraTaskFlags, withTaskBrowser } from '../runtime.ts';
 
 interface ForkFlags extends BrowserFlags, ExtraTaskFlags, AgentFlags {
   step: number;
@@ -34,17 +34,13 @@ export function registerForkCommand(program: Command): void {
     const context = await agentContextFromFlags(opts);
     const [{ BrowserEnv }, { makeAgent, agentConfigOf }] = await Promise.all([import('../../environment/environment.ts'), import('../../agents/registry.ts')]);
     const task = plan.parent.header.task;
-    const server = await startTaskServer(extraFamilies(store.dir, opts));
-    const host = await startBrowser(opts).catch(async (err) => {
-      await server.stop();
-      throw err;
-    });
-    const env = new BrowserEnv(host, {
-      screenshots: !!opts.screenshots || plan.parent.header.env.screenshots || !!context.endpoint?.vision,
-      ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}),
-      ...plan.envOptions,
-    });
-    await withCleanup([() => server.stop(), () => host.close(), () => env.close()], async (signal) => {
+    await withTaskBrowser(opts, extraFamilies(store.dir, opts), async ({ server, host, signal, release }) => {
+      const env = new BrowserEnv(host, {
+        screenshots: !!opts.screenshots || plan.parent.header.env.screenshots || !!context.endpoint?.vision,
+        ...(opts.imageMaxSide ? { screenshotMaxSide: opts.imageMaxSide } : {}),
+        ...plan.envOptions,
+      });
+      release(() => env.close());
       const agentConfig = agentConfigOf(opts.agent, task.seed, context);
       const outcome = await forkEpisode(
         {

@@ -15,7 +15,7 @@ import { policySamples, writeSftSamples } from '../../policy/sft-data.ts';
 import { MINIWOB_TRAINING_SETS, POLICY_RECIPES, POLICY_RECIPE_NAMES, miniwobRecipeRun, miniwobTrainingTasks, recipeSftJob, type PolicyRecipeName } from '../../policy/recipe.ts';
 import { miniwobServing, miniwobTaskNames, servedMiniwobFamilies, type MiniwobServing } from '../../tasks/miniwob/loader.ts';
 import type { AttemptEvent } from '../../collection/retries.ts';
-import { intOption, openLab, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { intOption, openLab, printJson, withBrowserOptions, type BrowserFlags, withTaskBrowser } from '../runtime.ts';
 import { readTrainJob } from '../../models/train-state.ts';
 import { runSftJob } from './policy.ts';
 import { labPaths } from '../../store/layout.ts';
@@ -84,11 +84,11 @@ export function registerPolicyRecipeCommand(train: Command): void {
     const run = runs[0];
     // A resumed MiniWoB++ run keeps the tasks and settings it recorded; its checkout is the one given now (it may have moved).
     if (mw) say(miniwobResumed ? `MiniWoB++: resuming run ${mw.runId} on the tasks it recorded` : `MiniWoB++: oracle episodes of ${mw.picked.tasks.length} tasks, ${mw.seeds} training seeds each${mw.picked.skipped.length ? ` (${mw.picked.skipped.length} of --miniwob-tasks ${o.miniwobTasks} left out: no oracle, or not in the checkout)` : ''}`);
-    const server = await startTaskServer(mw ? servedMiniwobFamilies({ ...(miniwobRun?.config.miniwob ?? mw.serving), root: mw.serving.root }) : []);
-    const host = await startBrowser(o);
-    const envs = Array.from({ length: recipe.parallel }, () => new BrowserEnv(host));
-    const bar = await progressBar('collect [{bar}] {value}/{total} tasks', { quiet: o.json });
-    const collected = await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
+    const collected = await withTaskBrowser(o, mw ? servedMiniwobFamilies({ ...(miniwobRun?.config.miniwob ?? mw.serving), root: mw.serving.root }) : [], async ({ server, host, signal, release }) => {
+      const envs = Array.from({ length: recipe.parallel }, () => new BrowserEnv(host));
+      for (const e of envs) release(() => e.close());
+      const bar = await progressBar('collect [{bar}] {value}/{total} tasks', { quiet: o.json });
+      release(() => bar.stop());
       for (const r of runs) {
         const summary = await runCollection({ envs, server, store, browserKind: host.kind }, r, {
           signal,

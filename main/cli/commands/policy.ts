@@ -28,7 +28,7 @@ import type { Tier } from '../../tasks/types.ts';
 import type { miningReport } from '../../policy/mining.ts';
 import { CONFIRMATION_STATUSES } from '../../policy/mining-file.ts';
 import type { ConfirmationReport } from '../../evaluation/branching.ts';
-import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, startBrowser, startTaskServer, withActionSetsOption, withBrowserOptions, withCleanup, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type ExtraTaskFlags, int, labDir } from '../runtime.ts';
+import { addSamplingOptions, cancelOnSigint, intOption, parseSampling, type SamplingOpts, openLab, printJson, withActionSetsOption, withBrowserOptions, withTaskBrowser, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type ExtraTaskFlags, int, labDir } from '../runtime.ts';
 import { findMiniwobRoot, miniwobServing, miniwobTaskNames, servedMiniwobFamilies } from '../../tasks/miniwob/loader.ts';
 import { MINIWOB_TASK_SETS, notRunByReason, selectMiniwobTasks, type MiniwobServing } from '../../evaluation/miniwob.ts';
 import { isLabId, labPaths } from '../../store/layout.ts';
@@ -245,11 +245,11 @@ export function registerPolicyCommands(program: Command): void {
       ...(serving ? { miniwob: serving } : {}),
     };
     const evalId = o.resume ?? newEvalId();
-    const server = await startTaskServer(miniwob);
-    const host = await startBrowser(o);
-    const envs = Array.from({ length: request.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots, ...(o.actions ? { actionSets: o.actions } : {}) }));
-    const bar = await progressBar('eval [{bar}] {value}/{total} episodes, {ok} solved', { quiet: o.json });
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((e) => () => e.close()), () => bar.stop()], async (signal) => {
+    await withTaskBrowser(o, miniwob, async ({ server, host, signal, release }) => {
+      const envs = Array.from({ length: request.parallel }, () => new BrowserEnv(host, { screenshots: !!o.screenshots, ...(o.actions ? { actionSets: o.actions } : {}) }));
+      for (const e of envs) release(() => e.close());
+      const bar = await progressBar('eval [{bar}] {value}/{total} episodes, {ok} solved', { quiet: o.json });
+      release(() => bar.stop());
       let solved = 0;
       const report = await runEval({ envs, server, store, browserKind: host.kind }, request, {
         signal, evalId,
@@ -309,10 +309,9 @@ function registerMineCommand(program: Command): void {
     // (An evaluation recorded before request.json existed ran the built-in families only.)
     const requestOf = (id: string) => evalFiles(labPaths.eval(store.dir, id)).request;
     const served = o.eval.map((id) => (existsSync(requestOf(id)) ? readJsonFile(requestOf(id), EvalRequestFile, 'an evaluation request').miniwob : undefined)).find((m) => m);
-    const server = await startTaskServer(served ? servedMiniwobFamilies(served) : []);
-    const host = await startBrowser(o);
-    const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
-    await withCleanup([() => server.stop(), () => host.close(), ...envs.map((env) => () => env.close())], async (signal) => {
+    await withTaskBrowser(o, served ? servedMiniwobFamilies(served) : [], async ({ server, host, signal, release }) => {
+      const envs = Array.from({ length: o.parallel }, () => new BrowserEnv(host));
+      for (const e of envs) release(() => e.close());
       const r = await mineEvaluations({ envs, server, store, browserKind: host.kind, signal }, o.eval, miningPath, {
         confirm: !!o.confirm, confirmMax: o.confirmMax, branches: o.branches ?? 1, examplesPerMode: o.examples,
         onProgress: (phase, done, total, note) => {

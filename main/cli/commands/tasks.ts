@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { LabStore } from '../../store/lab.ts';
 import { maxStepsForTier } from '../../tasks/server.ts';
 import type { InstanceContext, TaskFamily, Tier } from '../../tasks/types.ts';
-import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags, intOption, openLab, tierOption, printJson, startBrowser, startTaskServer, withBrowserOptions, withCleanup, type BrowserFlags } from '../runtime.ts';
+import { extraFamilies, withEndOnGoalOption, withMiniwobOption, type EndOnGoalFlags, type ExtraTaskFlags, intOption, openLab, tierOption, printJson, withBrowserOptions, type BrowserFlags, withTaskBrowser } from '../runtime.ts';
 import { registerImportCommand } from './tasks-import.ts';
 import { progressBar } from '../progress.ts';
 import { formatMiniwobReport, pickMiniwobTasks, runMiniwobReport, type MiniwobValidateFlags } from './tasks-miniwob.ts';
@@ -58,13 +58,9 @@ async function validateMiniwob(opts: BrowserFlags & EndOnGoalFlags & ExtraTaskFl
   const families = pickMiniwobTasks(miniwobFamilies(opts.miniwob!, { episodeMaxTimeMs: opts.miniwobTime, keepHumanDisplay: opts.miniwobDisplay }), opts.task);
   const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
   const store = tmp ? new LabStore(tmp) : openLab(cmd);
-  const server = await startTaskServer(families);
-  const host = await startBrowser(opts).catch(async (err) => {
-    await server.stop();
-    throw err;
-  });
   let reports: Awaited<ReturnType<typeof runMiniwobReport>> = [];
-  await withCleanup([() => server.stop(), () => host.close(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
+  await withTaskBrowser(opts, families, async ({ server, host, signal, release }) => {
+    release(() => void (tmp && rmSync(tmp, { recursive: true, force: true })));
     reports = await runMiniwobReport(
       { host, server, store, browserKind: host.kind, signal, onEpisode: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`) },
       families,
@@ -159,13 +155,14 @@ export function registerTasksCommands(program: Command): void {
     const families = opts.family ? opts.family.map((n) => familyOrThrow(n, builtins)) : [...builtins.values()];
     const tmp = opts.record ? null : mkdtempSync(join(tmpdir(), 'lab-validate-'));
     const store = tmp ? new LabStore(tmp) : openLab(cmd);
-    const server = await startTaskServer();
-    const host = await startBrowser(opts);
-    const env = new BrowserEnv(host, {});
     const total = families.length * opts.seeds * (opts.random ? 2 : 1);
-    const bar = await progressBar('validate [{bar}] {value}/{total} {task}', { quiet: opts.json });
     const reports: FamilyReport[] = [];
-    await withCleanup([() => server.stop(), () => host.close(), () => env.close(), () => bar.stop(), () => void (tmp && rmSync(tmp, { recursive: true, force: true }))], async (signal) => {
+    await withTaskBrowser(opts, [], async ({ server, host, signal, release }) => {
+      release(() => void (tmp && rmSync(tmp, { recursive: true, force: true })));
+      const env = new BrowserEnv(host, {});
+      release(() => env.close());
+      const bar = await progressBar('validate [{bar}] {value}/{total} {task}', { quiet: opts.json });
+      release(() => bar.stop());
       bar.update(0, total, { task: '' });
       let done = 0;
       for (const f of families) {

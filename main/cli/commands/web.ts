@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { intOption, openLab, startBrowser, startTaskServer, withBrowserOptions, type BrowserFlags } from '../runtime.ts';
+import { intOption, openLab, startBrowser, withBrowserOptions, type BrowserFlags, startTaskBrowser } from '../runtime.ts';
 
 /** `npm run web`: the app in a browser, served on 127.0.0.1 at a host name of its own (`lab-<random>.localhost`) with a per-run token. */
 export function registerWebCommand(program: Command): void {
@@ -54,8 +54,7 @@ export function registerWebCommand(program: Command): void {
 async function recordSample(store: ReturnType<typeof openLab>, flags: BrowserFlags, signal: AbortSignal, progress: (done: number, total: number) => void): Promise<void> {
   process.stderr.write('web: the lab is empty; recording sample episodes (oracle and random agents, with screenshots) while the app is open...\n');
   const [{ BrowserEnv }, { collectSample }] = await Promise.all([import('../../environment/environment.ts'), import('../../collection/sample.ts')]);
-  const server = await startTaskServer();
-  const host = await startBrowser(flags);
+  const { server, host } = await startTaskBrowser(flags);
   const env = new BrowserEnv(host, { screenshots: true });
   try {
     await collectSample(
