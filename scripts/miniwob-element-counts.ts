@@ -216,7 +216,7 @@ async function measure(env: BrowserEnv, server: TaskServer, family: TaskFamily, 
 
 async function inPage(env: BrowserEnv, task: string, instruction: string): Promise<TargetGroups> {
   const expression = `${TARGETS_JS}(${JSON.stringify(task)}, ${JSON.stringify(instruction)})`;
-  const r = await env.session.send<{ result: { value?: TargetGroups }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.evaluate', { expression, returnByValue: true });
+  const r = await env.session.send('Runtime.evaluate', { expression, returnByValue: true });
   if (r.exceptionDetails) throw new Error(`target script: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
   return r.result.value ?? {};
 }

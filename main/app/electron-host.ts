@@ -56,7 +56,7 @@ export class ElectronHost implements BrowserHost {
     wc.once('destroyed', () => markClosed());
     dbg.once('detach', () => markClosed());
     const sessionOf = (sessionId: string): CdpSession => ({
-      send: (method, params) => (sessionId ? dbg.sendCommand(method, params ?? {}, sessionId) : dbg.sendCommand(method, params ?? {})),
+      send: (method, ...[params]) => (sessionId ? dbg.sendCommand(method, params ?? {}, sessionId) : dbg.sendCommand(method, params ?? {})),
       onEvent: (l) => {
         let set = listeners.get(sessionId);
         if (!set) listeners.set(sessionId, (set = new Set()));

@@ -31,7 +31,7 @@ export interface InputOutcome {
  */
 export async function elementAtPoint(env: BrowserEnv, x: number, y: number): Promise<PageElement | null> {
   const listed = new Map(env.elements.filter((e) => e.role !== 'text').map((e) => [e.id, e]));
-  const r = await env.session.send<{ result: { value: string[] } }>('Runtime.evaluate', {
+  const r = await env.session.send('Runtime.evaluate', {
     expression: `(() => { const ids = []; for (let el = document.elementFromPoint(${x}, ${y}); el; el = el.parentElement) { const id = el.getAttribute('data-lab-id'); if (id) ids.push(id); } return ids; })()`,
     returnByValue: true,
   });

@@ -4,13 +4,22 @@
  * Electron's `webContents.debugger` (../app/electron-host.ts).
  */
 
+import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 import type { RefusedRequests } from './policy-proxy.ts';
+
+/** Every CDP command by name, with its parameters and result (the devtools-protocol package, generated from Chromium's protocol definition). */
+type Commands = ProtocolMapping.Commands;
+export type CdpMethod = keyof Commands;
+/** A command's parameters as a tuple: [] for none, [P?] where they are optional, [P] where required. */
+export type CdpParams<M extends CdpMethod> = Commands[M]['paramsType'];
+export type CdpResult<M extends CdpMethod> = Commands[M]['returnType'];
 
 export type CdpEventListener = (method: string, params: any) => void;
 
 /** A CDP session scoped to one page target. */
 export interface CdpSession {
-  send<T = any>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** A command, its parameters and its result typed by the protocol: a misspelt method or a missing parameter is a compile error. */
+  send<M extends CdpMethod>(method: M, ...params: CdpParams<M>): Promise<CdpResult<M>>;
   /** Subscribe to all events of this session; returns an unsubscribe function. */
   onEvent(listener: CdpEventListener): () => void;
   /** Resolves when the target goes away (closed or crashed). */

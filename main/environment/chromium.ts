@@ -16,6 +16,9 @@ import {
   POPUP_EVENT,
   type BrowserHost,
   type CdpEventListener,
+  type CdpMethod,
+  type CdpParams,
+  type CdpResult,
   type CdpSession,
   type PageHandle,
 } from './cdp.ts';
@@ -174,11 +177,11 @@ class BrowserConnection {
     return new BrowserConnection(webSocketWire(ws));
   }
 
-  send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+  send<M extends CdpMethod>(method: M, params: CdpParams<M>[0] = {}, sessionId?: string): Promise<CdpResult<M>> {
     if (this.closedReason) return Promise.reject(new CdpClosedError(this.closedReason));
     const id = this.nextId++;
     const message = sessionId ? { id, method, params, sessionId } : { id, method, params };
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<CdpResult<M>>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, method });
       this.wire.send(JSON.stringify(message));
     });
@@ -252,8 +255,8 @@ class FlatSession implements CdpSession {
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
   }
 
-  send<T>(method: string, params?: Record<string, unknown>): Promise<T> {
-    return this.conn.send<T>(method, params, this.sessionId);
+  send<M extends CdpMethod>(method: M, ...[params]: CdpParams<M>): Promise<CdpResult<M>> {
+    return this.conn.send(method, params, this.sessionId);
   }
 
   onEvent(listener: CdpEventListener): () => void {
@@ -384,7 +387,7 @@ export class ChromiumHost implements BrowserHost {
     const proxy = await PolicyProxy.start();
     let contextId: string | undefined;
     try {
-      ({ browserContextId: contextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
+      ({ browserContextId: contextId } = await this.conn.send('Target.createBrowserContext', {
         disposeOnDetach: true,
         proxyServer: proxy.proxyServer,
         proxyBypassList: '<-loopback>',
@@ -432,7 +435,7 @@ export class ChromiumHost implements BrowserHost {
 
   /** Product and version of the browser, e.g. "Chrome/156.0.8078.73". */
   async version(): Promise<string> {
-    const v = await this.conn.send<{ product: string }>('Browser.getVersion');
+    const v = await this.conn.send('Browser.getVersion');
     return v.product;
   }
 
@@ -442,7 +445,7 @@ export class ChromiumHost implements BrowserHost {
     const proxy = this.proxied ? await PolicyProxy.start() : null;
     let browserContextId: string | undefined;
     try {
-      ({ browserContextId } = await this.conn.send<{ browserContextId: string }>('Target.createBrowserContext', {
+      ({ browserContextId } = await this.conn.send('Target.createBrowserContext', {
         disposeOnDetach: true,
         ...(proxy ? { proxyServer: proxy.proxyServer, proxyBypassList: '<-loopback>' } : {}),
       }));
@@ -456,13 +459,13 @@ export class ChromiumHost implements BrowserHost {
   }
 
   private async pageIn(browserContextId: string, viewport: { width: number; height: number }, proxy: PolicyProxy | null): Promise<PageHandle> {
-    const { targetId } = await this.conn.send<{ targetId: string }>('Target.createTarget', {
+    const { targetId } = await this.conn.send('Target.createTarget', {
       url: 'about:blank',
       browserContextId,
       width: viewport.width,
       height: viewport.height,
     });
-    const { sessionId } = await this.conn.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    const { sessionId } = await this.conn.send('Target.attachToTarget', { targetId, flatten: true });
     // Environment pages are untrusted: nothing they start may land on disk.
     await this.conn.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId }).catch(() => {});
     const session = new FlatSession(this.conn, sessionId);

@@ -127,7 +127,7 @@ export class BrowserEnv {
     this.state = new PageState(session, this.options.dialogs);
     // From here to the first step's observation, the page's load is what step 0 records.
     this.activity = new PageActivity(session);
-    const tree = await session.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
+    const tree = await session.send('Page.getFrameTree');
     this.state.mainFrameId = tree.frameTree.frame.id;
     // Before the first request: the page may reach its own and the task's origins on this machine,
     // no other port there. The proxy outside the browser decides (where the host has one); the
@@ -145,7 +145,7 @@ export class BrowserEnv {
     const deadline = Date.now() + this.options.stepTimeoutMs;
     let error: StepError | null = null;
     const navigatedAt = Date.now();
-    const nav = await session.send<{ errorText?: string }>('Page.navigate', { url: start.startUrl });
+    const nav = await session.send('Page.navigate', { url: start.startUrl });
     if (nav.errorText) error = { code: 'navigation_failed', message: `${nav.errorText} loading ${start.startUrl}` };
     else if ((await this.state.settle(deadline, this.options.settleQuietMs, navigatedAt)) === 'loading') {
       await session.send('Page.stopLoading').catch(() => {});
@@ -267,7 +267,7 @@ export class BrowserEnv {
         const session = this.session;
         const [{ elements }, info] = await Promise.all([
           observeElements(session, this.options.viewport, this.options.textLayout, this.frames?.list()),
-          session.send<{ result: { value: { url: string; title: string } } }>('Runtime.evaluate', {
+          session.send('Runtime.evaluate', {
             expression: '({ url: location.href, title: document.title })',
             returnByValue: true,
           }),
@@ -303,13 +303,13 @@ export class BrowserEnv {
       const maxSide = this.options.screenshotMaxSide;
       const scale = maxSide && maxSide < Math.max(width, height) ? maxSide / Math.max(width, height) : 1;
       if (scale === 1) {
-        const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+        const shot = await session.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
         return { png: Buffer.from(shot.data, 'base64'), width, height };
       }
       // A clip is in document coordinates: start it where the page is scrolled to, to get what is on screen.
-      const metrics = await session.send<{ cssVisualViewport: { pageX: number; pageY: number } }>('Page.getLayoutMetrics');
+      const metrics = await session.send('Page.getLayoutMetrics');
       const clip = { x: metrics.cssVisualViewport.pageX, y: metrics.cssVisualViewport.pageY, width, height, scale };
-      const shot = await session.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, clip });
+      const shot = await session.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, clip });
       return { png: Buffer.from(shot.data, 'base64'), width: Math.round(width * scale), height: Math.round(height * scale) };
     } finally {
       if (marks.length) await session.send('Runtime.evaluate', { expression: callExpression(removeMarks) });

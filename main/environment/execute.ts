@@ -129,7 +129,7 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
         return {};
       case 'go_back':
       case 'go_forward': {
-        const history = await session.send<{ currentIndex: number; entries: Array<{ id: number }> }>('Page.getNavigationHistory');
+        const history = await session.send('Page.getNavigationHistory');
         const index = history.currentIndex + (action.type === 'go_back' ? -1 : 1);
         const entry = history.entries[index];
         if (!entry) throw new ActionError('action_failed', action.type === 'go_back' ? 'there is no previous page' : 'there is no next page');
@@ -138,7 +138,7 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
       }
       case 'goto': {
         const url = checkGotoUrl(action.url, ctx.allowedOrigins);
-        const result = await session.send<{ errorText?: string }>('Page.navigate', { url });
+        const result = await session.send('Page.navigate', { url });
         if (result.errorText) throw new ActionError('navigation_failed', `${result.errorText} loading ${url}`);
         return {};
       }
@@ -233,7 +233,7 @@ async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: bool
   // Input events go to the page (the browser routes them into frames); the element is read in its own document.
   const frame = ctx.frames?.frameOfId(id);
   const session = frame?.session ?? ctx.session;
-  const found = await session.send<{ result: { objectId?: string; subtype?: string } }>('Runtime.evaluate', {
+  const found = await session.send('Runtime.evaluate', {
     expression: callExpression(findLabElement, id),
     objectGroup: OBJECT_GROUP,
   });
@@ -261,7 +261,7 @@ async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: bool
 }
 
 async function callOn<T>(session: CdpSession, objectId: string, fn: (...args: any[]) => unknown, args: unknown[]): Promise<T> {
-  const r = await session.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+  const r = await session.send(
     'Runtime.callFunctionOn',
     {
       objectId,

@@ -1,4 +1,5 @@
 /** Key names as Playwright and BrowserGym write them ("Enter", "Control+a") to CDP key events. */
+import type { Protocol } from 'devtools-protocol';
 
 interface KeyDef {
   key: string;
@@ -71,8 +72,8 @@ export function parseKeyChord(chord: string): KeyChord {
 }
 
 /** The CDP Input.dispatchKeyEvent calls that press and release a chord. */
-export function keyEvents(chord: KeyChord): Array<Record<string, unknown>> {
-  const events: Array<Record<string, unknown>> = [];
+export function keyEvents(chord: KeyChord): Protocol.Input.DispatchKeyEventRequest[] {
+  const events: Protocol.Input.DispatchKeyEventRequest[] = [];
   let held = 0;
   for (const m of chord.modifierDefs) {
     held |= MODIFIERS[m.key].bit;

@@ -132,9 +132,10 @@ export async function guardLoopback(
   const off = session.onEvent((method, params: any) => {
     if (method !== 'Fetch.requestPaused') return;
     const blocked = isBlockedRequest(params.request.url, allowed);
-    void session
-      .send(blocked ? 'Fetch.failRequest' : 'Fetch.continueRequest', blocked ? { requestId: params.requestId, errorReason: 'BlockedByClient' } : { requestId: params.requestId })
-      .catch(() => {}); // the page may be gone already
+    const answered = blocked
+      ? session.send('Fetch.failRequest', { requestId: params.requestId, errorReason: 'BlockedByClient' })
+      : session.send('Fetch.continueRequest', { requestId: params.requestId });
+    void answered.catch(() => {}); // the page may be gone already
   });
   await session.send('Fetch.enable', { patterns: FETCH_PATTERNS });
   return { via: 'fetch', dispose: off };

@@ -68,13 +68,15 @@ interface PageSources {
 /** One session's DOM snapshot and accessibility nodes (its same-origin frames' included). */
 async function readSources(session: CdpSession): Promise<PageSources> {
   const [snapshot, ax] = await Promise.all([
-    session.send<{ documents: SnapshotDoc[]; strings: string[] }>('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES }),
-    session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', {}),
+    session.send('DOMSnapshot.captureSnapshot', { computedStyles: SNAPSHOT_STYLES }),
+    session.send('Accessibility.getFullAXTree', {}),
   ]);
   // Same-origin frames: their accessibility trees come one frame at a time (only asked for when
   // the snapshot holds frame documents, so pages without frames pay nothing).
   const nodes = snapshot.documents.length > 1 ? [...ax.nodes, ...(await frameAXNodes(session))] : ax.nodes;
-  return { documents: snapshot.documents, strings: snapshot.strings, nodes };
+  // The protocol marks every array of a snapshot optional; Chromium sends those SnapshotDoc reads
+  // whenever the snapshot is taken with computed styles, as here.
+  return { documents: snapshot.documents as SnapshotDoc[], strings: snapshot.strings, nodes };
 }
 
 interface RemoteSources extends PageSources {
@@ -88,7 +90,7 @@ async function readRemoteFrame(frame: RemoteFrame): Promise<RemoteSources | null
   try {
     const [sources, owner] = await Promise.all([
       readSources(frame.session),
-      frame.parent.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId }),
+      frame.parent.send('DOM.getFrameOwner', { frameId: frame.frameId }),
     ]);
     return { ...sources, frame, owner: owner.backendNodeId };
   } catch {
@@ -172,7 +174,7 @@ interface FrameTree {
 
 /** The accessibility nodes of every child frame this session can read, node ids made unique per frame. */
 async function frameAXNodes(session: CdpSession): Promise<AXNode[]> {
-  const { frameTree } = await session.send<{ frameTree: FrameTree }>('Page.getFrameTree');
+  const { frameTree } = await session.send('Page.getFrameTree');
   const ids: string[] = [];
   const walk = (t: FrameTree) => {
     for (const c of t.childFrames ?? []) {
@@ -182,7 +184,7 @@ async function frameAXNodes(session: CdpSession): Promise<AXNode[]> {
   };
   walk(frameTree);
   const trees = await Promise.all(
-    ids.map((frameId) => session.send<{ nodes: AXNode[] }>('Accessibility.getFullAXTree', { frameId }).then((r) => r.nodes, () => [] as AXNode[])),
+    ids.map((frameId) => session.send('Accessibility.getFullAXTree', { frameId }).then((r) => r.nodes, () => [] as AXNode[])),
   );
   return trees.flatMap((list, k) => {
     const tag = (id: string) => `f${k}:${id}`;

@@ -68,7 +68,7 @@ export class RemoteFrames {
    */
   async offset(frame: RemoteFrame): Promise<{ x: number; y: number }> {
     const owner = await this.ownerBackendId(frame);
-    const box = await frame.parent.send<{ model: { content: number[] } }>('DOM.getBoxModel', { backendNodeId: owner });
+    const box = await frame.parent.send('DOM.getBoxModel', { backendNodeId: owner });
     const holder = [...this.frames.values()].find((f) => f.session === frame.parent);
     const base = holder ? await this.offset(holder) : { x: 0, y: 0 };
     return { x: base.x + box.model.content[0], y: base.y + box.model.content[1] };
@@ -76,7 +76,7 @@ export class RemoteFrames {
 
   /** The backend node id of the frame's <iframe> element, in its parent's document. */
   async ownerBackendId(frame: RemoteFrame): Promise<number> {
-    const owner = await frame.parent.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId });
+    const owner = await frame.parent.send('DOM.getFrameOwner', { frameId: frame.frameId });
     return owner.backendNodeId;
   }
 

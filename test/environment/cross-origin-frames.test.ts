@@ -92,7 +92,7 @@ test('a frame of another site is listed in place, its ids named by a frame prefi
   assert.ok(at('Inside the frame site.') < at(`[${button.id}] button "Frame button"`), text.join('\n'));
   assert.ok(at(`[${city.id}] textbox "City"`) < at('After the frame.'), text.join('\n'));
   // Boxes are in the page's coordinates: inside the <iframe>'s box (x 16 + 30 margin + 6 border).
-  const frame = await env.session.send<{ result: { value: { x: number; y: number; w: number; h: number } } }>('Runtime.evaluate', {
+  const frame = await env.session.send('Runtime.evaluate', {
     expression: `(() => { const r = document.getElementById('frame').getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; })()`,
     returnByValue: true,
   });

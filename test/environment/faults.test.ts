@@ -65,7 +65,7 @@ test('window.open and target=_blank popups are closed and recorded as popup_bloc
     assert.equal(r.error?.code, 'popup_blocked', name);
     assert.equal(r.observation.title, 'Faults', 'the agent stays on its page');
     // Chromium lists a closed target for a moment after Target.closeTarget returns (seen under load).
-    const popupListed = async () => (await host['conn'].send<{ targetInfos: Array<{ type: string; url: string }> }>('Target.getTargets'))
+    const popupListed = async () => (await host['conn'].send('Target.getTargets'))
       .targetInfos.some((t) => t.type === 'page' && t.url.endsWith('/second.html'));
     const deadline = Date.now() + 5_000;
     while ((await popupListed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -20,7 +20,7 @@ try {
   await page.session.send('Page.navigate', { url: 'chrome://sandbox' });
   await Promise.race([loaded, new Promise((r) => setTimeout(r, 5000))]);
   await new Promise((r) => setTimeout(r, 300)); // the page fills its table from script after load
-  const { result } = await page.session.send<{ result: { value: string } }>('Runtime.evaluate', { expression: 'document.body.innerText' });
+  const { result } = await page.session.send('Runtime.evaluate', { expression: 'document.body.innerText' });
   await page.dispose();
 
   const server = await new TaskServer(new Map([['counter', counterFamily]])).start();
