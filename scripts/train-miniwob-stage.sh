@@ -2,7 +2,8 @@
 # The MiniWoB++ stage: fine-tunes a policy (INIT, default the shipped policy) on oracle episodes of
 # the MiniWoB++ tasks of the 56-task set that have an oracle (51; main/tasks/miniwob/oracles),
 # on their training seeds, mixed with oracle episodes of the nine training families and the
-# factbook drill so that the built-in sites are not forgotten. Run in a lab of its own: its dataset
+# factbook drill so that the built-in sites are not forgotten (46 minutes on two cores shared with
+# another job, 2026-12-07: 17 collecting, 29 training). Run in a lab of its own: its dataset
 # takes every oracle episode of the lab.
 #   1. oracle episodes on training seeds: MINIWOB_SEEDS per MiniWoB++ task (default 20), 30 per
 #      training family at tier 1, factbook 200 at tier 1;
