@@ -384,15 +384,22 @@ export class BrowserEnv {
     const prepared = (async () => {
       const page = await this.host.newPage(this.options.viewport);
       const session = page.session;
-      await Promise.all([
-        session.send('Page.enable'),
-        session.send('Runtime.enable'),
-        // Browser-side messages (failed loads, interventions) for the step's console record.
-        session.send('Log.enable').catch(() => {}),
-        session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
-        session.send('Inspector.enable').catch(() => {}),
-        session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installSettleTracker) }),
-      ]);
+      try {
+        await Promise.all([
+          session.send('Page.enable'),
+          session.send('Runtime.enable'),
+          // Browser-side messages (failed loads, interventions) for the step's console record.
+          session.send('Log.enable').catch(() => {}),
+          session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+          session.send('Inspector.enable').catch(() => {}),
+          session.send('Page.addScriptToEvaluateOnNewDocument', { source: callExpression(installSettleTracker) }),
+        ]);
+      } catch (err) {
+        // A page whose browser went away while it was being set up: nobody will hold it, so its
+        // context and its network proxy (a listening socket of this process) are released here.
+        await page.dispose().catch(() => {});
+        throw err;
+      }
       return page;
     })();
     prepared.catch(() => {}); // a spare that failed is replaced at the next reset

@@ -105,7 +105,10 @@ test('the observation after fill shows a menu that opens 300 ms later', async ()
   const obs = await open('delayed-menu.html');
   const r = await env.step(`fill('${find(obs, 'textbox', 'City').id}', 'Bo')`);
   assert.equal(r.error, null);
-  assert.ok(r.timing.settleMs >= 250, `settle waited ${r.timing.settleMs} ms`);
+  // The menu's 300 ms timer starts at the input event, inside the action; under load the action
+  // itself can take 50 ms or more, so settle is held to the span of both (the fresh-clone suite
+  // beside a training run once measured settle at 249.8 ms with the menu shown, as it should be).
+  assert.ok(r.timing.actionMs + r.timing.settleMs >= 250, `action ${r.timing.actionMs} ms + settle ${r.timing.settleMs} ms`);
   const suggestions = r.observation.elements.filter((e) => e.role === 'generic').map((e) => e.name);
   assert.deepEqual(suggestions, ['Boston', 'Bogota', 'Bordeaux']);
   const pick = await env.step(`click('${find(r.observation, 'generic', 'Bogota').id}')`);
