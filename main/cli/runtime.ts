@@ -138,7 +138,8 @@ export async function withTaskBrowser<T>(flags: BrowserFlags, extra: TaskFamily[
   const { server, host } = await startTaskBrowser(flags, extra);
   const releases: Array<() => Promise<void> | void> = [];
   const releaseAll = async () => {
-    for (const r of releases.reverse()) await Promise.resolve(r()).catch(() => {});
+    // One that fails (even by throwing at once) does not keep the others from running.
+    for (const r of releases.reverse()) await (async () => r())().catch(() => {});
   };
   return withCleanup([() => server.stop(), () => host.close(), releaseAll], (signal) =>
     fn({ server, host, signal, release: (cleanup) => void releases.push(cleanup) }));
