@@ -161,14 +161,13 @@ export function freezeStates(
   lab: LabStore,
   job: { statesFile: string; states: StateSource; confirmedOnly: boolean; heldoutShare: number; routineShare: number; seed: number },
   from: { miningPath?: string; sftSamples: string },
-): { states: number; critical: number; frozenNow: boolean } {
-  const frozenNow = !existsSync(job.statesFile);
+): { states: number; critical: number } {
   let states: SalvageState[];
-  if (frozenNow) {
+  if (!existsSync(job.statesFile)) {
     if ((job.states === 'all' || job.routineShare > 0) && !existsSync(from.sftSamples)) throw new Error(`${from.sftSamples}: the SFT policy's training samples (routine states) are missing`);
     states = salvageStates(lab, { source: job.states, miningPath: from.miningPath, confirmedOnly: job.confirmedOnly, heldoutShare: job.heldoutShare, routineShare: job.routineShare, seed: job.seed, sftSamples: from.sftSamples });
     mkdirSync(dirname(job.statesFile), { recursive: true });
     writeStates(job.statesFile, states);
   } else states = readStates(job.statesFile);
-  return { states: states.length, critical: states.filter((s) => s.kind === 'critical').length, frozenNow };
+  return { states: states.length, critical: states.filter((s) => s.kind === 'critical').length };
 }
