@@ -15,7 +15,7 @@ import type { SplitRatios } from '../main/datasets/split.ts';
 import type { ExportFormat, ExportResult } from '../main/datasets/export/index.ts';
 import type { DecodeMode, TokenSource } from '../main/decode/index.ts';
 import type {
-  BenchEntry, CollectionRunInfo, Comparison, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
+  BenchEntry, SizeCurveEntry, CollectionRunInfo, Comparison, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecideResult, DecodeBenchRequest, DecodeInfo, DemoStart,
   EpisodeComparison, ForkRequest, EpisodeRow, ExperimentInfo, ExperimentPresetInfo, StartExperimentRequest, FreezeReviewResult, GridColumns, LabInfo, LiveDecodeRequest, LiveDecodeResult, ResultsGrid, ResultsScope,
   ReviewDraft, ReviewTask, SalvagePoint, ScopeInfo, SftPoint, TaskInfo, TrainingList, TrainingRunData,
 } from './views.ts';
@@ -98,6 +98,8 @@ export interface LabApi {
   checkReviewDraft(dataset: string): Promise<FreezeWarning[]>;
   decodeInfo(): Promise<DecodeInfo>;
   listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }>;
+  /** `bench sizes` reports: resources/models/bench-sizes.json first, then the lab's, newest first. */
+  listSizeCurves(): Promise<{ curves: SizeCurveEntry[]; errors: string[] }>;
   /** Run `bench decode` in the main process; progress arrives as decodeBenchProgress events. */
   startDecodeBench(request: DecodeBenchRequest): Promise<{ benchId: string }>;
   /** AR then SDSAT on one prompt; tokens stream as decodeLoop events, results as decodeDone. */
@@ -162,7 +164,7 @@ export const METHODS: readonly LabMethod[] = [
   'info', 'listEpisodes', 'readEpisode', 'readLabels', 'editLabels', 'compareEpisodes', 'listResultScopes', 'resultsGrid', 'listTasks', 'startReplay', 'replayNext', 'cancelReplay',
   'startDemo', 'demoInput', 'cancelDemo', 'startFork', 'cancelFork', 'startForkDemo', 'listDatasets', 'previewDataset', 'createDataset', 'startExport', 'cancelExport',
   'listCollectionRuns', 'readReviewTask', 'reviewDecide', 'readReviewDraft', 'freezeReviewDraft', 'checkReviewDraft',
-  'decodeInfo', 'listDecodeBenches', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
+  'decodeInfo', 'listDecodeBenches', 'listSizeCurves', 'startDecodeBench', 'startLiveDecode', 'cancelDecode',
   'listTraining', 'readTrainingRun', 'watchTrainingRun', 'unwatchTraining',
   'listExperiments', 'readExperiment', 'compareExperiments', 'startExperiment', 'replayExperiment', 'resumeExperiment', 'cancelExperiment',
   'readDatasetVersion',

@@ -11,6 +11,7 @@ import type { DatasetFilter } from '../main/datasets/filter.ts';
 import type { FreezeWarning } from '../main/datasets/freeze-checks.ts';
 import type { DatasetStats } from '../main/datasets/manifest.ts';
 import type { BenchReport } from '../main/decode/bench.ts';
+import type { SizeCurveReport } from '../main/decode/size-curve-report.ts';
 import type { DecodeMode, DecodeStats, Sampling, TokenSource, summarize } from '../main/decode/index.ts';
 import type { PageElement } from '../main/environment/types.ts';
 import type { Interval } from '../main/common/stats.ts';
@@ -485,6 +486,14 @@ export interface BenchEntry {
   source: 'shipped' | 'run';
   path: string;
   report: BenchReport;
+}
+
+/** A `bench sizes` report: SDSAT against model size (the one shipped beside the models, or one run in this lab). */
+export interface SizeCurveEntry {
+  id: string;
+  source: 'shipped' | 'run';
+  path: string;
+  report: SizeCurveReport;
 }
 
 export interface DecodeInfo {

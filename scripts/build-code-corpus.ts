@@ -10,9 +10,17 @@
  *
  * The text files are large and rebuilt on demand (git ignores them); prompts and sources.json are
  * committed. Usage: npx tsx scripts/build-code-corpus.ts
+ *
+ * With --large it builds resources/corpus/npm-code-large/ (train.txt, validation.txt, sources.json)
+ * for the larger models of the size curve (scripts/train-code-sizes.sh): the same packages first, in
+ * the same order and with the same file split, then every other package in node_modules as training
+ * text (validation.txt stays the small corpus's, so validation losses compare). The held-out packages stay out, so every size is measured on the same unseen prompts
+ * (npm-code's prompts.jsonl and heldout-prompts.jsonl, whose files are validation or held out in
+ * both corpora); a file whose exact text was already taken (a held-out module vendored elsewhere)
+ * is skipped.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT, resourcePath } from '../main/paths.ts';
 
@@ -49,7 +57,33 @@ const SOURCES: Source[] = [
 const PACKAGE_CAP = 1_200_000;
 const FILE_MAX_BYTES = 200_000;
 const SEP = '\n<|endoftext|>\n';
-const OUT = resourcePath('corpus', 'npm-code');
+const LARGE = process.argv.includes('--large');
+const OUT = resourcePath('corpus', LARGE ? 'npm-code-large' : 'npm-code');
+
+/** Every package folder in node_modules (scoped ones as @scope/name), sorted. */
+function installedPackages(): string[] {
+  const root = join(PROJECT_ROOT, 'node_modules');
+  return readdirSync(root).sort().flatMap((name) => {
+    if (name.startsWith('.')) return [];
+    if (name.startsWith('@')) return readdirSync(join(root, name)).sort().map((sub) => `${name}/${sub}`);
+    return [name];
+  }).filter((pkg) => existsSync(join(root, pkg, 'package.json')));
+}
+
+/**
+ * Validation files come from the listed packages only, so the large corpus's validation.txt is the
+ * small one's and validation losses compare across sizes; other packages are training text whole.
+ */
+function listedPackage(pkg: string): boolean {
+  return SOURCES.some((s) => s.pkg === pkg);
+}
+
+/** The large corpus: the listed packages first (same roles), then every other installed one as training text. */
+function sourcesToRead(): Source[] {
+  if (!LARGE) return SOURCES;
+  const listed = new Set(SOURCES.map((s) => s.pkg));
+  return [...SOURCES, ...installedPackages().filter((pkg) => !listed.has(pkg)).map((pkg): Source => ({ pkg, roots: ['.'], role: 'train' }))];
+}
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];
@@ -120,11 +154,12 @@ const parts = { train: [] as string[], validation: [] as string[], heldout: [] a
 const validationFiles: { id: string; text: string }[] = [];
 const heldoutFiles: { id: string; text: string }[] = [];
 const sources: object[] = [];
-for (const source of SOURCES) {
+for (const source of sourcesToRead()) {
   const root = join(PROJECT_ROOT, 'node_modules', source.pkg);
   let chars = 0;
   let files = 0;
   for (const dir of source.roots) {
+    if (!existsSync(join(root, dir))) continue;
     for (const path of listFiles(join(root, dir))) {
       if (chars >= PACKAGE_CAP) break;
       const text = clean(readFileSync(path, 'utf8'));
@@ -136,7 +171,7 @@ for (const source of SOURCES) {
       if (source.role === 'heldout') {
         parts.heldout.push(text);
         heldoutFiles.push({ id, text });
-      } else if (isValidation(id)) {
+      } else if (listedPackage(source.pkg) && isValidation(id)) {
         parts.validation.push(text);
         validationFiles.push({ id, text });
       } else parts.train.push(text);
@@ -144,14 +179,17 @@ for (const source of SOURCES) {
       files++;
     }
   }
-  sources.push({ package: source.pkg, ...packageInfo(source.pkg), role: source.role, roots: source.roots, files, chars });
+  if (files > 0 || !LARGE) sources.push({ package: source.pkg, ...packageInfo(source.pkg), role: source.role, roots: source.roots, files, chars });
 }
 
 mkdirSync(OUT, { recursive: true });
-for (const [name, texts] of Object.entries(parts)) writeFileSync(join(OUT, `${name}.txt`), texts.join(SEP));
+for (const [name, texts] of Object.entries(parts)) if (!(LARGE && name === 'heldout')) writeFileSync(join(OUT, `${name}.txt`), texts.join(SEP));
 const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-writeFileSync(join(OUT, 'prompts.jsonl'), jsonl(cutPrompts(validationFiles, 32, 'v')));
-writeFileSync(join(OUT, 'heldout-prompts.jsonl'), jsonl(cutPrompts(heldoutFiles, 32, 'h')));
+// The large corpus is measured on npm-code's prompts (see above): it writes none of its own.
+if (!LARGE) {
+  writeFileSync(join(OUT, 'prompts.jsonl'), jsonl(cutPrompts(validationFiles, 32, 'v')));
+  writeFileSync(join(OUT, 'heldout-prompts.jsonl'), jsonl(cutPrompts(heldoutFiles, 32, 'h')));
+}
 writeFileSync(join(OUT, 'sources.json'), JSON.stringify({ packageCap: PACKAGE_CAP, sources }, null, 2) + '\n');
 const size = (xs: string[]) => xs.join(SEP).length;
 process.stdout.write(`train ${size(parts.train)} chars, validation ${size(parts.validation)}, heldout ${size(parts.heldout)} (${sources.length} packages)\n`);

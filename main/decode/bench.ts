@@ -12,9 +12,12 @@ import { emptyStats, summarize, type DecodeStats, type GenerateOptions, type Gen
 
 export { benchRowSchema, benchReportSchema, readBenchReport, type BenchRow, type BenchReport } from './bench-report.ts';
 
-/** Most tokens one loop can emit: two-pass SDSAT the exact token, k drafts and a bonus; one-pass and lookup k drafts and a bonus. */
+/**
+ * Most tokens one loop can emit: the two-pass modes (sdsat and its trees) the exact token, k drafts
+ * and a bonus; one-pass and lookup k drafts and a bonus.
+ */
 export function maxTokensPerLoop(mode: string, k: number): number {
-  return mode === 'sdsat' ? k + 2 : k + 1;
+  return mode === 'sdsat' || mode === 'sdsat-tree' || mode === 'merged-tree' ? k + 2 : k + 1;
 }
 
 export { DEFAULT_PROMPTS, readPrompts } from './prompts.ts';

@@ -16,6 +16,7 @@ export function createDecoder(loaded: Pick<LoadedModel, 'model' | 'sat'>, mode: 
   if (mode === 'lookup' || mode === 'lookup-tree') return new LookupDecoder(loaded.model, k ?? loaded.sat?.k ?? DEFAULT_LOOKUP_K, mode === 'lookup-tree' ? DEFAULT_LOOKUP_BRANCHES : 1);
   if (!loaded.sat) throw new Error('this model has no SAT tokens: train it with `lab train sdsat` or use --mode ar');
   if (mode === 'sdsat-one-pass' || mode === 'sdsat-lookup') return new SdsatOnePassDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k, mode === 'sdsat-lookup');
+  if (mode === 'merged-tree') return new SdsatDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k, DEFAULT_TREE_WIDTHS, DEFAULT_LOOKUP_BRANCHES);
   return new SdsatDecoder(loaded.model, loaded.sat, k ?? loaded.sat.k, mode === 'sdsat-tree' ? DEFAULT_TREE_WIDTHS : undefined);
 }
 

@@ -18,6 +18,11 @@
  * SAT's second choice is right often enough to pay for its row when a verification pass over more
  * positions costs little more than one over a few. Greedy output still equals AR's; under nucleus
  * sampling the tree is verified by the match-the-sample rule (exact).
+ *
+ * `merged-tree` (copy branches given): pass 2's tree also holds the continuations copied from the
+ * context after t (./lookup.ts), merged with the SATs' candidates into one trie, copied ones leading
+ * (when the context repeats itself a copy is the likelier draft). Drafts from both sources for one
+ * pass: SATs that learned the text's next tokens and copies of text it repeats. Exactness as above.
  */
 import type { SatSettings } from '../models/checkpoint.ts';
 import type { TransformerLM } from '../models/model.ts';
@@ -26,7 +31,8 @@ import { closeCache, Emitter, openCache, satIdsFor } from './generation.ts';
 import { BONUS, RESAMPLED, emptyStats, type Decoder, type GenerateOptions, type GenerateResult, type TokenSource } from './types.ts';
 import { Chooser } from './verify.ts';
 import { topTokens } from './sampling.ts';
-import { productTree, verifyTree } from './tree.ts';
+import { branchesOf, productTree, trieOf, verifyTree } from './tree.ts';
+import { lookupContinuations } from './lookup.ts';
 
 /**
  * `sdsat-tree`'s candidates per draft depth; a depth beyond the list drafts the top token only. The
@@ -37,14 +43,18 @@ import { productTree, verifyTree } from './tree.ts';
 export const DEFAULT_TREE_WIDTHS: readonly number[] = [3];
 
 export class SdsatDecoder implements Decoder {
-  readonly mode: 'sdsat' | 'sdsat-tree';
+  readonly mode: 'sdsat' | 'sdsat-tree' | 'merged-tree';
   private readonly satIds: number[];
 
-  /** @param widths verify a tree of the SAT rows' top candidates (`sdsat-tree`) instead of one draft per row */
-  constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number, readonly widths?: readonly number[]) {
+  /**
+   * @param widths verify a tree of the SAT rows' top candidates (`sdsat-tree`) instead of one draft per row
+   * @param copyBranches merge this many continuations copied from the context into that tree (`merged-tree`)
+   */
+  constructor(private readonly model: TransformerLM, sat: SatSettings, readonly k: number, readonly widths?: readonly number[], readonly copyBranches = 0) {
     this.satIds = satIdsFor(model, sat, k);
     if (widths?.some((w) => !(w >= 1))) throw new Error('tree widths must be at least 1');
-    this.mode = widths ? 'sdsat-tree' : 'sdsat';
+    if (copyBranches && !widths) throw new Error('copied branches are merged into a SAT tree: give tree widths');
+    this.mode = copyBranches ? 'merged-tree' : widths ? 'sdsat-tree' : 'sdsat';
   }
 
   async generate(promptIds: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
@@ -53,6 +63,8 @@ export class SdsatDecoder implements Decoder {
     const stats = emptyStats(this.mode, promptIds.length, this.k);
     const pick = new Chooser(options.sampling ?? { kind: 'greedy' }, model.config.vocabSize, new Rng(options.seed ?? 0), options.constraint);
     const { cache, pending: first } = openCache(model, promptIds, options, stats);
+    // The sequence so far, ending with `pending`, where `merged-tree` looks its copies up.
+    const seq = this.copyBranches ? [...promptIds] : [];
     try {
       let pending = first;
       const out = new Emitter(options);
@@ -67,6 +79,7 @@ export class SdsatDecoder implements Decoder {
           stats.forwardPasses++;
           stats.loops++;
           pending = pick.choose(logits, 0, out.tokens);
+          if (this.copyBranches) seq.push(pending);
           if (!out.push(pending)) break;
           const wait = out.loopEnded();
           if (wait) await wait;
@@ -87,7 +100,11 @@ export class SdsatDecoder implements Decoder {
         if (this.widths) {
           const widths = rows.map((r) => this.widths![r - 1] ?? 1);
           const candidates = rows.map((r, d) => topTokens(p1, r * model.config.vocabSize, model.config.vocabSize, widths[d]));
-          verified = verifyTree(model, cache, t, productTree(candidates, widths), pick, out.tokens, stats);
+          const satTree = productTree(candidates, widths);
+          const tree = this.copyBranches
+            ? trieOf([...lookupContinuations([...seq, t], k, this.copyBranches), ...branchesOf(satTree)])
+            : satTree;
+          verified = verifyTree(model, cache, t, tree, pick, out.tokens, stats);
         } else {
           const drafts = pick.drafts(p1, rows);
           const p2 = model.forward([[t, ...drafts.tokens]], cache).logits;
@@ -96,6 +113,7 @@ export class SdsatDecoder implements Decoder {
           cache.rollback(P + 2 + accepted);
           verified = { accepted: drafts.tokens.slice(0, accepted), next, source: accepted === k ? BONUS : RESAMPLED };
         }
+        if (this.copyBranches) seq.push(t, ...verified.accepted, verified.next);
         if (!out.pushVerified(verified.accepted, verified.accepted.length, verified.next, verified.source)) break;
         pending = verified.next;
         const wait = out.loopEnded();

@@ -75,6 +75,22 @@ export function productTree(candidates: readonly (readonly number[])[], widths: 
 }
 
 /**
+ * Every root-to-leaf branch of a tree as a token sequence, leading branch first: with trieOf, trees
+ * from different drafters merge into one (shared prefixes become shared nodes).
+ */
+export function branchesOf(tree: DraftTree): number[][] {
+  const hasChild = new Set(tree.parent);
+  const out: number[][] = [];
+  tree.tokens.forEach((_, leaf) => {
+    if (hasChild.has(leaf)) return;
+    const branch: number[] = [];
+    for (let node = leaf; node >= 0; node = tree.parent[node]) branch.unshift(tree.tokens[node]);
+    out.push(branch);
+  });
+  return out;
+}
+
+/**
  * The layout of [root, ...tree.tokens] after a cache of `past` entries: the root at position
  * `past`, a node at past + 1 + depth; every row sees the cache, the root, its ancestors and itself,
  * and a node's predecessor (for a copy pointer's keys) is its parent.

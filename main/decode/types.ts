@@ -3,13 +3,14 @@
 import type { PromptCache } from './prompt-cache.ts';
 
 // Here rather than in ./index.ts so the CLI can name the modes in its help without loading TF.js.
-export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'sdsat-tree' | 'lookup' | 'lookup-tree' | 'sdsat-lookup';
+export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'sdsat-tree' | 'lookup' | 'lookup-tree' | 'sdsat-lookup' | 'merged-tree';
 /**
  * `lookup` drafts by copying from the context (./lookup.ts) and needs no SAT tokens;
  * `sdsat-lookup` is one-pass SDSAT with copied drafts preferred where there are any; the `-tree`
- * modes verify several candidates per loop under a tree mask (./tree.ts).
+ * modes verify several candidates per loop under a tree mask (./tree.ts); `merged-tree` verifies
+ * the SATs' candidates and the copied continuations in one tree (two-pass, as `sdsat-tree`).
  */
-export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass', 'sdsat-tree', 'lookup', 'lookup-tree', 'sdsat-lookup'];
+export const DECODE_MODES: readonly DecodeMode[] = ['ar', 'sdsat', 'sdsat-one-pass', 'sdsat-tree', 'lookup', 'lookup-tree', 'sdsat-lookup', 'merged-tree'];
 
 /**
  * What `bench decode` and the dashboard's benchmark compare with AR unless told: SAT drafts and

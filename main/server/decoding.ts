@@ -11,22 +11,25 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROJECT_ROOT } from '../paths.ts';
+import { PROJECT_ROOT, resourcePath } from '../paths.ts';
 import { SHIPPED_MODEL, type DecodingModel } from '../decode/models.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
 import { DEFAULT_BENCH_MODES, summarize, type DecodeMode, type Sampling, type TokenSource } from '../decode/types.ts';
 import { readBenchReport, type BenchReport } from '../decode/bench-report.ts';
+import { readSizeCurveReport } from '../decode/size-curve-report.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 import { defaultDecoder } from '../decode/default-mode.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ../decode/bench.ts), not with the
 // service: `lab web` starts without them.
-import type { BenchEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
+import type { BenchEntry, SizeCurveEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 import { labPaths } from '../store/layout.ts';
 import type { Emit } from './lab-parts.ts';
 import { modelFiles } from '../store/lab-files.ts';
 
 const YIELD_EVERY_MS = 25;
+/** The size curve measured on the shipped model family (`lab bench sizes --out`, docs/benchmarks.md). */
+export const SHIPPED_SIZE_CURVE = resourcePath('models', 'bench-sizes.json');
 type RunDecodeBench = typeof import('../decode/bench.ts').runDecodeBench;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -88,6 +91,25 @@ export class DecodingLab {
       for (const f of readdirSync(this.benchDir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(this.benchDir, f));
     }
     return { benches, errors };
+  }
+
+  /** The size curve shipped beside the models, then the lab's `bench sizes` runs, newest first; unreadable files are listed as errors. */
+  listSizeCurves(): { curves: SizeCurveEntry[]; errors: string[] } {
+    const curves: SizeCurveEntry[] = [];
+    const errors: string[] = [];
+    const add = (id: string, source: SizeCurveEntry['source'], path: string) => {
+      try {
+        curves.push({ id, source, path: relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path), report: readSizeCurveReport(path) });
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    };
+    if (existsSync(SHIPPED_SIZE_CURVE)) add('shipped', 'shipped', SHIPPED_SIZE_CURVE);
+    const dir = labPaths.sizeCurves(this.labDir);
+    if (existsSync(dir)) {
+      for (const f of readdirSync(dir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(dir, f));
+    }
+    return { curves, errors };
   }
 
   async startBench(req: DecodeBenchRequest): Promise<{ benchId: string }> {

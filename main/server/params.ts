@@ -44,7 +44,7 @@ const sampling = z.discriminatedUnion('kind', [
 ]);
 
 /** The drafting modes a benchmark or live decode may ask for (AR always runs beside them). */
-const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass', 'sdsat-tree', 'lookup', 'lookup-tree', 'sdsat-lookup']);
+const sdsatMode = z.enum(['sdsat', 'sdsat-one-pass', 'sdsat-tree', 'lookup', 'lookup-tree', 'sdsat-lookup', 'merged-tree']);
 
 const decodeBenchRequest = z.object({
   ks: z.array(z.number().int().min(1)).min(1),
@@ -104,6 +104,7 @@ export const PARAMS = {
   checkReviewDraft: z.tuple([id]),
   decodeInfo: none,
   listDecodeBenches: none,
+  listSizeCurves: none,
   startDecodeBench: z.tuple([decodeBenchRequest]),
   startLiveDecode: z.tuple([liveDecodeRequest]),
   cancelDecode: z.tuple([id]),

@@ -6,7 +6,7 @@ import { actionTargetProblem } from '../environment/action-target.ts';
 import { EventEmitter } from 'node:events';
 import type { LabApi, LabEventName, LabEvents } from '../../preload/api.ts';
 import type {
-  BenchEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
+  BenchEntry, SizeCurveEntry, CollectionRunInfo, DatasetPreview, DatasetVersionDetail, DatasetVersionInfo, DecideRequest, DecodeBenchRequest, DecodeInfo, DemoStart, EpisodeComparison,
   EpisodeRow, ForkRequest, ExperimentInfo, ExperimentPresetInfo, GridColumns, StartExperimentRequest, LabInfo, LiveDecodeRequest, ResultsGrid, ResultsScope, ScopeInfo, TaskInfo, TrainingList, TrainingRunData,
 } from '../../preload/views.ts';
 import type { LabStore } from '../store/lab.ts';
@@ -263,6 +263,10 @@ export class LabService implements LabApi {
 
   async listDecodeBenches(): Promise<{ benches: BenchEntry[]; errors: string[] }> {
     return this.decoding.listBenches();
+  }
+
+  async listSizeCurves(): Promise<{ curves: SizeCurveEntry[]; errors: string[] }> {
+    return this.decoding.listSizeCurves();
   }
 
   async startDecodeBench(request: DecodeBenchRequest): Promise<{ benchId: string }> {

@@ -62,6 +62,8 @@ export const labPaths = {
   datasets: (lab: string) => join(lab, 'datasets'),
   exports: (lab: string) => join(lab, 'exports'),
   decodeBenchmarks: (lab: string) => join(lab, 'bench', 'decode'),
+  /** `lab bench sizes` reports (../decode/size-curve-report.ts), which the decoding dashboard lists. */
+  sizeCurves: (lab: string) => join(lab, 'bench', 'sizes'),
   trainingRegistry: (lab: string) => join(lab, 'policies.jsonl'),
   reflections: (lab: string) => join(lab, 'reflections'),
   reflectionFile: (lab: string, id: string) => join(lab, 'reflections', `${checkLabId(id, 'reflection')}.json`),

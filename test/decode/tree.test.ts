@@ -4,7 +4,8 @@ import { AutoregressiveDecoder, LookupDecoder, SdsatDecoder, createDecoder } fro
 import { lookupContinuations } from '../../main/decode/lookup.ts';
 import { topTokens } from '../../main/decode/sampling.ts';
 import { DEFAULT_TREE_WIDTHS } from '../../main/decode/sdsat.ts';
-import { productTree, treeLayout, trieOf, verifyTree } from '../../main/decode/tree.ts';
+import { branchesOf, productTree, treeLayout, trieOf, verifyTree } from '../../main/decode/tree.ts';
+import { DEFAULT_LOOKUP_BRANCHES } from '../../main/decode/index.ts';
 import { Chooser } from '../../main/decode/verify.ts';
 import { emptyStats } from '../../main/decode/types.ts';
 import { KVCache, MASKED } from '../../main/models/model.ts';
@@ -25,6 +26,18 @@ test('a product tree drafts widths[d] candidates under every node of depth d-1, 
   assert.deepEqual(t.depth, [0, 1, 2, 1, 2, 0, 1, 2, 1, 2]);
   assert.deepEqual(t.parent, [-1, 0, 1, 0, 3, -1, 5, 6, 5, 8]);
   assert.deepEqual(topTokens(Float32Array.from([0, 3, 1, 3, 2, -1]), 0, 6, 3), [1, 3, 4]);
+});
+
+test("a tree's branches, leading first, rebuild it as a trie; merged with another tree they share prefixes", () => {
+  const t = productTree([[1, 2], [4, 5], [6]], [2, 2, 1]);
+  assert.deepEqual(branchesOf(t), [[1, 4, 6], [1, 5, 6], [2, 4, 6], [2, 5, 6]]);
+  assert.deepEqual(trieOf(branchesOf(t)), t);
+  assert.deepEqual(branchesOf(trieOf([[5]])), [[5]]);
+  assert.deepEqual(branchesOf(trieOf([])), []);
+  // Copied [1, 9] first, then the SAT tree: the copy leads and 1 is one node, not two.
+  const merged = trieOf([[1, 9], ...branchesOf(productTree([[1, 2], [4]], [2, 1]))]);
+  assert.deepEqual(merged.tokens, [1, 9, 4, 2, 4]);
+  assert.deepEqual(merged.parent, [-1, 0, 0, -1, 3]);
 });
 
 test('the tree layout lets each row see the cache, the root, its ancestors and itself only', () => {
@@ -80,14 +93,17 @@ test('verifying a tree whose right branch is not the first keeps exactly the cac
   }
 });
 
-test('lookup-tree and sdsat-tree greedy equal AR greedy, with and without the copy path, to the end of the context', async () => {
+test('lookup-tree, sdsat-tree and merged-tree greedy equal AR greedy, with and without the copy path, to the end of the context', async () => {
   for (const variant of COPY_VARIANTS) {
     const copy = JSON.stringify(variant);
     const model = await tinyModel(variant);
     const ar = new AutoregressiveDecoder(model);
     let accepted = 0;
     for (const k of [1, 2, 4]) {
-      const decoders = [new LookupDecoder(model, k, 3), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, k, DEFAULT_TREE_WIDTHS), new SdsatDecoder(model, { mode: 'shared', k: 4 }, k, [2, 2])];
+      const decoders = [
+        new LookupDecoder(model, k, 3), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, k, DEFAULT_TREE_WIDTHS), new SdsatDecoder(model, { mode: 'shared', k: 4 }, k, [2, 2]),
+        new SdsatDecoder(model, { mode: 'distinct', k: 4 }, k, DEFAULT_TREE_WIDTHS, 2),
+      ];
       for (const d of decoders) {
         for (let p = 0; p < 4; p++) {
           // Prompts whose pieces repeat with different continuations, so lookup-tree has branches.
@@ -105,7 +121,7 @@ test('lookup-tree and sdsat-tree greedy equal AR greedy, with and without the co
     const prompt = randomIds(20, 61, 5);
     const a = await ar.generate(prompt, { maxNew: 1000 });
     const stop = a.tokens[10];
-    for (const d of [new LookupDecoder(model, 4, 3), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4, DEFAULT_TREE_WIDTHS)]) {
+    for (const d of [new LookupDecoder(model, 4, 3), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4, DEFAULT_TREE_WIDTHS), new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4, DEFAULT_TREE_WIDTHS, 2)]) {
       assert.deepEqual((await d.generate(prompt, { maxNew: 1000 })).tokens, a.tokens, d.mode);
       assert.deepEqual((await d.generate(prompt, { maxNew: 1000, stopTokens: [stop] })).tokens, (await ar.generate(prompt, { maxNew: 1000, stopTokens: [stop] })).tokens, d.mode);
     }
@@ -118,6 +134,9 @@ test('tree modes by name; nucleus sampling through a tree keeps the first token 
   assert.equal(createDecoder({ model, sat: null }, 'lookup-tree', 3).mode, 'lookup-tree');
   assert.equal(createDecoder({ model, sat: { mode: 'distinct', k: 4 } }, 'sdsat-tree').mode, 'sdsat-tree');
   assert.throws(() => createDecoder({ model, sat: null }, 'sdsat-tree'), /no SAT tokens/);
+  const merged = createDecoder({ model, sat: { mode: 'distinct', k: 4 } }, 'merged-tree') as SdsatDecoder;
+  assert.deepEqual([merged.mode, merged.copyBranches, merged.widths], ['merged-tree', DEFAULT_LOOKUP_BRANCHES, DEFAULT_TREE_WIDTHS]);
+  assert.throws(() => new SdsatDecoder(model, { mode: 'distinct', k: 4 }, 4, undefined, 2), /give tree widths/);
   // The prompt ends in "11 12", seen before followed by 40 and by 41: every first loop drafts both.
   const prompt = [11, 12, 40, 7, 11, 12, 41, 9, 11, 12];
   const sampling = { kind: 'nucleus', topP: 1, temperature: 1.5 } as const;

@@ -21,6 +21,7 @@ import { readRunInfo } from '../../main/server/review.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
 import { resourcePath } from '../../main/paths.ts';
+import { runLab } from '../helpers/lab-cli.ts';
 
 let store: LabStore;
 let service: LabService;
@@ -248,6 +249,23 @@ test('the decoding dashboard charts the shipped benchmark and a run started from
   assert.match((await firstRow.textContent())!, /\d+\.\d\d–\d+\.\d\d/);
   // The headline's best speedup from two repeats says it cannot be ranked on.
   assert.match((await page.getByTestId('best-caution').first().textContent())!, /^from 2 repeats: too few to rank/);
+});
+
+test('the size curve panel draws a `bench sizes` report of this lab: speedup and SAT acceptance against size, one row per model', async () => {
+  await runLab('--lab', store.dir, 'bench', 'sizes', '--models', resourcePath('models', 'sdsat-ts'), '--k', '1', '--limit', '1', '--max-new', '4', '--repeats', '2', '--cost-repeats', '2', '--json');
+  const [file] = readdirSync(join(store.dir, 'bench', 'sizes'));
+  await page.goto(`${web.url}/#/decoding`);
+  // The view lists the curves when it opens; it was open already (the test before), so open it anew.
+  await page.reload();
+  await page.getByLabel('Size curve').selectOption(file.replace(/\.json$/, ''));
+  await page.getByTestId('size-meta').filter({ hasText: '1 models, 1 prompts × 4 tokens' }).waitFor();
+  await page.getByTestId('size-speedup-chart').locator('canvas').waitFor();
+  await page.getByTestId('size-acceptance-chart').locator('canvas').waitFor();
+  const rows = page.getByTestId('size-rows').locator('tbody tr');
+  assert.equal(await rows.count(), 1);
+  assert.match((await rows.first().textContent())!, /^0\.26M 64×3\d\.\d{3} → \d\.\d{3} ?\([+-]\d\.\d{3}\)/);
+  assert.deepEqual(await page.getByTestId('size-rows').locator('thead th').allTextContents(),
+    ['size', 'val. loss base → SAT-tuned', 'SAT d1 (1 / 3 cand.)', 'sdsat', 'sdsat-tree', 'lookup-tree', 'merged-tree', 'sdsat predicted', 'best']);
 });
 
 test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {

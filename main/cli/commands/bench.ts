@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addCostBenchCommand } from './bench-cost.ts';
+import { addSizeBenchCommand } from './bench-sizes.ts';
 import { addModelBenchCommands } from './bench-models.ts';
 import { addActionBenchCommand, addSftBenchCommand } from './bench-sft.ts';
 import { addStatesBenchCommand } from './bench-states.ts';
@@ -78,6 +79,7 @@ export function registerBenchCommands(program: Command): Command {
   });
   addModelBenchCommands(bench);
   addCostBenchCommand(bench);
+  addSizeBenchCommand(bench);
   addSftBenchCommand(bench);
   addStatesBenchCommand(bench);
   addActionBenchCommand(bench);

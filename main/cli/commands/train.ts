@@ -9,6 +9,8 @@ import type { TrainProgress, TrainResult } from '../../models/train.ts';
 import { labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
 import { startSatTune } from '../../policy/sft-runner.ts';
+import { existsSync } from 'node:fs';
+import { checkpointFiles } from '../../store/lab-files.ts';
 
 export const DEFAULT_CORPUS = resourcePath('corpus', 'typescript-lib');
 
@@ -72,10 +74,14 @@ export function registerTrainCommands(program: Command): void {
     .option('--heads <n>', 'attention heads', '4')
     .option('--d-ff <n>', 'MLP width', '256')
     .option('--ctx <n>', 'context length', '256')
-    .action(async (o: CommonOpts & { vocab: string; dModel: string; layers: string; heads: string; dFf: string; ctx: string }, cmd: Command) => {
+    .option('--tokenizer-from <dir>', 'use this model folder\'s tokenizer instead of training one (models of several sizes that share one tokenizer compare token for token; --vocab is then unused)')
+    .action(async (o: CommonOpts & { vocab: string; dModel: string; layers: string; heads: string; dFf: string; ctx: string; tokenizerFrom?: string }, cmd: Command) => {
+      const tokenizerFrom = o.tokenizerFrom && resolve(o.tokenizerFrom);
+      if (tokenizerFrom && !checkpointFiles(tokenizerFrom).every((f) => existsSync(f))) throw new Error(`--tokenizer-from ${o.tokenizerFrom}: not a model folder (no model.json, weights.bin and tokenizer.json)`);
       const job: TrainJob = {
         ...baseJob('lm', o, cmd),
         vocabSize: int(o.vocab),
+        ...(tokenizerFrom ? { tokenizerFrom } : {}),
         model: { dModel: int(o.dModel), nLayer: int(o.layers), nHead: int(o.heads), dFF: int(o.dFf), ctx: int(o.ctx) },
       };
       await runJob(job, !!o.json);

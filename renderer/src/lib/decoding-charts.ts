@@ -1,8 +1,8 @@
-/** ECharts options for the decoding dashboard: speedup against k, acceptance per draft position, live tokens/s. */
-import type { BenchEntry } from '../../../preload/api.ts';
+/** ECharts options for the decoding dashboard: speedup against k, acceptance per draft position, live tokens/s, the size curve. */
+import type { BenchEntry, SizeCurveEntry } from '../../../preload/api.ts';
 import { bottomLegend, categoryAxis, chartTitle, valueAxis } from './chart-style.ts';
 
-export const MODE_COLORS: Record<string, string> = { ar: '#9aa5b8', sdsat: '#2f6fdb', 'sdsat-one-pass': '#d9822b', lookup: '#3a9d5d', 'sdsat-lookup': '#8e44ad', 'sdsat-tree': '#1b3f80', 'lookup-tree': '#1f6b3b' };
+export const MODE_COLORS: Record<string, string> = { ar: '#9aa5b8', sdsat: '#2f6fdb', 'sdsat-one-pass': '#d9822b', lookup: '#3a9d5d', 'sdsat-lookup': '#8e44ad', 'sdsat-tree': '#1b3f80', 'lookup-tree': '#1f6b3b', 'merged-tree': '#b03a48' };
 
 type Rows = BenchEntry['report']['results'];
 
@@ -51,5 +51,51 @@ export function liveOption(points: Record<string, Array<[number, number]>>) {
     xAxis: valueAxis('ms since the first token', { min: 0, gap: 26 }),
     yAxis: valueAxis('tok/s', { min: 0 }),
     series: Object.entries(points).map(([m, pts]) => ({ name: m, type: 'line', showSymbol: false, data: pts, itemStyle: { color: MODE_COLORS[m] } })),
+  };
+}
+
+type SizePoints = SizeCurveEntry['report']['points'];
+
+/** "1.09M 128×4": a size on the curve's axis. */
+export const sizeLabel = (p: SizePoints[number]) => `${(p.parameters / 1e6).toFixed(2)}M ${p.config.dModel}×${p.config.nLayer}`;
+
+/** Each mode's best speedup over AR against model size, with its interval as the tooltip says; AR at 1×. */
+export function sizeSpeedupOption(points: SizePoints) {
+  const modes = [...new Set(points.flatMap((p) => Object.keys(p.modes)))];
+  const labels = points.map(sizeLabel);
+  return {
+    title: chartTitle('Best speedup over AR against model size'),
+    tooltip: { trigger: 'axis' },
+    legend: bottomLegend,
+    grid: { left: 56, right: 24, top: 40, bottom: 64 },
+    xAxis: categoryAxis('parameters (width × blocks)', labels),
+    yAxis: valueAxis('speedup ×', { min: 0, gap: 36 }),
+    series: [
+      ...modes.map((m) => ({
+        name: m, type: 'line', symbolSize: 8, itemStyle: { color: MODE_COLORS[m] },
+        data: points.map((p) => (p.modes[m] ? +p.modes[m].speedup.toFixed(3) : null)),
+      })),
+      { name: 'AR = 1×', type: 'line', data: labels.map(() => 1), lineStyle: { type: 'dotted', color: '#999' }, symbol: 'none', tooltip: { show: false } },
+    ],
+  };
+}
+
+/** SAT acceptance at the first two draft positions against model size, one candidate against three. */
+export function sizeAcceptanceOption(points: SizePoints) {
+  const series = [0, 1].flatMap((pos) => [
+    { key: 'oneCandidate' as const, label: '1 candidate', color: '#2f6fdb' },
+    { key: 'threeCandidates' as const, label: '3 candidates', color: '#1b3f80' },
+  ].map((c) => ({
+    name: `d${pos + 1}, ${c.label}`, type: 'line', symbolSize: 7, itemStyle: { color: c.color }, lineStyle: pos ? { type: 'dashed' } : undefined,
+    data: points.map((p) => { const a = p.acceptance[c.key]?.[pos]; return a === undefined ? null : +a.toFixed(3); }),
+  })));
+  return {
+    title: chartTitle('SAT drafts accepted per position, by model size'),
+    tooltip: { trigger: 'axis' },
+    legend: bottomLegend,
+    grid: { left: 56, right: 24, top: 40, bottom: 64 },
+    xAxis: categoryAxis('parameters (width × blocks)', points.map(sizeLabel)),
+    yAxis: valueAxis('accepted', { min: 0, max: 1, percent: true }),
+    series,
   };
 }
