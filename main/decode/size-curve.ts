@@ -101,7 +101,8 @@ export async function measureSizePoint(
   const rowAt = (mode: string, k: number) => rows.find((r) => r.mode === mode && r.k === k);
 
   const c = model.config;
-  const positions = [...new Set([1, 2, ...ks.map((k) => k + 1), 2 * kMax + 2, 4 * kMax + 1])].filter((n) => COST_CACHE + n <= c.ctx).sort((a, b) => a - b);
+  // Pass widths a loop runs (k + 1, trees up to a few k), at most half the context, after a cache that fills the rest.
+  const positions = [...new Set([1, 2, ...ks.map((k) => k + 1), 2 * kMax + 2, 4 * kMax + 1])].filter((n) => n <= c.ctx / 2).sort((a, b) => a - b);
   const passCost = bench.cancelled ? [] : measurePassCost(model, positions, { cacheLength: Math.min(COST_CACHE, c.ctx - Math.max(...positions)), repeats: req.costRepeats, warmup: 3 });
   const at = costAt(passCost);
   const modes = Object.fromEntries(Object.entries(bench.best).flatMap(([mode, b]) => (b ? [[mode, {
