@@ -19,16 +19,19 @@ import { encodePrompt } from '../policy/sft-data.ts';
 import { ActionGuide, NO_REPEAT_NGRAM, citeLinesFor, promptElements } from '../policy/action-guide.ts';
 import type { Agent, AgentTurn } from '../tasks/agent.ts';
 import { stepIo } from './step-io.ts';
+import { defaultPolicyDecoder } from '../decode/default-mode.ts';
 
 export interface CompactPolicyOptions {
   /** Model folder (model.json, weights.bin, tokenizer.json, policy.json). */
   dir: string;
   /**
    * Decoding: 'ar', 'lookup' or 'lookup-tree' (drafts copied from the prompt), or SDSAT ('sdsat',
-   * 'sdsat-one-pass', 'sdsat-tree') for a SAT-tuned policy. Default: sdsat when the model has SATs;
-   * else lookup-tree under greedy decoding (the same actions as AR, faster: the thought line copies
-   * a line of the page, and two earlier lines that start alike are both drafted) and AR under
-   * sampling (so sampled rollouts stay the ones AR draws for a seed).
+   * 'sdsat-one-pass', 'sdsat-tree', 'merged-tree') for a SAT-tuned policy. Default
+   * (../decode/default-mode.ts, defaultPolicyDecoder): what the folder's bench-decode.json measured
+   * fastest if it ships one; else lookup-tree under greedy decoding, SAT-tuned or not (the same
+   * actions as AR, faster: the thought line copies a line of the page, and two earlier lines that
+   * start alike are both drafted), and AR under sampling (so sampled rollouts stay the ones AR draws
+   * for a seed).
    */
   decode?: DecodeMode;
   /** Drafts per SDSAT loop (default: the k the SATs were trained with). */
@@ -213,8 +216,9 @@ export class CompactPolicyAgent implements Agent {
       this.policy = await loadPolicy(this.options.dir, this.options.backend);
       const { createDecoder } = this.policy;
       const greedy = (this.options.sampling?.kind ?? 'greedy') === 'greedy';
-      const mode = this.options.decode ?? (this.policy.loaded.sat ? 'sdsat' : greedy ? 'lookup-tree' : 'ar');
-      this.decoder = createDecoder(this.policy.loaded, mode, this.options.k);
+      const chosen = this.options.decode ? { mode: this.options.decode, k: undefined } : defaultPolicyDecoder(this.options.dir, greedy);
+      const mode = chosen.mode;
+      this.decoder = createDecoder(this.policy.loaded, mode, this.options.k ?? chosen.k);
       const other = this.options.compareDecode;
       if (other) {
         this.otherDecoder = createDecoder(this.policy.loaded, other, this.options.k);

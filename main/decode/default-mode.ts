@@ -20,6 +20,20 @@ export interface DefaultDecoder {
   why: string;
 }
 
+/**
+ * A compact policy's decoder when nobody names one. A policy folder that ships a bench-decode.json
+ * is decided by it, as any model is, under greedy decoding. Otherwise greedy decoding copies drafts
+ * from the prompt (`lookup-tree`), SAT-tuned or not: on the shipped policies that is 1.70-1.73x AR
+ * per step with the same actions, while SAT drafts measured 0.81-1.02x even on SAT-tuned policies
+ * (docs/benchmarks.md, "SDSAT on the policy's own outputs"). Sampling decodes with AR, so a seed
+ * draws the rollouts AR draws for it (a drafting decoder spends the sampling stream differently).
+ */
+export function defaultPolicyDecoder(policyDir: string, greedy: boolean): DefaultDecoder {
+  if (!greedy) return { mode: 'ar', why: 'sampling: AR, so a seed draws the rollouts AR draws' };
+  if (existsSync(modelFiles(policyDir).benchDecode)) return defaultDecoder(policyDir);
+  return { mode: 'lookup-tree', why: 'greedy: drafts copied from the prompt (measured faster than SAT drafts on the shipped policies)' };
+}
+
 export function defaultDecoder(modelDir: string): DefaultDecoder {
   const path = modelFiles(modelDir).benchDecode;
   if (!existsSync(path)) return { mode: 'lookup-tree', why: `no ${basename(path)} in ${modelDir}: copied drafts, which need no SAT tokens` };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultDecoder } from '../../main/decode/default-mode.ts';
+import { defaultDecoder, defaultPolicyDecoder } from '../../main/decode/default-mode.ts';
 import { SHIPPED_MODEL, TINY_MODEL } from '../../main/decode/models.ts';
 import { modelFiles } from '../../main/store/lab-files.ts';
 
@@ -27,4 +27,15 @@ test('without a benchmark: copied drafts; a mode that changed the output or did 
   report.best = { sdsat: best({ speedup: 0.9, speedupCi95: { low: 0.8, high: 0.95 } }) };
   writeFileSync(modelFiles(dir).benchDecode, JSON.stringify(report));
   assert.equal(defaultDecoder(dir).mode, 'ar');
+});
+
+test('a policy without a benchmark copies drafts under greedy decoding and uses AR under sampling; one that ships a benchmark follows it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-default-policy-mode-'));
+  assert.equal(defaultPolicyDecoder(dir, true).mode, 'lookup-tree');
+  assert.equal(defaultPolicyDecoder(dir, false).mode, 'ar');
+  const report = JSON.parse(readFileSync(modelFiles(SHIPPED_MODEL).benchDecode, 'utf8'));
+  report.best = { 'merged-tree': { k: 3, speedup: 1.4, meanAcceptanceLength: 2, identicalOutputs: true, speedupCi95: { low: 1.2, high: 1.6 } } };
+  writeFileSync(modelFiles(dir).benchDecode, JSON.stringify(report));
+  assert.deepEqual([defaultPolicyDecoder(dir, true).mode, defaultPolicyDecoder(dir, true).k], ['merged-tree', 3]);
+  assert.equal(defaultPolicyDecoder(dir, false).mode, 'ar', 'a greedy benchmark does not decide how sampling decodes');
 });

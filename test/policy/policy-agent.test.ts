@@ -53,7 +53,8 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   assert.equal((await new CompactPolicyAgent({ dir, sampling: { kind: 'nucleus', topP: 0.9, temperature: 1 } }).config()).decode, 'ar');
 
   // SAT-tuned on its own text (what `lab train sdsat --base DIR --corpus DIR/corpus` does), the
-  // policy decodes with SDSAT by default, still acts as taught, and exactly as the same model under AR.
+  // policy still copies drafts by default (measured faster than its SATs' on the shipped policies);
+  // with SDSAT it acts as taught, and exactly as the same model under AR.
   const prompt = { ...defaultPromptSettings, maxPageChars: 250 };
   writePolicyCorpus(join(dir, 'corpus'), samples, prompt);
   const satDir = join(dir, 'sat');
@@ -62,7 +63,8 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
     steps: 5, batch: 2, seqLen: 64, warmup: 1, evalEvery: 1000, evalTokens: 64, checkpointEvery: 1000,
     sat: { mode: 'distinct', k: 3, blocks: 2, weight: 1, distillWindows: 0 },
   });
-  const satAgent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir: satDir } }) as CompactPolicyAgent;
+  assert.equal((await new CompactPolicyAgent({ dir: satDir }).config()).decode, 'lookup-tree');
+  const satAgent = makeAgent('policy', fx.server.createInstance(task.family, task.seed, { tier: task.tier }), 0, { policy: { dir: satDir, decode: 'sdsat' } }) as CompactPolicyAgent;
   assert.equal((await satAgent.config()).decode, 'sdsat');
   const satRun = await runEpisode(deps, { ...task, agent: satAgent });
   assert.deepEqual(fx.store.readEpisode(satRun.id).steps.map((s) => s.action), played);
@@ -79,7 +81,7 @@ test('a tiny policy SFT-trained on one oracle episode reproduces its actions thr
   assert.equal(fresh.totals.promptTokens, satAr.totals.promptTokens);
 
   // Side by side on the same episode: SDSAT acts, AR decodes every step too; greedy makes them identical.
-  const both = new CompactPolicyAgent({ dir: satDir, compareDecode: 'ar' });
+  const both = new CompactPolicyAgent({ dir: satDir, decode: 'sdsat', compareDecode: 'ar' });
   const bothRun = await runEpisode(deps, { ...task, agent: both });
   assert.deepEqual(fx.store.readEpisode(bothRun.id).steps.map((s) => s.action), played);
   const c = both.comparison!;

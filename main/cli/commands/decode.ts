@@ -9,7 +9,7 @@ import { forTerminal } from '../terminal.ts';
 export function registerDecodeCommands(program: Command): void {
   addSamplingOptions(program.command('decode').description('generate a continuation of PROMPT and report decoding speed').argument('<prompt>'))
     .option('--model <dir>', 'model folder', SHIPPED_MODEL)
-    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, lookup (drafts copied from the context, verified in one pass; any model), sdsat-lookup (copied drafts where there are any, else SATs), sdsat-tree or lookup-tree (several candidates verified at once under a tree mask); default: the fastest exact mode of the benchmark the model folder ships (bench-decode.json), lookup-tree without one')
+    .option('--mode <mode>', 'ar (autoregressive), sdsat (two passes per loop), sdsat-one-pass, lookup (drafts copied from the context, verified in one pass; any model), sdsat-lookup (copied drafts where there are any, else SATs), sdsat-tree or lookup-tree (several candidates verified at once under a tree mask), merged-tree (SAT candidates and copied continuations in one tree); default: the fastest exact mode of the benchmark the model folder ships (bench-decode.json), lookup-tree without one')
     .option('--k <n>', 'drafts per loop (default: the trained block length; lookup without SATs: 4)')
     .option('--max-new <n>', 'tokens to generate', '64')
     .option('--seed <n>', 'sampling seed', '0')

@@ -195,7 +195,7 @@ export function registerPolicyCommands(program: Command): void {
       .option('--runs <n>', 'evaluation runs (each on its own block of test seeds, with its own sampling seed)', intOption('--runs', 1), 1)
       .option('--first-seed <n>', 'start this far into the split\'s seed range (e.g. sampled rollouts for mining on other training instances than greedy ones)', intOption('--first-seed', 0))
       .option('--tier <t>', 'force this tier (1, 2 or 3) on every instance', tierOption())
-      .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: sdsat for a SAT-tuned policy, else lookup-tree under greedy decoding and ar under sampling)`)
+      .option('--decode <mode>', `${DECODE_MODES.join(' | ')} (default: what the policy folder's bench-decode.json measured fastest, if it ships one; else lookup-tree under greedy decoding, SAT-tuned or not, and ar under sampling)`)
       .option('--k <n>', 'drafts per loop (SDSAT, lookup: the longest branch)', intOption('--k', 1))
       .option('--compare-decode <mode>', 'also decode every step with this mode (e.g. ar beside sdsat) on the same prompt; the report compares speed, acceptance and identical outputs')
       .option('--no-prompt-cache', 'prefill every step\'s prompt from scratch (by default a step starts from the KV cache of a recent prompt it begins like: the task line, much of an unchanged page)')
