@@ -3,7 +3,8 @@
 # (about 5M and 15M parameters) on the large npm corpus (scripts/build-code-corpus.ts --large: the
 # shipped corpus's packages and every other installed one, the same validation files and held-out
 # packages), SAT-tunes each as the shipped model was, then measures all three with `lab bench
-# sizes` on the validation prompts and on the held-out packages' prompts.
+# sizes` on the validation prompts and on the held-out packages' prompts. Each SAT-tuned folder gets
+# its own bench-decode.json (every mode, merged-tree included), so it decodes with what won on it.
 #
 # Every size shares the shipped model's tokenizer (--tokenizer-from), so losses, acceptance and
 # tokens/s compare token for token. Resumable: stop it any time (Ctrl-C keeps a checkpoint, a killed
@@ -33,6 +34,9 @@ train_size() {
     --sat-mode distinct --k 4 --blocks 16 --sat-weight 1 --distill 3000 --distill-share 0.5 \
     --steps 1500 --batch 16 --seq-len 128 --lr "$(node -p "$lr * 0.75")" --min-lr "$(node -p "$lr * 0.075")" --warmup 50 --seed 1 \
     --eval-every 500 --checkpoint-every 250
+  # The folder's own benchmark, which makes its fastest exact mode its default decoder (main/decode/default-mode.ts).
+  local dir="$lab_dir/models/code-$name-sdsat"
+  [ -s "$dir/bench-decode.json" ] || { lab bench decode --model "$dir" --modes sdsat,sdsat-tree,lookup,lookup-tree,merged-tree --k 1,2,3,4 --backend native --json > "$dir/bench-decode.json.tmp" && mv "$dir/bench-decode.json.tmp" "$dir/bench-decode.json"; }
 }
 
 train_size 5m 256 6 8000 1e-3
