@@ -10,8 +10,9 @@
 # tokens/s compare token for token. Resumable: stop it any time (Ctrl-C keeps a checkpoint, a killed
 # run loses at most 250 steps) and run it again; a finished training resumes to its end at once.
 # What each stage took is in its model folder's runs.jsonl and in the size curve's report.
-# On 2 idle cores (native kernels: 1,515 tokens/s at 5M, 707 at 15M) about 2 h for the 5M model and
-# 4-5 h for the 15M one, the benchmarks after them about an hour.
+# On 2 idle cores (native kernels: 1,515 tokens/s at 5M and 707 at 15M in `bench train`; the 5M base
+# ran at 1,180 with its evaluations) about 3 h for the 5M model and 6 h for the 15M one, the
+# benchmarks after them about an hour.
 #
 # Usage: bash scripts/train-code-sizes.sh [LAB_DIR]      (default .lab-sizes)
 set -euo pipefail
