@@ -480,21 +480,19 @@ export interface EpisodeRow extends EpisodeSummary {
   labeledSteps: number;
 }
 
-/** A `bench decode` report: the one shipped with the model, or a run started from the app. */
-export interface BenchEntry {
+/** A report the decoding dashboard lists: the one shipped in resources/, or a run saved in the lab. */
+export interface ReportEntry<R> {
   id: string;
   source: 'shipped' | 'run';
   path: string;
-  report: BenchReport;
+  report: R;
 }
 
+/** A `bench decode` report: the one shipped with the model, or a run started from the app. */
+export type BenchEntry = ReportEntry<BenchReport>;
+
 /** A `bench sizes` report: SDSAT against model size (the one shipped beside the models, or one run in this lab). */
-export interface SizeCurveEntry {
-  id: string;
-  source: 'shipped' | 'run';
-  path: string;
-  report: SizeCurveReport;
-}
+export type SizeCurveEntry = ReportEntry<SizeCurveReport>;
 
 export interface DecodeInfo {
   /** The model the dashboard decodes with (the shipped SAT-tuned model). */

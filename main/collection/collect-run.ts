@@ -8,7 +8,7 @@
  * a half-done task from its last logged attempt, and reports over everything, with nothing twice.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { stampedId } from '../store/stamped-id.ts';
 import { z } from 'zod';
 import type { BrowserEnv } from '../environment/environment.ts';
 import type { BrowserLoss } from '../environment/browser-pool.ts';
@@ -141,7 +141,7 @@ export class RunFolder {
   ) {}
 
   static create(labDir: string, config: Omit<CollectConfig, 'runId' | 'createdAt'> & { runId?: string }): RunFolder {
-    const runId = config.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+    const runId = config.runId ?? stampedId();
     const full = collectConfigSchema.parse({ ...config, endOnGoal: config.endOnGoal ?? true, runId, createdAt: new Date().toISOString() });
     const dir = labPaths.run(labDir, runId);
     if (existsSync(runFiles(dir).config)) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);

@@ -14,7 +14,7 @@
  * covered button) is not invalid.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { stampedId } from '../store/stamped-id.ts';
 import { z } from 'zod';
 import { appendJsonlLine, readJsonl } from '../store/jsonl.ts';
 import { rerunOnLostBrowser, type BrowserLostError } from '../environment/browser-lost.ts';
@@ -204,7 +204,7 @@ export interface EvalHooks {
 
 /** A new evaluation id: its creation time, then random hex. */
 export function newEvalId(): string {
-  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  return stampedId();
 }
 
 // Prompt token counts are absent from progress lines written before prefix caching (read as 0).

@@ -10,7 +10,7 @@
  * follows any "reopened" line), so a process killed between the two simply redoes that stage.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { stampedId } from '../store/stamped-id.ts';
 import { z } from 'zod';
 import { EXPERIMENT_ID, ExperimentConfig } from './config.ts';
 import { appendJsonlLine, readJsonl, repairTornTail } from '../store/jsonl.ts';
@@ -60,7 +60,7 @@ export class ExperimentFolder {
   ) {}
 
   static newId(): string {
-    return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+    return stampedId();
   }
 
   static create(labDir: string, config: ExperimentConfig): ExperimentFolder {

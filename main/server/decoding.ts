@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { timeStamp } from '../store/stamped-id.ts';
 import { PROJECT_ROOT, resourcePath } from '../paths.ts';
 import { SHIPPED_MODEL, type DecodingModel } from '../decode/models.ts';
 import { writeFileAtomic } from '../store/json-file.ts';
@@ -22,7 +23,7 @@ import { DEFAULT_PROMPTS, readPrompts } from '../decode/prompts.ts';
 import { defaultDecoder } from '../decode/default-mode.ts';
 // TF.js, the model and the decoders load on first use (../decode/index.ts, ../decode/bench.ts), not with the
 // service: `lab web` starts without them.
-import type { BenchEntry, SizeCurveEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
+import type { BenchEntry, ReportEntry, SizeCurveEntry, DecodeBenchRequest, DecodeInfo, LiveDecodeRequest, LiveDecodeResult } from '../../preload/api.ts';
 import { labPaths } from '../store/layout.ts';
 import type { Emit } from './lab-parts.ts';
 import { modelFiles } from '../store/lab-files.ts';
@@ -76,40 +77,14 @@ export class DecodingLab {
 
   /** The shipped report first, then the app's runs, newest first; unreadable files are listed as errors. */
   listBenches(): { benches: BenchEntry[]; errors: string[] } {
-    const benches: BenchEntry[] = [];
-    const errors: string[] = [];
-    const add = (id: string, source: BenchEntry['source'], path: string) => {
-      try {
-        benches.push({ id, source, path: relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path), report: readBenchReport(path) });
-      } catch (err) {
-        errors.push((err as Error).message);
-      }
-    };
-    const shipped = modelFiles(this.modelDir).benchDecode;
-    if (existsSync(shipped)) add('shipped', 'shipped', shipped);
-    if (existsSync(this.benchDir)) {
-      for (const f of readdirSync(this.benchDir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(this.benchDir, f));
-    }
-    return { benches, errors };
+    const { entries, errors } = listReports(modelFiles(this.modelDir).benchDecode, this.benchDir, readBenchReport);
+    return { benches: entries, errors };
   }
 
   /** The size curve shipped beside the models, then the lab's `bench sizes` runs, newest first; unreadable files are listed as errors. */
   listSizeCurves(): { curves: SizeCurveEntry[]; errors: string[] } {
-    const curves: SizeCurveEntry[] = [];
-    const errors: string[] = [];
-    const add = (id: string, source: SizeCurveEntry['source'], path: string) => {
-      try {
-        curves.push({ id, source, path: relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path), report: readSizeCurveReport(path) });
-      } catch (err) {
-        errors.push((err as Error).message);
-      }
-    };
-    if (existsSync(SHIPPED_SIZE_CURVE)) add('shipped', 'shipped', SHIPPED_SIZE_CURVE);
-    const dir = labPaths.sizeCurves(this.labDir);
-    if (existsSync(dir)) {
-      for (const f of readdirSync(dir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(dir, f));
-    }
-    return { curves, errors };
+    const { entries, errors } = listReports(SHIPPED_SIZE_CURVE, labPaths.sizeCurves(this.labDir), readSizeCurveReport);
+    return { curves: entries, errors };
   }
 
   async startBench(req: DecodeBenchRequest): Promise<{ benchId: string }> {
@@ -136,7 +111,7 @@ export class DecodingLab {
           promptsFile: relative(PROJECT_ROOT, DEFAULT_PROMPTS), ...r,
         };
         mkdirSync(this.benchDir, { recursive: true });
-        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const stamp = timeStamp();
         const id = `${stamp}-${benchId}`;
         const path = join(this.benchDir, `${id}.json`);
         writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n');
@@ -258,4 +233,26 @@ function checkKs(ks: unknown, trained: number): number[] {
 function withDefaults(s: Sampling | undefined): Sampling {
   if (!s || s.kind === 'greedy') return { kind: 'greedy' };
   return { kind: 'nucleus', topP: s.topP, temperature: s.temperature, acceptance: s.acceptance ?? 'speculative' };
+}
+
+/**
+ * Reports of one kind: the shipped file (if there is one) first, then the JSON files of a lab
+ * folder, newest first (their names start with a time stamp). A file that does not read is an
+ * error naming it, not a crash.
+ */
+function listReports<R>(shipped: string, runsDir: string, read: (path: string) => R): { entries: ReportEntry<R>[]; errors: string[] } {
+  const entries: ReportEntry<R>[] = [];
+  const errors: string[] = [];
+  const add = (id: string, source: ReportEntry<R>['source'], path: string) => {
+    try {
+      entries.push({ id, source, path: relative(PROJECT_ROOT, path).startsWith('..') ? path : relative(PROJECT_ROOT, path), report: read(path) });
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  };
+  if (existsSync(shipped)) add('shipped', 'shipped', shipped);
+  if (existsSync(runsDir)) {
+    for (const f of readdirSync(runsDir).filter((f) => f.endsWith('.json')).sort().reverse()) add(f.replace(/\.json$/, ''), 'run', join(runsDir, f));
+  }
+  return { entries, errors };
 }

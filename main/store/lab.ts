@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { stampedId } from './stamped-id.ts';
 import { BlobStore } from './blobs.ts';
 import { JsonlAppender, readJsonl } from './jsonl.ts';
 import { JudgmentStore } from './judgments.ts';
@@ -251,6 +251,5 @@ export class EpisodeWriter {
 
 /** Sortable, unique episode ids: time first so a directory listing is chronological. */
 export function newEpisodeId(): string {
-  const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${t}-${randomBytes(4).toString('hex')}`;
+  return stampedId(4);
 }

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { stampedId } from '../../store/stamped-id.ts';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
@@ -96,7 +96,7 @@ export function addSizeBenchCommand(bench: Command): void {
       };
       const text = JSON.stringify(report, null, 2) + '\n';
       // Named by time (newest last in a listing) and a random tail, so two runs in one second keep both.
-      const saved = join(labPaths.sizeCurves(labDir(cmd)), `${report.time.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}.json`);
+      const saved = join(labPaths.sizeCurves(labDir(cmd)), `${stampedId(3, new Date(report.time))}.json`);
       for (const path of [saved, ...(o.out ? [resolve(o.out)] : [])]) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileAtomic(path, text);
