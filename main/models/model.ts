@@ -340,7 +340,8 @@ export class TransformerLM {
       const flat = tf.tensor1d(ids.flat(), 'int32');
       const pos = layout ? tf.tensor1d(layout.pos, 'int32') : tf.range(past, past + len, 1, 'int32');
       const tok = tf.gather(this.p('wte'), flat);
-      const ps = tf.tile(tf.gather(this.p('wpe'), pos), [batch, 1]);
+      const wpe = tf.gather(this.p('wpe'), pos);
+      const ps = batch === 1 ? wpe : tf.tile(wpe, [batch, 1]);
       let x = tf.add(tok, ps) as tf.Tensor2D;
       // A single new token may see every cached position: no mask needed.
       const bias = layout ? tf.tensor4d(layout.bias, [1, 1, len, past + len]) : len === 1 ? null : causalBias(past, len);
@@ -356,7 +357,7 @@ export class TransformerLM {
       const rows = lastOnly ? 1 : len;
       const hOut = lastOnly ? h.reshape([batch, len, this.config.dModel]).slice([0, len - 1, 0], [batch, 1, this.config.dModel]).reshape([batch, this.config.dModel]) as tf.Tensor2D : h;
       const logits = dense(hOut, this.p('head.w'));
-      if (!this.config.copy) return { logits, ks, vs, pk: [] as tf.Tensor3D[] };
+      if (!this.config.copy) return { logits, ks, vs, pk: [] as tf.Tensor3D[], copy: [] as tf.Tensor[] };
       // The pointer over cache and new tokens, seeing what attention sees (layout or causal).
       const d = this.config.dModel;
       const prevRow = layout?.prevRow;
@@ -365,11 +366,11 @@ export class TransformerLM {
         return p < 0 ? cache.ids[b].at(-1) ?? -1 : row[p];
       }));
       rowPrev = ids.map((_, b) => [...cache.prev[b], ...prev.slice(b * len, (b + 1) * len)]);
-      const before = dense(oneHot(tf.tensor1d(prev, 'int32'), this.inputVocab), this.p('wte'));
-      const newKeys = tf.add(dense(h, this.p('copy.wk')), dense(before, this.p('copy.wprev'))).reshape([batch, len, d]);
+      // The predecessor's embedding, a zero row where there is none (the first position).
+      const before = tf.mul(tf.gather(this.p('wte'), tf.tensor1d(prev.map((p) => Math.max(p, 0)), 'int32')), tf.tensor2d(prev.map((p) => (p < 0 ? 0 : 1)), [prev.length, 1]));
+      const newKeys = tf.add(dense(h, this.p('copy.wk')), dense(before as tf.Tensor2D, this.p('copy.wprev'))).reshape([batch, len, d]);
       const pk = (cache.pk ? tf.concat([cache.pk, newKeys], 1) : newKeys) as tf.Tensor3D;
-      const all = tf.tensor2d(rowIds, [batch, past + len], 'int32');
-      let pointerBias = standardOnly(all.reshape([batch, 1, past + len]) as tf.Tensor3D, this.config.vocabSize);
+      let pointerBias: tf.Tensor = tf.tensor3d(standardOnlyBias(rowIds, this.config.vocabSize), [batch, 1, past + len]);
       if (bias) {
         const b3 = bias.reshape([len, past + len]);
         pointerBias = tf.add(pointerBias, (lastOnly ? b3.slice([len - 1, 0], [1, past + len]) : b3).reshape([1, rows, past + len]));
@@ -380,9 +381,8 @@ export class TransformerLM {
         pointerBias = tf.add(pointerBias, tf.mul(dense(hOut, this.p('copy.wnext'), this.p('copy.bnext')).reshape([batch, rows, 1]), next));
       }
       const attn = pointerAttention(dense(hOut, this.p('copy.wq')).reshape([batch, rows, d]) as tf.Tensor3D, pk, pointerBias);
-      const pCopy = tf.matMul(attn, oneHot3(all, this.config.vocabSize)).reshape([batch * rows, this.config.vocabSize]) as tf.Tensor2D;
       const gate = tf.sigmoid(dense(hOut, this.p('copy.wg'), this.p('copy.bg'))) as tf.Tensor2D;
-      return { logits: copyMix(logits, gate, pCopy), ks, vs, pk: [pk] };
+      return { logits, ks, vs, pk: [pk], copy: [attn, gate] };
     });
     for (const t of [...cache.k, ...cache.v]) t.dispose();
     cache.pk?.dispose();
@@ -392,9 +392,19 @@ export class TransformerLM {
     cache.ids = rowIds;
     if (rowPrev) cache.prev = rowPrev;
     cache.length = past + len;
-    const logits = out.logits.dataSync() as Float32Array;
+    const rows = lastOnly ? 1 : len;
+    let logits = out.logits.dataSync() as Float32Array;
     out.logits.dispose();
-    return { logits, rows: lastOnly ? 1 : len };
+    if (out.copy.length) {
+      const [attn, gate] = out.copy;
+      // The mixture on the CPU: a [rows, past+len] pointer scattered onto its tokens costs far less
+      // than the one-hot product training uses ([past+len, vocab] per call), the largest tensor of
+      // a decoding pass.
+      logits = copyMixRows(logits, gate.dataSync() as Float32Array, attn.dataSync() as Float32Array, rowIds, this.config.vocabSize);
+      attn.dispose();
+      gate.dispose();
+    }
+    return { logits, rows };
   }
 
   /** One transformer block on x [batch*len, d]; returns the new x and this call's full keys/values. */
@@ -554,6 +564,43 @@ function continuations(current: number[][], prev: number[][], all: number[][], v
     }
   }
   return tf.tensor3d(next, [batch, rows, len]);
+}
+
+/** standardOnly's bias from the ids on the CPU: [batch * L], MASKED where a position holds a SAT. */
+function standardOnlyBias(rows: readonly (readonly number[])[], vocabSize: number): Float32Array {
+  const len = rows[0].length;
+  const out = new Float32Array(rows.length * len);
+  rows.forEach((row, b) => row.forEach((id, j) => { if (id >= vocabSize) out[b * len + j] = MASKED; }));
+  return out;
+}
+
+/**
+ * copyMix for inference, row by row on the CPU: log(g * softmax(logits) + (1 - g) * p_copy + eps),
+ * p_copy[v] the pointer's weight on the positions holding v. logits [batch * rows, V], gate
+ * [batch * rows], attn [batch, rows, L]; ids[b] the L tokens of row b.
+ */
+function copyMixRows(logits: Float32Array, gate: Float32Array, attn: Float32Array, ids: readonly (readonly number[])[], vocabSize: number): Float32Array {
+  const V = vocabSize;
+  const n = gate.length;
+  const L = ids[0].length;
+  const rowsPerBatch = n / ids.length;
+  const out = new Float32Array(n * V);
+  const pCopy = new Float64Array(V);
+  for (let r = 0; r < n; r++) {
+    const row = ids[Math.floor(r / rowsPerBatch)];
+    pCopy.fill(0);
+    for (let j = 0; j < L; j++) {
+      const a = attn[r * L + j];
+      if (a !== 0 && row[j] < V) pCopy[row[j]] += a;
+    }
+    let max = -Infinity;
+    for (let v = 0; v < V; v++) max = Math.max(max, logits[r * V + v]);
+    let sum = 0;
+    for (let v = 0; v < V; v++) sum += Math.exp(logits[r * V + v] - max);
+    const g = gate[r];
+    for (let v = 0; v < V; v++) out[r * V + v] = Math.log(g * (Math.exp(logits[r * V + v] - max) / sum) + (1 - g) * pCopy[v] + COPY_EPS);
+  }
+  return out;
 }
 
 /** Keeps log(0) out of the mixture: far below any probability a model assigns, far above float32's floor. */
