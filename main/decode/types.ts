@@ -39,7 +39,14 @@ export type Sampling =
  * SDSAT output still equals greedy AR output under the same constraint.
  */
 export interface TokenConstraint {
+  /** Allowed next tokens after `emitted` (1: allowed); null when nothing constrains the next token. */
   allowed(emitted: readonly number[]): Uint8Array | null;
+  /**
+   * Optional, for greedy decoding: the first of `ranked` (tokens, best first) that allowed(emitted)
+   * allows, or undefined when it cannot tell without the whole mask. Must agree with allowed():
+   * greedy then emits what the argmax of the masked row would, without scoring every token.
+   */
+  firstAllowed?(emitted: readonly number[], ranked: Iterable<number>): number | undefined;
 }
 
 export interface GenerateOptions {

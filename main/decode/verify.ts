@@ -3,6 +3,31 @@ import type { Rng } from '../common/rng.ts';
 import { argmax, maskedRow, nucleusDistribution, sample, verifyDraft } from './sampling.ts';
 import type { DecodeStats, Sampling, TokenConstraint } from './types.ts';
 
+/** Greedy tokens a constraint tests one by one before the whole mask is built. */
+const LAZY_CANDIDATES = 8;
+
+/**
+ * The row's tokens best first, as argmax ranks them (the first on ties), at most `limit`, and only
+ * finite ones: what argmax of the masked row would pick is the first allowed among them.
+ */
+function* ranked(logits: Float32Array, offset: number, n: number, limit: number): Generator<number> {
+  const taken = new Set<number>();
+  for (let k = 0; k < limit; k++) {
+    let best = -1;
+    let bestV = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = logits[offset + i];
+      if (v > bestV && !taken.has(i)) {
+        bestV = v;
+        best = i;
+      }
+    }
+    if (best < 0) return;
+    taken.add(best);
+    yield best;
+  }
+}
+
 /**
  * Token choice and distributions over rows of a logits block, for one sampling setting. With a
  * constraint, the model's own choices (not SAT drafts: verification rejects a draft the constraint
@@ -29,6 +54,10 @@ export class Chooser {
   choose(logits: Float32Array, row: number, emitted?: readonly number[]): number {
     const p = this.dist(logits, row, emitted);
     if (p) return sample(p, this.rng);
+    if (emitted && this.constraint?.firstAllowed) {
+      const first = this.constraint.firstAllowed(emitted, ranked(logits, row * this.vocab, this.vocab, LAZY_CANDIDATES));
+      if (first !== undefined) return first;
+    }
     const [l, offset] = this.row(logits, row, emitted);
     return argmax(l, offset, this.vocab);
   }

@@ -193,6 +193,12 @@ export const NO_REPEAT_NGRAM = 4;
 /** How a prefix of an action ends: it can still grow into a whole action ('open'), it is one ('whole'), or neither. */
 type Scan = 'open' | 'whole' | 'dead';
 
+/** The output so far, as the guide tests each next token against it. */
+type GuideRow =
+  | { kind: 'thought'; text: string; full: boolean; ids: { ids: string[]; at: number } | null }
+  | { kind: 'whole' }
+  | { kind: 'action'; action: string; named?: string; stated?: string; nearEnd: boolean };
+
 export class ActionGuide implements TokenConstraint {
   private readonly pieces: string[];
   /** Per element action, `'ID'` of each element that takes it. */
@@ -274,55 +280,90 @@ export class ActionGuide implements TokenConstraint {
 
   allowed(emitted: readonly number[]): Uint8Array | null {
     const mask = this.grammar(emitted);
-    if (mask && this.noRepeatNgram > 1) banRepeats(mask, emitted, this.noRepeatNgram, (t) => (this.pieces[t] ?? '').includes('\n'));
+    if (mask && this.noRepeatNgram > 1) banRepeats(mask, emitted, this.noRepeatNgram, this.endsLine);
     return mask;
   }
 
+  /**
+   * Greedy decoding's pick without building the mask: the first of `ranked` (tokens, best first)
+   * that allowed(emitted) allows, tested one token at a time with the rules allowed() applies to
+   * every token. Undefined when none of them is allowed or a rule needs the whole mask (the last
+   * tokens of the budget, a repeat ban that might empty the mask): the caller then builds it.
+   * Scoring ~1,000 pieces costs about half a millisecond a token; the model's own first choice is
+   * almost always allowed.
+   */
+  firstAllowed(emitted: readonly number[], ranked: Iterable<number>): number | undefined {
+    const row = this.row(emitted);
+    if (row.kind === 'action' && row.nearEnd) return undefined;
+    const banned = this.noRepeatNgram > 1 ? repeatCompletions(emitted, this.noRepeatNgram, this.endsLine) : EMPTY;
+    for (const t of ranked) {
+      // A banned token is skipped: if nothing else were allowed, the ban would be lifted and the
+      // whole mask decides (this returns undefined at the end of `ranked`).
+      if (this.allowsToken(row, t) && !banned.has(t)) return t;
+    }
+    return undefined;
+  }
+
+  private readonly endsLine = (t: number) => (this.pieces[t] ?? '').includes('\n');
+
   private grammar(emitted: readonly number[]): Uint8Array | null {
-    const text = emitted.map((t) => this.pieces[t] ?? '').join('');
+    const row = this.row(emitted);
     const mask = new Uint8Array(this.pieces.length);
+    for (let t = 0; t < mask.length; t++) mask[t] = this.allowsToken(row, t) ? 1 : 0;
+    if (row.kind === 'action' && row.nearEnd) {
+      const { action, stated } = row;
+      // The output's last tokens close the call (quotes and parentheses only), so a message that runs
+      // on is cut short, not left unterminated (which the environment refuses as malformed); a message
+      // that has not stated its cited value yet writes it first.
+      const unstated = stated !== undefined && action.startsWith(MESSAGE_OPEN) ? restOfStatement(action.slice(MESSAGE_OPEN.length), stated) : undefined;
+      if (this.maxTokens !== undefined && unstated !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM + unstated.length) {
+        const stating = mask.map((m, t) => (m && this.pieces[t] !== '' && unstated.startsWith(this.pieces[t]) ? 1 : 0));
+        if (stating.includes(1)) return Uint8Array.from(stating);
+      }
+      if (this.maxTokens !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM) {
+        const closing = mask.map((m, t) => (m && /^[')]+$/.test(this.pieces[t]) ? 1 : 0));
+        if (closing.includes(1)) return Uint8Array.from(closing);
+      }
+    }
+    // Nothing possible (an output already off the grammar): no guidance.
+    return row.kind === 'whole' || mask.includes(1) ? mask : null;
+  }
+
+  /** What the output so far leaves open, computed once per row (grammar and firstAllowed test every token against it). */
+  private row(emitted: readonly number[]): GuideRow {
+    const text = emitted.map((t) => this.pieces[t] ?? '').join('');
     const newline = this.inAction ? -1 : text.indexOf('\n');
     if (!this.inAction && newline < 0) {
       // Still in the thought: any piece (up to the trained length), but one that ends the line must begin a possible action.
       const full = text.length >= MAX_THOUGHT_CHARS || (this.maxTokens !== undefined && emitted.length >= Math.floor(this.maxTokens / 2));
-      const ids = this.idsAfterHead(text);
-      const lines = this.thoughtLines.length > 0;
-      for (let t = 0; t < mask.length; t++) {
-        const piece = this.pieces[t];
-        const nl = piece.indexOf('\n');
-        // Element thoughts: upper case starts a sentence, a newline an empty thought; anything else
-        // (a role, or a cited value) a printed line.
-        if (lines && !/^[A-Z\n]/.test(text || piece)) mask[t] = this.continuesThoughtLine(text + piece) ? 1 : 0;
-        else if (ids) mask[t] = this.continuesElementThought(text, ids, piece) ? 1 : 0;
-        else mask[t] = nl < 0 ? (full ? 0 : 1) : this.scan(piece.slice(nl + 1)) !== 'dead' ? 1 : 0;
-      }
-      mask[this.eot] = 0;
-      return mask.includes(1) ? mask : null;
+      return { kind: 'thought', text, full, ids: this.idsAfterHead(text) };
     }
     const action = this.inAction ? text : text.slice(newline + 1);
     const thought = this.inAction ? '' : text.slice(0, newline);
     const named = this.inAction ? undefined : thoughtElement(thought);
     const stated = this.statedValues ? statedValueOf(thought) : undefined;
-    if (this.scan(action, named, stated) === 'whole') {
-      mask[this.eot] = 1; // a whole action: nothing may follow it
-      return mask;
-    }
-    for (let t = 0; t < mask.length; t++) mask[t] = this.scan(action + this.pieces[t], named, stated) !== 'dead' ? 1 : 0;
-    mask[this.eot] = 0;
-    // The output's last tokens close the call (quotes and parentheses only), so a message that runs
-    // on is cut short, not left unterminated (which the environment refuses as malformed); a message
-    // that has not stated its cited value yet writes it first.
-    const unstated = stated !== undefined && action.startsWith(MESSAGE_OPEN) ? restOfStatement(action.slice(MESSAGE_OPEN.length), stated) : undefined;
-    if (this.maxTokens !== undefined && unstated !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM + unstated.length) {
-      const stating = mask.map((m, t) => (m && this.pieces[t] !== '' && unstated.startsWith(this.pieces[t]) ? 1 : 0));
-      if (stating.includes(1)) return Uint8Array.from(stating);
-    }
-    if (this.maxTokens !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM) {
-      const closing = mask.map((m, t) => (m && /^[')]+$/.test(this.pieces[t]) ? 1 : 0));
-      if (closing.includes(1)) return Uint8Array.from(closing);
-    }
-    // Nothing possible (an output already off the grammar): no guidance.
-    return mask.includes(1) ? mask : null;
+    // A whole action: nothing may follow it.
+    if (this.scan(action, named, stated) === 'whole') return { kind: 'whole' };
+    // Near the end of the budget the mask narrows by what the other tokens allow (grammar): the
+    // room a message needs to state its value (restOfStatement: a space, the value, `')`) and close.
+    const nearEnd = this.maxTokens !== undefined && this.maxTokens - emitted.length <= CLOSING_ROOM + (stated === undefined ? 0 : stated.length + 3);
+    return { kind: 'action', action, named, stated, nearEnd };
+  }
+
+  /** Whether the grammar alone (no repeat ban, no end-of-budget narrowing) allows token t after `row`. */
+  private allowsToken(row: GuideRow, t: number): boolean {
+    if (row.kind === 'whole') return t === this.eot;
+    if (t === this.eot) return false;
+    const piece = this.pieces[t];
+    if (piece === undefined) return false;
+    if (row.kind === 'action') return this.scan(row.action + piece, row.named, row.stated) !== 'dead';
+    const { text, full, ids } = row;
+    // Element thoughts: upper case starts a sentence, a newline an empty thought; anything else
+    // (a role, or a cited value) a printed line.
+    if (this.thoughtLines.length > 0 && !/^[A-Z\n]/.test(text || piece)) return this.continuesThoughtLine(text + piece);
+    if (ids) return this.continuesElementThought(text, ids, piece);
+    const nl = piece.indexOf('\n');
+    return nl < 0 ? !full : this.scan(piece.slice(nl + 1)) !== 'dead';
   }
 
   /**
@@ -456,22 +497,30 @@ export function thoughtElement(thought: string): string | undefined {
  * tokens after the last one holding a newline), unless that would leave no token allowed.
  */
 export function banRepeats(mask: Uint8Array, emitted: readonly number[], n: number, endsLine: (t: number) => boolean): void {
+  const banned = [...repeatCompletions(emitted, n, endsLine)].filter((t) => mask[t]);
+  if (!banned.length) return;
+  const before = mask.reduce((a, x) => a + x, 0);
+  if (banned.length >= before) return;
+  for (const t of banned) mask[t] = 0;
+}
+
+/** The tokens that would complete an n-gram already on the current line (banRepeats' candidates). */
+function repeatCompletions(emitted: readonly number[], n: number, endsLine: (t: number) => boolean): Set<number> {
   let start = emitted.length;
   while (start > 0 && !endsLine(emitted[start - 1])) start--;
   const line = emitted.slice(start);
-  if (line.length < n - 1) return;
+  const out = new Set<number>();
+  if (line.length < n - 1) return out;
   const tail = line.slice(line.length - (n - 1));
-  const banned: number[] = [];
   for (let i = 0; i + n - 1 < line.length; i++) {
     let same = true;
     for (let j = 0; j < n - 1 && same; j++) same = line[i + j] === tail[j];
-    if (same && mask[line[i + n - 1]]) banned.push(line[i + n - 1]);
+    if (same) out.add(line[i + n - 1]);
   }
-  if (!banned.length) return;
-  const before = mask.reduce((a, x) => a + x, 0);
-  if (new Set(banned).size >= before) return;
-  for (const t of banned) mask[t] = 0;
+  return out;
 }
+
+const EMPTY: ReadonlySet<number> = new Set();
 
 /** Index after the single-quoted string at s[i], 'open' when s ends inside it; one line only. */
 function endOfString(s: string, i: number): number | 'open' | 'dead' {

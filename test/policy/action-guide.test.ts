@@ -6,7 +6,7 @@
 import { selectBackend } from '../../main/models/backend.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionGuide, citeLinesFor, citedValue, promptElements, promptTextLines, statesValue, thoughtElement } from '../../main/policy/action-guide.ts';
+import { ActionGuide, NO_REPEAT_NGRAM, citeLinesFor, citedValue, promptElements, promptTextLines, statesValue, thoughtElement } from '../../main/policy/action-guide.ts';
 import { trainTokenizer, END_OF_TEXT } from '../../main/models/tokenizer.ts';
 import { loadModel } from '../../main/models/checkpoint.ts';
 import { resourcePath } from '../../main/paths.ts';
@@ -371,4 +371,46 @@ test('guided, a cite policy\'s message after a cited value states it; with the r
   // A policy that does not cite is not held to it, whatever its thought.
   const plain = new ActionGuide(tok, promptElements(prompt), eot, false, undefined, 0, true);
   assert.equal(plain.scan("send_msg_to_user('The phone is (804).')"), 'whole');
+});
+
+test('greedy through firstAllowed picks exactly what the argmax of the masked row picks: every prefix of real outputs, random and adversarial logits, budgets near the end, repeat bans, a banned action', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { loadTokenizer } = await import('../../main/models/checkpoint.ts');
+  const { Chooser } = await import('../../main/decode/verify.ts');
+  const { argmax, maskedRow } = await import('../../main/decode/sampling.ts');
+  const { Rng } = await import('../../main/common/rng.ts');
+  const dir = resourcePath('models', 'web-policy');
+  const tok = loadTokenizer(dir);
+  const vocabulary = JSON.parse(readFileSync(`${dir}/policy.json`, 'utf8')).messageWords as string[];
+  const eot = tok.specialId(END_OF_TEXT);
+  const V = tok.vocabSize;
+  const prompt = 'Task: What is the phone number of Golden House? Tell me in a message.\nPage: /restaurant/3 | Golden House\nheading "Golden House" [42]\nlink "Menu" [43]\nlink "Menu" [44]\nsearchbox "Find" [45]\nbutton "Search" [46]\ncombobox "Size" [48] value="S" collapsed options: S | XL\nPhone\n= (804) 952-6600\nHistory: none\nNext:\n';
+  const outputs = ['= (804) 952-6600\nsend_msg_to_user(\'The phone of Golden House is (804) 952-6600.\')', 'link "Menu" [44]\nclick(\'44\')', 'searchbox "Find" [45]\nfill(\'45\', \'Golden House\')',
+    'combobox "Size" [48]\nselect_option(\'48\', \'XL\')', 'The the the the the menu menu menu\nclick(\'43\')', 'heading "Golden House" [42]\nclick(\'42\')'];
+  const rng = new Rng(7);
+  let lazy = 0;
+  let rows = 0;
+  for (const budget of [undefined, 12, 20, 40]) {
+    const guide = new ActionGuide(tok, promptElements(prompt), eot, false, budget, NO_REPEAT_NGRAM, true, { prompt, vocabulary }, citeLinesFor(prompt, 'cite'));
+    guide.banAction("click('43')");
+    // Counts the rows the guide decided without its mask.
+    const counting = { allowed: (e: readonly number[]) => guide.allowed(e), firstAllowed: (e: readonly number[], r: Iterable<number>) => { const t = guide.firstAllowed(e, r); if (t !== undefined) lazy++; return t; } };
+    const chooser = new Chooser({ kind: 'greedy' }, V, rng, counting);
+    for (const output of outputs) {
+      const ids = [...tok.encode(output), eot];
+      for (let n = 0; n < ids.length; n++) {
+        const emitted = ids.slice(0, n);
+        for (const regime of ['random', 'truth first', 'truth eighth']) {
+          const logits = Float32Array.from({ length: V }, () => rng.next() * 4);
+          if (regime === 'truth first') logits[ids[n]] = 10;
+          if (regime === 'truth eighth') { logits[ids[n]] = 5; for (let i = 0; i < 7; i++) logits[Math.floor(rng.next() * V)] = 6 + i; }
+          const mask = guide.allowed(emitted);
+          const want = mask ? argmax(maskedRow(logits, 0, V, mask)) : argmax(logits);
+          assert.equal(chooser.choose(logits, 0, emitted), want, `budget ${budget}, ${JSON.stringify(tok.decode(emitted))}, ${regime}`);
+          rows++;
+        }
+      }
+    }
+  }
+  assert.ok(lazy > rows / 3, `the lazy path decided ${lazy} of ${rows} rows`);
 });
