@@ -16,7 +16,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { Rng } from '../common/rng.ts';
-import { SOFTMAX_GRAD_KERNEL } from './native-backend.ts';
+import { CAUSAL_SOFTMAX_KERNEL, SOFTMAX_GRAD_KERNEL } from './native-backend.ts';
 
 export interface ModelConfig {
   /** Standard tokens: rows of the embedding that are also output classes. */
@@ -343,12 +343,16 @@ export class TransformerLM {
       const wpe = tf.gather(this.p('wpe'), pos);
       const ps = batch === 1 ? wpe : tf.tile(wpe, [batch, 1]);
       let x = tf.add(tok, ps) as tf.Tensor2D;
-      // A single new token may see every cached position: no mask needed.
-      const bias = layout ? tf.tensor4d(layout.bias, [1, 1, len, past + len]) : len === 1 ? null : causalBias(past, len);
+      // A single new token may see every cached position: no mask needed. A causal pass masks in
+      // its softmax where the backend has the fused kernel; the pointer still needs the bias on
+      // every row it reads but the last (which sees everything).
+      const fusedCausal = !layout && len > 1 && !!tf.getKernel(CAUSAL_SOFTMAX_KERNEL, tf.getBackend());
+      const needBias = layout || (len > 1 && (!fusedCausal || (this.config.copy && !lastOnly)));
+      const bias = !needBias ? null : layout ? tf.tensor4d(layout.bias, [1, 1, len, past + len]) : causalBias(past, len);
       const ks: tf.Tensor4D[] = [];
       const vs: tf.Tensor4D[] = [];
       for (let l = 0; l < this.config.nLayer; l++) {
-        const r = this.block(x, l, batch, len, bias, cache.length ? { k: cache.k[l], v: cache.v[l] } : null, dense);
+        const r = this.block(x, l, batch, len, fusedCausal ? null : bias, cache.length ? { k: cache.k[l], v: cache.v[l] } : null, dense, fusedCausal ? past : undefined);
         x = r.x;
         ks.push(r.k);
         vs.push(r.v);
@@ -408,8 +412,12 @@ export class TransformerLM {
   }
 
   /** One transformer block on x [batch*len, d]; returns the new x and this call's full keys/values. */
+  /**
+   * @param causalPast inference only, on a backend with CAUSAL_SOFTMAX_KERNEL: the new tokens follow
+   *   this many cached ones and see causally (bias is then null)
+   */
   private block(x: tf.Tensor2D, l: number, batch: number, len: number, bias: tf.Tensor4D | null,
-    past: { k: tf.Tensor4D; v: tf.Tensor4D } | null, linear: Linear): { x: tf.Tensor2D; k: tf.Tensor4D; v: tf.Tensor4D } {
+    past: { k: tf.Tensor4D; v: tf.Tensor4D } | null, linear: Linear, causalPast?: number): { x: tf.Tensor2D; k: tf.Tensor4D; v: tf.Tensor4D } {
     const { dModel, nHead } = this.config;
     const hd = dModel / nHead;
     const h = layerNorm(x, this.p(`h${l}.ln1.g`), this.p(`h${l}.ln1.b`));
@@ -422,7 +430,10 @@ export class TransformerLM {
     }
     let att = tf.matMul(tf.mul(q, 1 / Math.sqrt(hd)), k, false, true);
     if (bias) att = tf.add(att, bias);
-    const y = tf.matMul((this.legacyTrainStep ? tf.softmax : softmaxLastAxis)(att), v).transpose([0, 2, 1, 3]).reshape([batch * len, dModel]);
+    const probs = causalPast !== undefined
+      ? tf.engine().runKernel(CAUSAL_SOFTMAX_KERNEL, { x: att }, { past: causalPast }) as tf.Tensor4D
+      : (this.legacyTrainStep ? tf.softmax : softmaxLastAxis)(att);
+    const y = tf.matMul(probs, v).transpose([0, 2, 1, 3]).reshape([batch * len, dModel]);
     x = tf.add(x, linear(y as tf.Tensor2D, this.p(`h${l}.attn.wo`), this.p(`h${l}.attn.bo`)));
     const h2 = layerNorm(x, this.p(`h${l}.ln2.g`), this.p(`h${l}.ln2.b`));
     const u = linear(h2, this.p(`h${l}.mlp.w1`), this.p(`h${l}.mlp.b1`));
@@ -586,6 +597,7 @@ function copyMixRows(logits: Float32Array, gate: Float32Array, attn: Float32Arra
   const rowsPerBatch = n / ids.length;
   const out = new Float32Array(n * V);
   const pCopy = new Float64Array(V);
+  const e = new Float64Array(V);
   for (let r = 0; r < n; r++) {
     const row = ids[Math.floor(r / rowsPerBatch)];
     pCopy.fill(0);
@@ -596,9 +608,10 @@ function copyMixRows(logits: Float32Array, gate: Float32Array, attn: Float32Arra
     let max = -Infinity;
     for (let v = 0; v < V; v++) max = Math.max(max, logits[r * V + v]);
     let sum = 0;
-    for (let v = 0; v < V; v++) sum += Math.exp(logits[r * V + v] - max);
+    for (let v = 0; v < V; v++) sum += (e[v] = Math.exp(logits[r * V + v] - max));
     const g = gate[r];
-    for (let v = 0; v < V; v++) out[r * V + v] = Math.log(g * (Math.exp(logits[r * V + v] - max) / sum) + (1 - g) * pCopy[v] + COPY_EPS);
+    const scale = g / sum;
+    for (let v = 0; v < V; v++) out[r * V + v] = Math.log(scale * e[v] + (1 - g) * pCopy[v] + COPY_EPS);
   }
   return out;
 }

@@ -30,6 +30,11 @@ export interface NativeAddon {
    * Optional: an addon built before it existed still loads, and the gradient stays TF.js's.
    */
   softmaxGrad?(y: Float32Array, dy: Float32Array, dx: Float32Array, rows: number, cols: number): void;
+  /**
+   * Softmax over the last axis of x viewed as [blocks, lq, lk], row i of each block seeing columns
+   * 0..past+i (the rest 0). Optional, as softmaxGrad is.
+   */
+  causalSoftmax?(x: Float32Array, out: Float32Array, blocks: number, lq: number, lk: number, past: number): void;
   /** One AdamW step into pOut/mOut/vOut (all arrays the same length; g is scaled by gradScale first). */
   adamw(
     p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array,

@@ -22,6 +22,14 @@ export const ADAMW_KERNEL = 'LabAdamW';
  */
 export const SOFTMAX_GRAD_KERNEL = 'LabSoftmaxGrad';
 
+/**
+ * Softmax over the last axis under a causal mask, registered only for the native backend: input
+ * {x} [..., lq, lk], attr {past}; row i of the last two axes sees columns 0..past+i and the others
+ * are 0. An inference pass's attention uses it (model.ts) instead of adding a [lq, lk] mask and
+ * exponentiating every column: half of a prefill's scores are masked.
+ */
+export const CAUSAL_SOFTMAX_KERNEL = 'LabCausalSoftmax';
+
 export type NativeRegistration = { ok: true } | { ok: false; reason: string };
 
 /** The slice of MathBackendCPU the native kernels use. */
@@ -178,6 +186,7 @@ function nativeKernels(addon: NativeAddon): tf.KernelConfig[] {
     kernel(tf._FusedMatMul, fusedMatMul),
     ...elementwiseKernels(addon),
     ...(addon.softmaxGrad ? [softmaxGradKernel(addon.softmaxGrad)] : []),
+    ...(addon.causalSoftmax ? [causalSoftmaxKernel(addon.causalSoftmax)] : []),
     kernel(ADAMW_KERNEL, (args) => {
       const { backend } = args;
       const [p, g, m, v] = (['p', 'g', 'm', 'v'] as const).map((k) => args.inputs[k] as tf.TensorInfo);
@@ -199,6 +208,21 @@ function softmaxGradKernel(softmaxGrad: NonNullable<NativeAddon['softmaxGrad']>)
     const dx = new Float32Array(tf.util.sizeFromShape(y.shape));
     if (dx.length > 0) softmaxGrad(f32(backend, y), f32(backend, dy), dx, dx.length / cols, cols);
     return backend.makeTensorInfo(y.shape, 'float32', dx);
+  });
+}
+
+function causalSoftmaxKernel(causalSoftmax: NonNullable<NativeAddon['causalSoftmax']>): tf.KernelConfig {
+  return kernel(CAUSAL_SOFTMAX_KERNEL, (args) => {
+    const { backend } = args;
+    const x = args.inputs.x as tf.TensorInfo;
+    const past = (args.attrs as { past: number }).past;
+    const [lq, lk] = x.shape.slice(-2);
+    if (x.dtype !== 'float32' || x.shape.length < 2 || !(Number.isInteger(past) && past >= 0 && past + lq <= lk)) {
+      throw new Error(`${CAUSAL_SOFTMAX_KERNEL}: needs float32 [..., lq, lk] with 0 <= past and past + lq <= lk, got ${x.dtype} [${x.shape}] past ${past}`);
+    }
+    const out = new Float32Array(tf.util.sizeFromShape(x.shape));
+    if (out.length > 0) causalSoftmax(f32(backend, x), out, out.length / (lq * lk), lq, lk, past);
+    return backend.makeTensorInfo(x.shape, 'float32', out);
   });
 }
 

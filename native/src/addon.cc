@@ -170,6 +170,23 @@ napi_value Softmax(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// causalSoftmax(x, out, blocks, lq, lk, past)
+napi_value CausalSoftmax(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!get_args(env, info, 6, argv)) return nullptr;
+  long blocks, lq, lk, past;
+  float *x, *o;
+  size_t lx, lo;
+  if (!arg_f32(env, argv[0], &x, &lx, "x") || !arg_f32(env, argv[1], &o, &lo, "out") ||
+      !arg_i64(env, argv[2], &blocks, "blocks") || !arg_i64(env, argv[3], &lq, "lq") ||
+      !arg_i64(env, argv[4], &lk, "lk") || !arg_i64(env, argv[5], &past, "past"))
+    return nullptr;
+  if (blocks < 0 || lq < 0 || lk < 0 || past < 0 || (size_t)(blocks * lq * lk) > lx || (size_t)(blocks * lq * lk) > lo)
+    return throw_range(env, "causalSoftmax: bad shape"), nullptr;
+  causal_softmax_rows(x, o, blocks, lq, lk, past);
+  return nullptr;
+}
+
 // softmaxGrad(y, dy, dx, rows, cols)
 napi_value SoftmaxGrad(napi_env env, napi_callback_info info) {
   napi_value argv[5];
@@ -242,6 +259,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"reduce", nullptr, Reduce, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"softmax", nullptr, Softmax, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"softmaxGrad", nullptr, SoftmaxGrad, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"causalSoftmax", nullptr, CausalSoftmax, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"adamw", nullptr, AdamW, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

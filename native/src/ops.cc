@@ -78,6 +78,31 @@ inline float exp_shifted(const float* x, float* o, long n, float shift) {
 }
 #endif
 
+// Largest of x[0..n), four lanes at a time (the scalar ternary loop does not vectorise).
+inline float max_of(const float* x, long n) {
+  float m = -INFINITY;
+  long i = 0;
+#if defined(__GNUC__)
+  v4f acc = splat4(-INFINITY);
+  for (; i + 4 <= n; i += 4) {
+    v4f v;
+    __builtin_memcpy(&v, x + i, sizeof v);
+    acc = v > acc ? v : acc;
+  }
+  for (int l = 0; l < 4; l++) m = acc[l] > m ? acc[l] : m;
+#endif
+  for (; i < n; i++) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+// Softmax of x[0..n) into out[0..n), zeros in out[n..cols): the columns a causal row does not see
+// get exactly what exp(-1e9 - max) gives them in the masked softmax, without computing it.
+inline void softmax_row(const float* x, float* out, long n, long cols) {
+  const float inv = 1.f / exp_shifted(x, out, n, max_of(x, n));
+  for (long c = 0; c < n; c++) out[c] *= inv;
+  for (long c = n; c < cols; c++) out[c] = 0.f;
+}
+
 template <int OP>
 inline float apply(float x, float y) {
   if (OP == kAdd) return x + y;
@@ -315,13 +340,13 @@ void reduce_op(int op, const float* x, float* out, long outer, long red, long in
 }
 
 void softmax_rows(const float* x, float* out, long rows, long cols) {
-  parallel_rows(rows, cols, 10, [=](long r) {
-    const float* xr = x + r * cols;
-    float* o = out + r * cols;
-    float m = -INFINITY;
-    for (long c = 0; c < cols; c++) m = xr[c] > m ? xr[c] : m;
-    const float inv = 1.f / exp_shifted(xr, o, cols, m);
-    for (long c = 0; c < cols; c++) o[c] *= inv;
+  parallel_rows(rows, cols, 10, [=](long r) { softmax_row(x + r * cols, out + r * cols, cols, cols); });
+}
+
+void causal_softmax_rows(const float* x, float* out, long blocks, long lq, long lk, long past) {
+  parallel_rows(blocks * lq, lk, 10, [=](long r) {
+    long seen = past + r % lq + 1;
+    softmax_row(x + r * lk, out + r * lk, seen < lk ? seen : lk, lk);
   });
 }
 

@@ -26,6 +26,10 @@ void unary_op(int op, const float* x, float* out, long n, float alpha);
 void reduce_op(int op, const float* x, float* out, long outer, long red, long inner);
 // Softmax over the last axis of x viewed as [rows, cols].
 void softmax_rows(const float* x, float* out, long rows, long cols);
+// Softmax over the last axis of x viewed as [blocks, lq, lk] under a causal mask: row i of each
+// block sees columns 0..past+i, the others come out 0 (an inference pass's attention, where the
+// mask would otherwise be a [lq, lk] tensor added first and half its columns exponentiated).
+void causal_softmax_rows(const float* x, float* out, long blocks, long lq, long lk, long past);
 // Softmax's gradient over the last axis: dx = y * (dy - sum(dy * y)) per row of [rows, cols],
 // one pass instead of the four ops (two products, a sum, a difference) TF.js composes it from.
 void softmax_grad_rows(const float* y, const float* dy, float* dx, long rows, long cols);

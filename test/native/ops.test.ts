@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
 import { assertSameAsWasm, needsNative, randomData } from './compare.ts';
 import { buildTinyTransformer } from './tiny-transformer.ts';
-import { ADAMW_KERNEL, SOFTMAX_GRAD_KERNEL, setNativeRowKernels } from '../../main/models/native-backend.ts';
+import { ADAMW_KERNEL, CAUSAL_SOFTMAX_KERNEL, SOFTMAX_GRAD_KERNEL, setNativeRowKernels } from '../../main/models/native-backend.ts';
 import { TransformerLM, defaultModelConfig } from '../../main/models/model.ts';
 
 const t = (shape: number[], seed: number, lo = -1, hi = 1) =>
@@ -128,6 +128,27 @@ describe('native elementwise and reductions', needsNative, () => {
       m.dispose();
       return out;
     }, 'transformer grads', 1e-3, 1e-5);
+  });
+});
+
+describe('causal softmax', needsNative, () => {
+  it('equals the softmax of the scores plus a causal mask, for prefills with and without cached positions and widths that are not multiples of four', async () => {
+    await tf.setBackend('native');
+    assert.ok(tf.getKernel(CAUSAL_SOFTMAX_KERNEL, 'native'), 'the addon exports causalSoftmax');
+    for (const [blocks, lq, past] of [[4, 7, 0], [3, 5, 11], [2, 1, 6], [1, 9, 3]]) {
+      const lk = past + lq;
+      const x = tf.tensor(randomData(blocks * lq * lk, 40 + lq, -6, 6), [1, blocks, lq, lk]);
+      const mask = new Float32Array(lq * lk);
+      for (let i = 0; i < lq; i++) for (let j = past + i + 1; j < lk; j++) mask[i * lk + j] = -1e9;
+      const want = tf.softmax(tf.add(x, tf.tensor(mask, [1, 1, lq, lk]))).dataSync();
+      const got = (tf.engine().runKernel(CAUSAL_SOFTMAX_KERNEL, { x }, { past }) as tf.Tensor).dataSync();
+      for (let i = 0; i < want.length; i++) {
+        const masked = mask[i % (lq * lk)] !== 0;
+        if (masked) assert.equal(got[i], 0, `masked [${blocks}, ${lq}, ${past}] element ${i}`);
+        else assert.ok(Math.abs(got[i] - want[i]) <= 1e-7 + 1e-5 * want[i], `[${blocks}, ${lq}, ${past}] element ${i}: ${got[i]} vs ${want[i]}`);
+      }
+    }
+    assert.throws(() => tf.engine().runKernel(CAUSAL_SOFTMAX_KERNEL, { x: tf.zeros([2, 3, 4]) }, { past: 2 }), /past \+ lq <= lk/);
   });
 });
 
