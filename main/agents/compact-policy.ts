@@ -10,6 +10,7 @@ import type { LoadedModel } from '../models/checkpoint.ts';
 import { END_OF_TEXT } from '../models/tokenizer.ts';
 import type { DecodeMode, Decoder, GenerateResult, Sampling } from '../decode/types.ts';
 import type { PromptCache } from '../decode/prompt-cache.ts';
+import type { OutputHistory } from '../decode/output-history.ts';
 import type { Observation } from '../environment/types.ts';
 import type { TaskSpec } from '../tasks/types.ts';
 import { mixSeed } from '../common/rng.ts';
@@ -86,6 +87,12 @@ export interface CompactPolicyOptions {
    * true. A `compareDecode` decoder never uses it: it is the baseline, prefilling from scratch.
    */
   promptCache?: boolean;
+  /**
+   * Drafts from the policy's earlier outputs (../decode/output-history.ts) where the prompt holds no
+   * continuation: the action's frame after the thought line, the call's closing. Default true;
+   * outputs are the same either way. A `compareDecode` decoder never uses it.
+   */
+  outputHistory?: boolean;
 }
 
 /** One decoder's totals over the steps of a side-by-side comparison. */
@@ -136,6 +143,8 @@ export interface CompactPolicyConfig {
   statedValue?: boolean;
   /** Whether prefills started from the KV cache of a recent prompt; absent before it existed (no). */
   promptCache?: boolean;
+  /** Whether copy-drafting decoders also drafted from earlier outputs; absent before it existed (no). */
+  outputHistory?: boolean;
   seed: number;
   parameters: number;
   targets: PolicySettings['targets'];
@@ -151,6 +160,8 @@ interface LoadedPolicy {
    * at, and parallel episodes each take the entry their prompt shares most with.
    */
   promptCache: PromptCache;
+  /** Earlier outputs of every agent on this model, drafted from (shared, as the prompt cache is). */
+  outputHistory: OutputHistory;
 }
 
 /** Prompts kept per loaded policy: one per parallel episode, with room. */
@@ -165,13 +176,13 @@ export function loadPolicy(dir: string, backend?: string): Promise<LoadedPolicy>
     p = (async () => {
       // TF.js and the decoders load here, on first use: collection and the app load this module
       // through the agent registry, and most of them never run a policy.
-      const [{ selectBackend }, { isCheckpoint, loadModel }, { createDecoder }, { PromptCache }] = await Promise.all([
-        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'), import('../decode/prompt-cache.ts'),
+      const [{ selectBackend }, { isCheckpoint, loadModel }, { createDecoder }, { PromptCache }, { OutputHistory }] = await Promise.all([
+        import('../models/backend.ts'), import('../models/checkpoint.ts'), import('../decode/index.ts'), import('../decode/prompt-cache.ts'), import('../decode/output-history.ts'),
       ]);
       if (!isCheckpoint(dir)) throw new Error(`no policy model in ${dir} (train one with \`lab train sft\`)`);
       await selectBackend(backend);
       const loaded = loadModel(dir);
-      return { loaded, settings: readPolicySettings(dir, loaded.meta), createDecoder, promptCache: new PromptCache(PROMPT_CACHE_ENTRIES) };
+      return { loaded, settings: readPolicySettings(dir, loaded.meta), createDecoder, promptCache: new PromptCache(PROMPT_CACHE_ENTRIES), outputHistory: new OutputHistory() };
     })();
     cache.set(dir, p);
     p.catch(() => cache.delete(dir));
@@ -234,7 +245,7 @@ export class CompactPolicyAgent implements Agent {
     return {
       kind: 'compact-policy', dir: this.options.dir, decode: this.decoder!.mode as DecodeMode, sampling: this.options.sampling ?? { kind: 'greedy' }, guided: this.options.guided ?? true,
       ...((this.options.guided ?? true) ? { noRepeatNgram: this.options.noRepeatNgram ?? NO_REPEAT_NGRAM, stallBan: this.options.stallBan ?? false, ...(this.options.stallBan && this.options.stallBanAll ? { stallBanAll: true } : {}), messageWords: !!p.settings.messageWords && (this.options.messageWords ?? true), statedValue: p.settings.prompt.answer === 'cite' && (this.options.statedValue ?? true) } : {}),
-      promptCache: this.options.promptCache ?? true, seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
+      promptCache: this.options.promptCache ?? true, outputHistory: this.options.outputHistory ?? true, seed: this.options.seed ?? 0, parameters: p.loaded.model.parameterCount, targets: p.settings.targets, dataset: p.settings.dataset,
     };
   }
 
@@ -269,10 +280,11 @@ export class CompactPolicyAgent implements Agent {
       return g;
     };
     const promptCache = (this.options.promptCache ?? true) ? this.policy!.promptCache : undefined;
+    const outputHistory = (this.options.outputHistory ?? true) ? this.policy!.outputHistory : undefined;
     const generate = (decoder: Decoder) => decoder.generate(prompt, {
       maxNew, sampling: this.options.sampling ?? { kind: 'greedy' }, seed, stopTokens: [eot],
       constraint: (this.options.guided ?? true) ? guide() : undefined,
-      ...(decoder === this.decoder ? { promptCache } : {}),
+      ...(decoder === this.decoder ? { promptCache, outputHistory } : {}),
     });
     let out: GenerateResult;
     if (this.otherDecoder && this.comparison) {

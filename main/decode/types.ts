@@ -1,6 +1,7 @@
 /** The one decoder interface shared by the code model and (later) the web policy. */
 
 import type { PromptCache } from './prompt-cache.ts';
+import type { OutputHistory } from './output-history.ts';
 
 // Here rather than in ./index.ts so the CLI can name the modes in its help without loading TF.js.
 export type DecodeMode = 'ar' | 'sdsat' | 'sdsat-one-pass' | 'sdsat-tree' | 'lookup' | 'lookup-tree' | 'sdsat-lookup' | 'merged-tree';
@@ -69,6 +70,11 @@ export interface GenerateOptions {
    * like, and keep this prompt's for the next. Absent: every prompt is prefilled from scratch.
    */
   promptCache?: PromptCache;
+  /**
+   * Earlier outputs to draft from where the context holds no continuation (./output-history.ts);
+   * copy-drafting decoders use it and add this output to it. Outputs are unchanged by it.
+   */
+  outputHistory?: OutputHistory;
 }
 
 /**

@@ -84,3 +84,46 @@ test('lookup nucleus sampling keeps the model distribution: a copied draft is ac
   assert.ok(tv < 0.1, `total variation between AR and lookup first tokens ${tv.toFixed(3)}`);
   model.dispose();
 });
+
+test('output history: continuations of the longest matching suffix from the most recent output first, none repeated or excluded, each entry led by its prompt\'s last tokens', async () => {
+  const { OutputHistory } = await import('../../main/decode/output-history.ts');
+  const h = new OutputHistory(2);
+  h.add([90, 91, 92, 93], [1, 2, 3, 4, 5]);
+  h.add([80, 92, 93], [1, 2, 7, 8]);
+  // "1 2" after the prompt's tail: the newer output's continuation first.
+  assert.deepEqual(h.continuations([50, 1, 2], 3, 2), [[7, 8], [3, 4, 5]]);
+  // The longest suffix wins: "9 1 2" matches nowhere, "1 2" does; "92 93" leads both entries.
+  assert.deepEqual(h.continuations([92, 93], 2, 1), [[1, 2]]);
+  assert.deepEqual(h.continuations([50, 1, 2], 3, 2, [[7, 8]]), [[3, 4, 5]], 'an excluded continuation is skipped');
+  assert.deepEqual(h.continuations([50, 60], 3, 2), [], 'a suffix found nowhere');
+  assert.deepEqual(h.continuations([5, 7], 3, 2), [], 'one token alone is no match at the default floor');
+  h.add([1], [6, 6, 6]);
+  assert.equal(h.size, 2, 'the oldest output leaves');
+  assert.deepEqual(h.continuations([50, 3, 4], 2, 1), [], 'the oldest output is gone');
+  assert.throws(() => new OutputHistory(0), /capacity/);
+});
+
+test('lookup-tree with an output history: drafts where the prompt holds no continuation, greedy output stays AR\'s, and each output joins the history', async () => {
+  const { OutputHistory } = await import('../../main/decode/output-history.ts');
+  const { draftsFor } = await import('../../main/decode/lookup.ts');
+  const history = new OutputHistory(4);
+  history.add([7, 8, 9], [20, 21, 22, 23]);
+  assert.deepEqual(draftsFor([1, 2, 8, 9], 3, 2, history), [[20, 21, 22]], 'the prompt holds no continuation of "8 9": the history drafts one');
+  assert.deepEqual(draftsFor([8, 9, 5, 8, 9], 3, 2, history), [[5, 8, 9]], 'the prompt holds one: no history draft beside it');
+  const model = await tinyModel();
+  const ar = new AutoregressiveDecoder(model);
+  const tree = new LookupDecoder(model, 4, 2);
+  const outputs = new OutputHistory();
+  let drafted = 0;
+  for (let p = 0; p < 6; p++) {
+    // Prompts of one kind that share no text with their outputs: only earlier outputs can draft.
+    const prompt = [...randomIds(6, 61, 100 + p), 3, 4, 5];
+    const a = await ar.generate(prompt, { maxNew: 16 });
+    const b = await tree.generate(prompt, { maxNew: 16, outputHistory: outputs });
+    assert.deepEqual(b.tokens, a.tokens, `prompt ${p}`);
+    assert.equal(outputs.size, p + 1);
+    if (p > 0) drafted += b.stats.drafted;
+  }
+  assert.ok(drafted > 0, 'later prompts drafted from earlier outputs');
+  model.dispose();
+});
