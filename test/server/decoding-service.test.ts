@@ -65,8 +65,8 @@ test('bad requests are refused with the field named; one run at a time; a live d
   assert.equal(report.cancelled, true);
   assert.ok(report.results.every((r) => r.k === 1), 'stopped within the first k');
   const progress = events.filter((e) => e.event === 'decodeBenchProgress' && e.data.benchId === benchId);
-  // 3 ks x 3 repeats (the default) x 10 prompts x (AR + the four default modes)
-  assert.equal(progress[0].event === 'decodeBenchProgress' && progress[0].data.total, 3 * 3 * 10 * 5);
+  // 3 ks x 3 repeats (the default) x 10 prompts x (AR + the five default modes)
+  assert.equal(progress[0].event === 'decodeBenchProgress' && progress[0].data.total, 3 * 3 * 10 * 6);
   assert.deepEqual(d.listBenches().benches.map((b) => b.source), ['shipped', 'run']);
   d.close();
 });

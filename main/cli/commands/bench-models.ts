@@ -34,7 +34,7 @@ export function addModelBenchCommands(bench: Command): void {
   addSamplingOptions(bench.command('decode').description('AR vs SDSAT decoding: tokens/s, speedup, acceptance, identical outputs'))
     .option('--model <dir>', 'SAT-tuned model folder', SHIPPED_MODEL)
     .option('--k <list>', 'comma-separated draft lengths (default: 1..trained k)')
-    .option('--modes <list>', 'modes to compare with AR: sdsat, sdsat-one-pass, lookup (drafts copied from the context), sdsat-lookup (copied drafts where there are any, else SATs, one pass), sdsat-tree and lookup-tree (several candidates per loop under a tree mask)', DEFAULT_BENCH_MODES.join(','))
+    .option('--modes <list>', 'modes to compare with AR: sdsat, sdsat-one-pass, lookup (drafts copied from the context), sdsat-lookup (copied drafts where there are any, else SATs, one pass), sdsat-tree and lookup-tree (several candidates per loop under a tree mask), merged-tree (SAT candidates and copied continuations in one tree)', DEFAULT_BENCH_MODES.join(','))
     .option('--prompts <file>', 'JSON Lines prompts ({"text": ...})', DEFAULT_PROMPTS)
     .option('--limit <n>', 'use only the first n prompts')
     .option('--max-new <n>', 'tokens to generate per prompt', '64')
