@@ -4,6 +4,7 @@
  * goal is a page state also ends the moment the checker passes (as BrowserGym's validate).
  */
 import { rmSync } from 'node:fs';
+import type { StepTiming } from '../environment/types.ts';
 import { AgentUnavailableError, type Agent, type AgentTurn } from '../tasks/agent.ts';
 import type { BrowserEnv } from '../environment/environment.ts';
 import { BrowserLostError, NoBrowserLeftError } from '../environment/browser-lost.ts';
@@ -60,7 +61,7 @@ export interface EpisodeDeps {
   browserKind: string;
   onStep?: (index: number, turn: AgentTurn, error: string | null) => void;
   /** The environment's timing of each step (benchmarks). */
-  onTiming?: (timing: { actionMs: number; settleMs: number; observeMs: number; totalMs: number }) => void;
+  onTiming?: (timing: StepTiming) => void;
   signal?: AbortSignal;
   /**
    * End a page-state goal as soon as the checker passes after a step (reason 'goal_reached').

@@ -70,8 +70,12 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--disable-extensions',
   // The omnibox popup WebUIs load in every new window (two renderers per browser context) in
-  // recent headless Chrome: pure cost for automation (Puppeteer disables them too).
-  '--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+  // recent headless Chrome: pure cost for automation (Puppeteer disables them too). Without the
+  // back/forward cache (as Playwright, hence BrowserGym, runs) a page left is not frozen and kept,
+  // and go_back reloads it as BrowserGym's does; without RenderDocument a same-site navigation
+  // keeps its frame host instead of building a new one. Together a navigating step settles about
+  // 5 ms sooner (docs/benchmarks.md, Environment).
+  '--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,BackForwardCache,RenderDocument',
   '--disable-dev-shm-usage',
   '--mute-audio',
   '--hide-scrollbars',

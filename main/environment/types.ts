@@ -75,6 +75,8 @@ export interface StepTiming {
   settleMs: number;
   observeMs: number;
   totalMs: number;
+  /** Whether the step loaded a new document in the main frame (a link, a form): such steps cost a load, others a DOM update. */
+  navigated?: boolean;
 }
 
 import type { StepActivity } from './page-activity.ts';

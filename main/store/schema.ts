@@ -135,6 +135,7 @@ export const stepRecordSchema = z.object({
     settleMs: z.number(),
     observeMs: z.number(),
     totalMs: z.number(),
+    navigated: z.boolean().optional(),
   }),
   /** The language-model call behind the step (endpoint agents): tokens, latency, retries, malformed output. */
   llm: z

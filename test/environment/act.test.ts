@@ -63,10 +63,14 @@ test('press sends keys to an element; keyboard_press to the focused one', async 
   assert.equal(await pageValue(`document.getElementById('name').value`), 'x');
 });
 
-test('click follows links; go_back and go_forward walk the history; goto opens a URL', async () => {
+test('click follows links; go_back and go_forward walk the history; goto opens a URL; a step says whether it loaded a document', async () => {
   let obs = await env.reset({ instruction: '', startUrl: `${server.url}/form.html` });
-  obs = await step(`click('${id(obs, 'Go to second page')}')`);
+  const filled = await env.step(`fill('${id(obs, 'Your name')}', 'Ada')`);
+  assert.equal(filled.timing.navigated, false, 'a fill changes the page in place');
+  const followed = await env.step(`click('${id(filled.observation, 'Go to second page')}')`);
+  obs = followed.observation;
   assert.equal(obs.title, 'Second page');
+  assert.equal(followed.timing.navigated, true, 'a link loads a document');
   obs = await step('go_back()');
   assert.equal(obs.title, 'Form fixture');
   obs = await step('go_forward()');

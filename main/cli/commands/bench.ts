@@ -19,8 +19,9 @@ export function registerBenchCommands(program: Command): Command {
       .option('--pool-sizes <list>', 'instead: steps/s with 1, 2, ... browsers (e.g. 1,2,3), the first k of the --browser endpoints or, without any, k Chromiums launched here (then with each browser\'s memory and CPU per step)')
       .option('--envs-per-browser <n>', 'with --pool-sizes: environments per browser', intOption('--envs-per-browser', 1), 1)
       .option('--repeats <n>', 'with --pool-sizes: timed windows per size, for a 95% interval', intOption('--repeats', 1), 3)
+      .option('--family <name...>', 'only these families (default: every built-in one), e.g. to compare with a run whose workload had fewer')
       .option('--json', 'print JSON only'),
-  ).action(async (opts: BrowserFlags & { steps: number; episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number; json?: boolean }) => {
+  ).action(async (opts: BrowserFlags & { steps: number; episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number; family?: string[]; json?: boolean }) => {
     if (opts.poolSizes !== undefined) return benchPoolCommand(opts);
     const { benchEnv } = await import('../../collection/bench-env.ts');
     await withTaskBrowser(opts, [], async ({ server, host, signal, release }) => {
@@ -32,7 +33,7 @@ export function registerBenchCommands(program: Command): Command {
       const result = await benchEnv(host, server, version, {
         steps: opts.steps,
         episodesPerEnv: opts.episodes,
-        families: server.familyNames,
+        families: chosenFamilies(server.familyNames, opts.family),
         signal,
         onProgress: (p, done, total) => {
           if (p !== phase) {
@@ -87,7 +88,7 @@ export function registerBenchCommands(program: Command): Command {
 }
 
 /** `lab bench env --pool-sizes 1,2,3`: throughput against the number of browsers (main/collection/bench-pool.ts). */
-async function benchPoolCommand(opts: BrowserFlags & { episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number }): Promise<void> {
+async function benchPoolCommand(opts: BrowserFlags & { episodes: number; poolSizes?: string; envsPerBrowser: number; repeats: number; family?: string[] }): Promise<void> {
   const counts = (opts.poolSizes ?? '').split(',').map((x) => Number(x.trim()));
   if (!counts.length || counts.some((k) => !Number.isInteger(k) || k < 1)) throw new Error(`--pool-sizes must be a comma-separated list of browser counts >= 1, e.g. 1,2,3; got "${opts.poolSizes}"`);
   const [{ benchPool }, { BrowserPool, readEndpointFile }] = await Promise.all([import('../../collection/bench-pool.ts'), import('../../environment/browser-pool.ts')]);
@@ -103,10 +104,18 @@ async function benchPoolCommand(opts: BrowserFlags & { episodes: number; poolSiz
       envsPerBrowser: opts.envsPerBrowser,
       episodesPerEnv: opts.episodes,
       repeats: opts.repeats,
-      families: server.familyNames,
+      families: chosenFamilies(server.familyNames, opts.family),
       signal,
       onProgress: (phase, done, total) => process.stderr.write(`bench pool: ${phase} (${done}/${total})\n`),
     });
     printJson(result);
   });
+}
+
+/** `--family` names checked against the server's families; all of them without the option. */
+function chosenFamilies(known: readonly string[], wanted?: string[]): string[] {
+  if (!wanted?.length) return [...known];
+  const unknown = wanted.filter((f) => !known.includes(f));
+  if (unknown.length) throw new Error(`--family: no family ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  return wanted;
 }
