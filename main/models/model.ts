@@ -411,8 +411,8 @@ export class TransformerLM {
     return { logits, rows };
   }
 
-  /** One transformer block on x [batch*len, d]; returns the new x and this call's full keys/values. */
   /**
+   * One transformer block on x [batch*len, d]; returns the new x and this call's full keys/values.
    * @param causalPast inference only, on a backend with CAUSAL_SOFTMAX_KERNEL: the new tokens follow
    *   this many cached ones and see causally (bias is then null)
    */
