@@ -46,20 +46,32 @@ export function lookupContinuations(seq: readonly number[], k: number, branches:
   const found: number[][] = [];
   const seen = new Set<string>();
   for (let n = Math.min(maxNgram, L - 1); n >= minNgram; n--) {
-    // Candidate starts from the latest backwards; the suffix itself (start L - n) is not a match.
-    for (let s = L - n - 1; s >= 0; s--) {
-      let j = 0;
-      while (j < n && seq[s + j] === seq[L - n + j]) j++;
-      if (j < n || s + n >= L) continue;
-      const next = seq.slice(s + n, Math.min(s + n + k, L)) as number[];
-      const key = next.join();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      found.push(next);
-      if (found.length >= branches) return found;
-    }
+    if (collectContinuations(seq, seq.slice(L - n), k, branches, seen, found)) return found;
   }
   return found;
+}
+
+/**
+ * Add to `found` what followed each occurrence of `suffix` in `hay` that ends before hay's last
+ * token (the latest first; up to k tokens each, none whose tokens are already in `seen`) until it
+ * holds `count`; true once it does. Prompt lookup scans the sequence for its own tail, the output
+ * history (./output-history.ts) each earlier output for it.
+ */
+export function collectContinuations(hay: readonly number[], suffix: readonly number[], k: number, count: number, seen: Set<string>, found: number[][]): boolean {
+  const n = suffix.length;
+  // Candidate starts from the latest backwards; a suffix ending at hay's end has nothing after it.
+  for (let s = hay.length - n - 1; s >= 0; s--) {
+    let j = 0;
+    while (j < n && hay[s + j] === suffix[j]) j++;
+    if (j < n) continue;
+    const next = hay.slice(s + n, s + n + k) as number[];
+    const key = next.join();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    found.push(next);
+    if (found.length >= count) return true;
+  }
+  return false;
 }
 
 export class LookupDecoder implements Decoder {

@@ -11,6 +11,8 @@
  * copied draft: outputs stay exactly the model's.
  */
 
+import { collectContinuations } from './lookup.ts';
+
 /** Prompt tokens kept before each output: as many as the longest n-gram looked up. */
 const PROMPT_TAIL = 3;
 
@@ -51,18 +53,7 @@ export class OutputHistory {
     for (let n = Math.min(this.maxNgram, seq.length); n >= this.minNgram; n--) {
       const suffix = seq.slice(seq.length - n);
       for (let e = this.entries.length - 1; e >= 0; e--) {
-        const entry = this.entries[e];
-        for (let s = entry.length - n - 1; s >= 0; s--) {
-          let j = 0;
-          while (j < n && entry[s + j] === suffix[j]) j++;
-          if (j < n) continue;
-          const next = entry.slice(s + n, s + n + k);
-          const key = next.join();
-          if (seen.has(key)) continue;
-          seen.add(key);
-          found.push(next);
-          if (found.length >= count) return found;
-        }
+        if (collectContinuations(this.entries[e], suffix, k, count, seen, found)) return found;
       }
       // The longest suffix that matched decides, as in prompt lookup: a shorter one is weaker evidence.
       if (found.length) return found;
