@@ -5,7 +5,7 @@
 # the family with `lab bench sizes` on the validation prompts and on the held-out packages' prompts.
 #
 # Two ladders:
-#   small  0.18M and 0.46M parameters on the shipped model's corpus with its recipe (4,000 steps of
+#   small  0.25M and 0.56M parameters on the shipped model's corpus with its recipe (4,000 steps of
 #          16 x 128 tokens, then 1,500 SAT steps): the sizes differ in parameters only. The curve
 #          shipped in resources/models/bench-sizes.json. About 2 h on 2 idle cores.
 #   large  5M and 15M parameters on the large npm corpus (scripts/build-code-corpus.ts --large: the
@@ -49,9 +49,9 @@ train_size() {
 
 case "$ladder" in
   small)
-    train_size 0.18m "$small" 64 2 2e-3
-    train_size 0.46m "$small" 96 3 2e-3
-    models="$lab_dir/models/code-0.18m-sdsat,$lab_dir/models/code-0.46m-sdsat,$shipped"
+    train_size 0.25m "$small" 64 2 2e-3
+    train_size 0.56m "$small" 96 3 2e-3
+    models="$lab_dir/models/code-0.25m-sdsat,$lab_dir/models/code-0.56m-sdsat,$shipped"
     out=resources/models/bench-sizes.json heldout=docs/bench-sizes-heldout.json ;;
   large)
     [ -s "$large/train.txt" ] || npx tsx scripts/build-code-corpus.ts --large
