@@ -95,6 +95,24 @@ export function predictedSpeedup(costMs: (positions: number) => number, mode: 's
   return ((tokensBesidesDrafts(mode) + accepted) * costMs(1)) / loopMs;
 }
 
+/**
+ * The acceptance rate, the same at every draft position, at which `mode` would reach `target` times
+ * AR on these pass costs: what a model's drafts must reach before they pay. Bisection (the speedup
+ * grows with the rate); null where even every draft accepted falls short of the target.
+ */
+export function rateNeeded(costMs: (positions: number) => number, mode: 'sdsat' | 'sdsat-one-pass', k: number, target: number): number | null {
+  const at = (a: number) => predictedSpeedup(costMs, mode, k, expectedAccepted(new Array<number>(k).fill(a)));
+  if (!(at(1) >= target)) return null;
+  if (at(0) >= target) return 0;
+  let [low, high] = [0, 1];
+  for (let i = 0; i < 30; i++) {
+    const mid = (low + high) / 2;
+    if (at(mid) >= target) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
 /** A pass cost at any position count, interpolated linearly between measured ones. */
 export function costAt(rows: readonly PassCost[]): (positions: number) => number {
   const pts = rows.filter((r) => r.ms.value !== null).map((r) => [r.positions, r.ms.value as number] as const).sort((a, b) => a[0] - b[0]);

@@ -10,6 +10,9 @@ import { readJsonFile } from '../store/json-file.ts';
 
 const interval = z.object({ low: z.number(), high: z.number() });
 
+/** The speedup SAT drafts must reach to count as paying: issue 47's bar for SAT drafts alone. */
+export const SAT_PAY_TARGET = 1.2;
+
 export const sizePointSchema = z.object({
   /** The model folder, as given. */
   model: z.string(),
@@ -39,8 +42,15 @@ export const sizePointSchema = z.object({
   })),
   /** Pass time against new positions, with a warm cache (./cost.ts). */
   passCost: z.array(z.object({ positions: z.number().int(), ms: z.number().nullable(), relative: z.number().nullable() })),
-  /** Two-pass `sdsat` per k: what the pass costs and the measured acceptance predict, the all-accepted ceiling, and what was measured. */
-  predicted: z.array(z.object({ k: z.number().int(), expected: z.number().nullable(), ceiling: z.number(), measured: z.number().nullable() })),
+  /**
+   * Two-pass `sdsat` per k: what the pass costs and the measured acceptance predict, the all-accepted
+   * ceiling, what was measured, and the acceptance rate (the same at every position) these pass costs
+   * need for SAT_PAY_TARGET times AR (null: out of reach even if every draft were accepted; absent
+   * in reports written before it was added).
+   */
+  predicted: z.array(z.object({
+    k: z.number().int(), expected: z.number().nullable(), ceiling: z.number(), measured: z.number().nullable(), neededRate: z.number().nullable().optional(),
+  })),
   /** The fastest mode whose outputs stayed AR's and whose interval lies above 1 (null: none beat AR). */
   best: z.object({ mode: z.string(), k: z.number().int(), speedup: z.number() }).nullable(),
 });
@@ -57,6 +67,8 @@ export const sizeCurveReportSchema = z.object({
   ks: z.array(z.number().int()),
   modes: z.array(z.string()),
   cancelled: z.boolean(),
+  /** The speedup each point's `predicted[].neededRate` is solved for (SAT_PAY_TARGET; absent in older reports). */
+  payTarget: z.number().optional(),
   /** Smallest model first. */
   points: z.array(sizePointSchema),
 });

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type { LoadedModel } from '../models/checkpoint.ts';
 import { modelFiles } from '../store/lab-files.ts';
 import { runDecodeBench, type BenchHooks, type BenchRequest } from './bench.ts';
-import { costAt, expectedAccepted, measurePassCost, predictedSpeedup } from './cost.ts';
-import type { SizePoint } from './size-curve-report.ts';
+import { costAt, expectedAccepted, measurePassCost, predictedSpeedup, rateNeeded } from './cost.ts';
+import { SAT_PAY_TARGET, type SizePoint } from './size-curve-report.ts';
 
-export { readSizeCurveReport, sizeCurveReportSchema, type SizeCurveReport, type SizePoint } from './size-curve-report.ts';
+export { readSizeCurveReport, SAT_PAY_TARGET, sizeCurveReportSchema, type SizeCurveReport, type SizePoint } from './size-curve-report.ts';
 
 /** Tokens in the cache before a timed pass: mid-generation after a typical prompt. */
 const COST_CACHE = 128;
@@ -124,6 +124,7 @@ export async function measureSizePoint(
         expected: row ? predictedSpeedup(at, 'sdsat', k, expectedAccepted(row.acceptanceRatePerPosition)) : null,
         ceiling: predictedSpeedup(at, 'sdsat', k, k),
         measured: row?.speedup ?? null,
+        neededRate: rateNeeded(at, 'sdsat', k, SAT_PAY_TARGET),
       };
     }) : [],
     best: bestMode(modes),

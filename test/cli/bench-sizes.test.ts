@@ -54,7 +54,12 @@ test('bench sizes measures each model against AR, smallest first, with training 
     assert.ok(p.arTokensPerSec > 0);
     assert.ok(p.passCost.length >= 3 && p.passCost.every((c) => c.ms !== null && c.ms > 0));
     assert.equal(p.passCost[0].positions, 1);
-    for (const q of p.predicted) assert.ok(q.ceiling > 0 && q.expected !== null && q.measured !== null);
+    for (const q of p.predicted) {
+      assert.ok(q.ceiling > 0 && q.expected !== null && q.measured !== null);
+      // The rate that would pay: null exactly where the all-accepted ceiling misses the target.
+      assert.equal(q.neededRate === null, q.ceiling < report.payTarget!, `k=${q.k}: ceiling ${q.ceiling}, needed ${q.neededRate}`);
+      if (q.neededRate !== null) assert.ok(q.neededRate! >= 0 && q.neededRate! <= 1);
+    }
     assert.ok(p.acceptance.oneCandidate && p.acceptance.threeCandidates, 'sdsat and sdsat-tree measured');
     if (p.best) assert.ok(p.modes[p.best.mode].speedup === p.best.speedup);
   }
@@ -77,6 +82,7 @@ test('bench sizes measures each model against AR, smallest first, with training 
   assert.match(text, /small: 0\.\d\dM parameters \(16 x 1\)/);
   assert.match(text, /SAT acceptance per position \(k = 1\): 1 candidate \d\.\d\d; 3 candidates \d\.\d\d/);
   assert.match(text, /best: /);
+  assert.match(text, /sdsat k=1: predicted \d\.\d\dx, ceiling \d\.\d\dx, measured \d\.\d\dx; 1\.2x needs acceptance (0\.\d\d|1\.00|beyond 1 \(out of reach\)) at every position/);
   assert.equal(readdirSync(join(labDir, 'bench', 'sizes')).length, 2);
 });
 

@@ -265,7 +265,12 @@ test('the size curve panel draws a `bench sizes` report of this lab: speedup and
   assert.equal(await rows.count(), 1);
   assert.match((await rows.first().textContent())!, /^0\.26M 64×3\d\.\d{3} → \d\.\d{3} ?\([+-]\d\.\d{3}\)/);
   assert.deepEqual(await page.getByTestId('size-rows').locator('thead th').allTextContents(),
-    ['size', 'val. loss base → SAT-tuned', 'SAT d1 (1 / 3 cand.)', 'sdsat', 'sdsat-tree', 'lookup-tree', 'merged-tree', 'sdsat predicted', 'best']);
+    ['size', 'val. loss base → SAT-tuned', 'SAT d1 (1 / 3 cand.)', 'sdsat', 'sdsat-tree', 'lookup-tree', 'merged-tree', 'sdsat predicted', 'rate 1.2× needs', 'best']);
+  // The acceptance sdsat would need to pay, as the report solved it from the measured pass costs.
+  const report = JSON.parse(readFileSync(join(store.dir, 'bench', 'sizes', file), 'utf8'));
+  const needed = report.points[0].predicted[0].neededRate as number | null;
+  assert.equal(report.payTarget, 1.2);
+  assert.equal(await page.getByTestId('size-needed').textContent(), needed === null ? 'out of reach' : `${needed.toFixed(2)} at k=1`);
 });
 
 test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {

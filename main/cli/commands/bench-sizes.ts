@@ -14,7 +14,7 @@ import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { labPaths } from '../../store/layout.ts';
 import { writeFileAtomic } from '../../store/json-file.ts';
-import type { SizeCurveReport, SizePoint } from '../../decode/size-curve-report.ts';
+import { SAT_PAY_TARGET, type SizeCurveReport, type SizePoint } from '../../decode/size-curve-report.ts';
 import { int, intOption, labDir, onInterrupt } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
@@ -92,7 +92,7 @@ export function addSizeBenchCommand(bench: Command): void {
       points.sort((a, b) => a.parameters - b.parameters);
       const report: SizeCurveReport = {
         kind: 'size-curve', time: new Date().toISOString(), backend: backend.id, promptsFile: relative(PROJECT_ROOT, resolve(o.prompts)) || o.prompts,
-        prompts: prompts.length, maxNew: int(o.maxNew), repeats: o.repeats, ks, modes, cancelled: stop, points,
+        prompts: prompts.length, maxNew: int(o.maxNew), repeats: o.repeats, ks, modes, cancelled: stop, payTarget: SAT_PAY_TARGET, points,
       };
       const text = JSON.stringify(report, null, 2) + '\n';
       // Named by time (newest last in a listing) and a random tail, so two runs in one second keep both.
@@ -120,7 +120,10 @@ function printSizeCurve(r: SizeCurveReport, saved: string): void {
     for (const [mode, m] of Object.entries(p.modes)) {
       w(`  ${mode.padEnd(12)} k=${m.k} ${m.speedup.toFixed(2)}x${m.speedupCi95 ? ` [${m.speedupCi95.low.toFixed(2)}, ${m.speedupCi95.high.toFixed(2)}]` : ''} acceptance length ${fmt(m.meanAcceptanceLength)}${m.identicalOutputs === false ? '  OUTPUTS DIFFER FROM AR' : ''}\n`);
     }
-    for (const q of p.predicted) w(`  sdsat k=${q.k}: predicted ${fmt(q.expected)}x, ceiling ${q.ceiling.toFixed(2)}x, measured ${fmt(q.measured)}x\n`);
+    for (const q of p.predicted) {
+      const needed = q.neededRate === undefined ? '' : `; ${r.payTarget}x needs acceptance ${q.neededRate === null ? 'beyond 1 (out of reach)' : q.neededRate.toFixed(2)} at every position`;
+      w(`  sdsat k=${q.k}: predicted ${fmt(q.expected)}x, ceiling ${q.ceiling.toFixed(2)}x, measured ${fmt(q.measured)}x${needed}\n`);
+    }
     w(`  best: ${p.best ? `${p.best.mode} at k = ${p.best.k}, ${p.best.speedup.toFixed(2)}x` : 'AR (no mode beat it)'}\n`);
   }
   w(`\nreport: ${saved}\n`);

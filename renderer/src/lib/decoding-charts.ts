@@ -80,8 +80,17 @@ export function sizeSpeedupOption(points: SizePoints) {
   };
 }
 
-/** SAT acceptance at the first two draft positions against model size, one candidate against three. */
-export function sizeAcceptanceOption(points: SizePoints) {
+/**
+ * The acceptance rate (the same at every position) two-pass `sdsat` needs on a size's pass costs to
+ * reach the report's pay target, at the k where it is lowest; null where no k can reach it.
+ */
+export function neededRate(p: SizePoints[number]): { k: number; rate: number } | null {
+  const reachable = p.predicted.flatMap((q) => (q.neededRate === null || q.neededRate === undefined ? [] : [{ k: q.k, rate: q.neededRate }]));
+  return reachable.sort((a, b) => a.rate - b.rate)[0] ?? null;
+}
+
+/** SAT acceptance at the first two draft positions against model size, one candidate against three, and the rate that would pay. */
+export function sizeAcceptanceOption(points: SizePoints, payTarget: number | undefined) {
   const series = [0, 1].flatMap((pos) => [
     { key: 'oneCandidate' as const, label: '1 candidate', color: '#2f6fdb' },
     { key: 'threeCandidates' as const, label: '3 candidates', color: '#1b3f80' },
@@ -89,6 +98,10 @@ export function sizeAcceptanceOption(points: SizePoints) {
     name: `d${pos + 1}, ${c.label}`, type: 'line', symbolSize: 7, itemStyle: { color: c.color }, lineStyle: pos ? { type: 'dashed' } : undefined,
     data: points.map((p) => { const a = p.acceptance[c.key]?.[pos]; return a === undefined ? null : +a.toFixed(3); }),
   })));
+  if (payTarget !== undefined) series.push({
+    name: `needed for ${payTarget}×`, type: 'line', symbolSize: 7, itemStyle: { color: '#c0392b' }, lineStyle: { type: 'dotted' },
+    data: points.map((p) => { const n = neededRate(p); return n ? +n.rate.toFixed(3) : null; }),
+  });
   return {
     title: chartTitle('SAT drafts accepted per position, by model size'),
     tooltip: { trigger: 'axis' },
