@@ -6,8 +6,9 @@
 #
 # Two ladders:
 #   small  0.25M and 0.56M parameters on the shipped model's corpus with its recipe (4,000 steps of
-#          16 x 128 tokens, then 1,500 SAT steps): the sizes differ in parameters only. The curve
-#          shipped in resources/models/bench-sizes.json. About 2 h on 2 idle cores.
+#          16 x 128 tokens, then 1,500 SAT steps): the sizes differ in parameters only. Both are
+#          copied to resources/models/sdsat-code-0.25m and -0.56m; their curve with the shipped
+#          model is resources/models/bench-sizes.json. About an hour on 2 idle cores.
 #   large  5M and 15M parameters on the large npm corpus (scripts/build-code-corpus.ts --large: the
 #          shipped corpus's packages and every other installed one, the same validation files and
 #          held-out packages), 8.2M tokens each, as many as the shipped model read. On 2 idle cores
@@ -47,11 +48,22 @@ train_size() {
   [ -s "$dir/bench-decode.json" ] || { lab bench decode --model "$dir" --k 1,2,3,4 --backend native --json > "$dir/bench-decode.json.tmp" && mv "$dir/bench-decode.json.tmp" "$dir/bench-decode.json"; }
 }
 
+# Copy a SAT-tuned size beside the shipped model (inference files, both runs' records, its benchmark),
+# so the size curve can be measured again from a fresh clone in minutes.
+ship_size() {
+  local name=$1 out="resources/models/sdsat-code-$1"
+  mkdir -p "$out"
+  cp "$lab_dir/models/code-$name-sdsat/"{model.json,weights.bin,tokenizer.json,bench-decode.json} "$out/"
+  cat "$lab_dir/models/code-$name-base/runs.jsonl" "$lab_dir/models/code-$name-sdsat/runs.jsonl" > "$out/training-runs.jsonl"
+}
+
 case "$ladder" in
   small)
     train_size 0.25m "$small" 64 2 2e-3
     train_size 0.56m "$small" 96 3 2e-3
-    models="$lab_dir/models/code-0.25m-sdsat,$lab_dir/models/code-0.56m-sdsat,$shipped"
+    ship_size 0.25m
+    ship_size 0.56m
+    models="resources/models/sdsat-code-0.25m,resources/models/sdsat-code-0.56m,$shipped"
     out=resources/models/bench-sizes.json heldout=docs/bench-sizes-heldout.json ;;
   large)
     [ -s "$large/train.txt" ] || npx tsx scripts/build-code-corpus.ts --large
