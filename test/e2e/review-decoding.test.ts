@@ -271,6 +271,13 @@ test('the size curve panel draws a `bench sizes` report of this lab: speedup and
   const needed = report.points[0].predicted[0].neededRate as number | null;
   assert.equal(report.payTarget, 1.2);
   assert.equal(await page.getByTestId('size-needed').textContent(), needed === null ? 'out of reach' : `${needed.toFixed(2)} at k=1`);
+
+  // The curve shipped beside the models (resources/models/bench-sizes.json): its three sizes, smallest first.
+  await page.getByLabel('Size curve').selectOption('shipped');
+  await page.getByTestId('size-meta').filter({ hasText: '3 models, 32 prompts × 64 tokens' }).waitFor();
+  assert.deepEqual((await rows.allTextContents()).map((t) => t.split(' ')[0]), ['0.25M', '0.56M', '1.09M']);
+  await page.getByTestId('size-acceptance-chart').locator('canvas').waitFor();
+  await page.getByTestId('size-curve').screenshot({ path: docsScreenshot('size-curve.png') });
 });
 
 test('a live decode streams AR and SDSAT side by side; the highlighted drafts are exactly the accepted ones', async () => {
