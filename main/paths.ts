@@ -1,7 +1,7 @@
 /** Where the workbench finds its shipped resources and the user's lab folder. */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -24,6 +24,15 @@ function findRoot(): string {
 
 export function resourcePath(...parts: string[]): string {
   return join(PROJECT_ROOT, 'resources', ...parts);
+}
+
+/**
+ * A path as a report records it: relative to the project root when it lies inside it (so a report
+ * shipped in resources/ or docs/ names the same file on every clone), absolute otherwise.
+ */
+export function reportPath(path: string): string {
+  const rel = relative(PROJECT_ROOT, resolve(path));
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(path);
 }
 
 /** The default lab folder: $LAB_DIR, else the platform's user data directory. */

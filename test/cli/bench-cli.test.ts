@@ -1,6 +1,7 @@
 // `lab bench decode --backends` and `lab bench train --backends` report each backend side by side.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { runLab as lab } from '../helpers/lab-cli.ts';
 import { resourcePath } from '../../main/paths.ts';
 
@@ -11,6 +12,9 @@ test('bench decode --backends runs the shipped model on each backend: one report
   assert.deepEqual(out.byBackend.map((b: { backend: string }) => b.backend), ['wasm', 'cpu']);
   assert.equal(out.runs.length, 2);
   for (const run of out.runs) {
+    // Paths inside the project are recorded from its root, so a shipped report names the same files on every clone.
+    assert.equal(run.model, join('resources', 'models', 'sdsat-code'));
+    assert.equal(run.promptsFile, join('resources', 'corpus', 'npm-code', 'prompts.jsonl'));
     assert.deepEqual(run.results.map((r: { mode: string }) => r.mode), ['sdsat', 'sdsat-one-pass']);
     for (const r of run.results) {
       assert.equal(r.identicalOutputs, true);

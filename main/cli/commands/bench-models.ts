@@ -15,6 +15,7 @@ import type { BenchRow } from '../../decode/bench.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
 import { SHIPPED_MODEL, TINY_MODEL } from '../../decode/models.ts';
 import { DEFAULT_CORPUS } from './train.ts';
+import { reportPath } from '../../paths.ts';
 import { int, addSamplingOptions, intOption, onInterrupt, parseSampling, type SamplingOpts } from '../runtime.ts';
 import { progressBar } from '../progress.ts';
 
@@ -91,7 +92,7 @@ export function addModelBenchCommands(bench: Command): void {
               stopped: stop.stopped,
               onProgress: (done, total) => bar.update(done, total),
             });
-            return { backend: backend.id, model: resolve(o.model), sat, sampling, maxNew: int(o.maxNew), promptsFile: resolve(o.prompts), cancelled, best, results };
+            return { backend: backend.id, model: reportPath(o.model), sat, sampling, maxNew: int(o.maxNew), promptsFile: reportPath(o.prompts), cancelled, best, results };
           } finally {
             bar.stop();
           }

@@ -11,7 +11,7 @@ import { stampedId } from '../../store/stamped-id.ts';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DECODE_MODES, type DecodeMode } from '../../decode/types.ts';
 import { DEFAULT_PROMPTS, readPrompts } from '../../decode/prompts.ts';
-import { PROJECT_ROOT } from '../../paths.ts';
+import { PROJECT_ROOT, reportPath } from '../../paths.ts';
 import { labPaths } from '../../store/layout.ts';
 import { writeFileAtomic } from '../../store/json-file.ts';
 import { SAT_PAY_TARGET, type SizeCurveReport, type SizePoint } from '../../decode/size-curve-report.ts';
@@ -91,7 +91,7 @@ export function addSizeBenchCommand(bench: Command): void {
       }
       points.sort((a, b) => a.parameters - b.parameters);
       const report: SizeCurveReport = {
-        kind: 'size-curve', time: new Date().toISOString(), backend: backend.id, promptsFile: relative(PROJECT_ROOT, resolve(o.prompts)) || o.prompts,
+        kind: 'size-curve', time: new Date().toISOString(), backend: backend.id, promptsFile: reportPath(o.prompts),
         prompts: prompts.length, maxNew: int(o.maxNew), repeats: o.repeats, ks, modes, cancelled: stop, payTarget: SAT_PAY_TARGET, points,
       };
       const text = JSON.stringify(report, null, 2) + '\n';
