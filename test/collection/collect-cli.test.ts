@@ -31,11 +31,18 @@ test('`lab collect --parallel 2 --json` writes a run folder and a summary with b
   await assert.rejects(lab('--lab', dir, 'collect', '--rate', 'typo=2'), /--rate must be KIND=P/);
 });
 
-test('`lab collect --tier 1 --screenshots --actions` forces tier 1 on every instance and records it, the screenshots and the action sets in the run config; other tiers are refused', async () => {
+test('`lab collect --tier 1 --screenshots --actions` forces tier 1 on every instance and records it, the screenshots and the action sets in the run config; other tiers are refused; `--run-id` names the run and continues it when it exists', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-collect-tier-'));
-  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:train', '--seeds', '2', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--tier', '1', '--screenshots', '--actions', 'misc,chat,nav,bid,coord', '--json');
+  const { stdout } = await lab('--lab', dir, 'collect', '--tasks', 'shop,webmail:train', '--seeds', '2', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--tier', '1', '--screenshots', '--actions', 'misc,chat,nav,bid,coord', '--run-id', 'stage-oracle', '--json');
   const s = JSON.parse(stdout);
   assert.equal(s.tasksDone, 4);
+  assert.equal(s.runId, 'stage-oracle');
+  // The same command again continues the named run (its saved config wins): nothing is collected twice.
+  const log = readFileSync(join(s.run, 'progress.jsonl'), 'utf8');
+  const again = JSON.parse((await lab('--lab', dir, 'collect', '--tasks', 'shop:train', '--seeds', '5', '--agent', 'oracle', '--retries', '0', '--reflect', 'none', '--run-id', 'stage-oracle', '--json')).stdout);
+  assert.equal(again.tasks, 4, 'the saved config, not the flags');
+  assert.equal(readFileSync(join(s.run, 'progress.jsonl'), 'utf8'), log);
+  await assert.rejects(lab('--lab', dir, 'collect', '--resume', 'stage-oracle', '--run-id', 'other'), /--resume stage-oracle and --run-id other name two runs/);
   const config = JSON.parse(readFileSync(join(s.run, 'config.json'), 'utf8'));
   assert.equal(config.tier, 1);
   assert.equal(config.screenshots, true, 'a resumed run takes screenshots too');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
@@ -11,6 +12,8 @@ import type { CollectSummary, EndpointConfig } from '../../collection/collect-ru
 import { extraFamilies, figure, formatColumns, intOption, openLab, printJson, withActionSetsOption, withBrowserOptions, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags, withTaskBrowser } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { miniwobServing } from '../../tasks/miniwob/loader.ts';
+import { labPaths } from '../../store/layout.ts';
+import { runFiles } from '../../store/lab-files.ts';
 
 interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
   tasks: string;
@@ -26,6 +29,7 @@ interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, Ima
   tier?: Tier;
   rate?: string[];
   resume?: string;
+  runId?: string;
   json?: boolean;
   endpoint?: string;
   model?: string;
@@ -63,6 +67,7 @@ export function registerCollectCommand(program: Command): void {
       .option('--rate <kind=p>', `noisy-expert mistake rate, repeatable (${MISTAKE_KINDS.join(', ')})`, (v: string, acc: string[] = []) => [...acc, v])
       .option('--label-mistakes', 'noisy expert: label each injected mistake on its step (wrong, or detour), so a dataset keeps the recovery after it and leaves the mistake out')
       .option('--resume <run-id>', 'continue a run in lab/runs/<run-id> (its saved config wins over other flags, except --endpoint)')
+      .option('--run-id <id>', 'name the run: a new run takes this id, and when lab/runs/<id> exists it is continued as with --resume (so a script that names its runs picks up where it stopped)')
       .option('--endpoint <url>', 'OpenAI-compatible base URL for --agent endpoint and --reflect llm, e.g. http://127.0.0.1:8000/v1 (default $LAB_ENDPOINT_URL; key from $LAB_ENDPOINT_KEY or $OPENAI_API_KEY)')
       .option('--model <name>', 'model name at the endpoint (default $LAB_ENDPOINT_MODEL)')
       .option('--temperature <t>', `endpoint agent sampling temperature, 0 = greedy (default ${ENDPOINT_DEFAULTS.temperature})`)
@@ -82,9 +87,12 @@ export function registerCollectCommand(program: Command): void {
       import('../../environment/environment.ts'), import('../../collection/collect-run.ts'), import('../../llm/client.ts'),
     ]);
     const store = openLab(cmd);
-    const run = opts.resume ? RunFolder.open(store.dir, opts.resume) : RunFolder.create(store.dir, await configFrom(opts));
+    if (opts.resume && opts.runId && opts.resume !== opts.runId) throw new Error(`--resume ${opts.resume} and --run-id ${opts.runId} name two runs; give one`);
+    const continued = opts.resume ?? (opts.runId && existsSync(runFiles(labPaths.run(store.dir, opts.runId)).config) ? opts.runId : undefined);
+    const run = continued ? RunFolder.open(store.dir, continued) : RunFolder.create(store.dir, { ...(await configFrom(opts)), ...(opts.runId ? { runId: opts.runId } : {}) });
+    if (continued && !opts.json) process.stderr.write(`continuing run ${continued} (its saved config wins over the flags)\n`);
     // A server that moved keeps its run: --endpoint on resume points the saved config at it.
-    if (opts.resume && opts.endpoint && run.config.endpoint) run.config.endpoint.baseUrl = opts.endpoint;
+    if (continued && opts.endpoint && run.config.endpoint) run.config.endpoint.baseUrl = opts.endpoint;
     const apiKey = run.config.endpoint ? endpointFromEnv({ baseUrl: run.config.endpoint.baseUrl, model: run.config.endpoint.model }).apiKey : undefined;
     // Imported task sets join only when named; `all` means the built-in families (and MiniWoB++ with --miniwob).
     const named = run.config.tasks.split(':')[0].split(',').map((x) => x.trim());
