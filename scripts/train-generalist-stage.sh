@@ -23,6 +23,8 @@ INIT=${INIT:-resources/models/web-policy}
 OUT=${OUT:-$LAB/policies/generalist}
 MINIWOB_SEEDS=${MINIWOB_SEEDS:-30}
 STEPS=${STEPS:-1400}
+NINE_T1_SEEDS=${NINE_T1_SEEDS:-30}
+LR=${LR:-5e-4}
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 oracle=(--agent oracle --retries 0 --reflect none --parallel 2)
 nine=shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets
@@ -32,7 +34,7 @@ import { GUR56_TASKS } from './main/tasks/miniwob/task-sets.ts';
 import { hasMiniwobOracle } from './main/tasks/miniwob/oracles/index.ts';
 process.stdout.write(GUR56_TASKS.filter((t) => hasMiniwobOracle(t)).map((t) => 'miniwob.' + t).join(','));")
 lab collect --run-id gen-miniwob --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
-lab collect --run-id gen-nine-t1 --tasks "$nine:train" "${oracle[@]}" --tier 1 --seeds 30
+lab collect --run-id "gen-nine-t1-s$NINE_T1_SEEDS" --tasks "$nine:train" "${oracle[@]}" --tier 1 --seeds "$NINE_T1_SEEDS"
 lab collect --run-id gen-nine-t2 --tasks "$nine:train" "${oracle[@]}" --tier 2 --seeds 15
 lab collect --run-id gen-varied-t1 --tasks "$varied:train" "${oracle[@]}" --tier 1 --seeds 50
 lab collect --run-id gen-varied-t2 --tasks "$varied:train" "${oracle[@]}" --tier 2 --seeds 25
@@ -41,8 +43,9 @@ lab collect --run-id gen-factbook-t1 --tasks factbook:train "${oracle[@]}" --tie
 lab collect --run-id gen-factbook-t2 --tasks factbook:train "${oracle[@]}" --tier 2 --seeds 80
 lab collect --run-id gen-noisy --tasks "$nine,$varied:train" --agent noisy --label-mistakes --retries 0 --reflect none --parallel 2 --tier 1 --seeds 12
 if [ ! -f "$OUT/train-state.json" ]; then
+  # A lab that collected more seeds of a family before holds both runs; duplicates are dropped.
   lab datasets create --name generalist --agent oracle --agent noisy --status success --split 0.97,0.03,0 \
-    --description "oracle, training seeds: MiniWoB++ 56-task set with an oracle x $MINIWOB_SEEDS; nine families x 30 (tier 1) + 15 (tier 2); forum, bank, settings, docs x 50 (tier 1) + 25 (tier 2); directory 120; factbook 120 (tier 1) + 80 (tier 2); noisy expert, mistakes labelled, thirteen families x 12 (tier 1)"
+    --description "oracle, training seeds: MiniWoB++ 56-task set with an oracle x $MINIWOB_SEEDS; nine families x $NINE_T1_SEEDS (tier 1) + 15 (tier 2); forum, bank, settings, docs x 50 (tier 1) + 25 (tier 2); directory 120; factbook 120 (tier 1) + 80 (tier 2); noisy expert, mistakes labelled, thirteen families x 12 (tier 1)"
 fi
 lab train sft --dataset generalist --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
-  --answer cite --mark-values --copy-next --steps "$STEPS" --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50
+  --answer cite --mark-values --copy-next --steps "$STEPS" --lr "$LR" --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50
