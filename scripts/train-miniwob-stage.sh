@@ -11,6 +11,7 @@
 #   3. STEPS SFT steps (default 600) from INIT under the shipped policy's prompt settings.
 # Then `lab eval --miniwob DIR --seeds 5` measures it on BrowserGym's seeds 10000-10004, which no
 # training seed reaches (MiniWoB++ training seeds are the families' training range, 0-9999).
+# Resumable: named collection runs (`lab collect --run-id`), the dataset frozen once, SFT resumed.
 # Usage: MINIWOB=/path/to/miniwob-plusplus LAB=.lab-miniwob bash scripts/train-miniwob-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,10 +27,10 @@ tasks=$(npx tsx -e "
 import { GUR56_TASKS } from './main/tasks/miniwob/task-sets.ts';
 import { hasMiniwobOracle } from './main/tasks/miniwob/oracles/index.ts';
 process.stdout.write(GUR56_TASKS.filter((t) => hasMiniwobOracle(t)).map((t) => 'miniwob.' + t).join(','));")
-lab collect --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
-lab collect --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 30
-lab collect --tasks factbook:train "${oracle[@]}" --tier 1 --seeds 200
-lab datasets create --name miniwob-stage --agent oracle --status success --split 0.97,0.03,0 \
+lab collect --run-id "mw-miniwob-s$MINIWOB_SEEDS" --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
+lab collect --run-id mw-nine --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 30
+lab collect --run-id mw-factbook --tasks factbook:train "${oracle[@]}" --tier 1 --seeds 200
+[ -f "$OUT/train-state.json" ] || lab datasets create --name miniwob-stage --agent oracle --status success --split 0.97,0.03,0 \
   --description "oracle, training seeds: 51 MiniWoB++ tasks of the 56-task set x $MINIWOB_SEEDS; nine training families x 30 (tier 1); factbook 200 (tier 1)"
 lab train sft --dataset miniwob-stage --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
   --answer cite --mark-values --copy-next --steps "$STEPS" --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50

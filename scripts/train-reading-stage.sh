@@ -14,6 +14,8 @@
 # The drill is its third version since 2026-12-05's late evening (eight question wordings); the
 # runs on its second version (docs/benchmarks.md, "Value marks") are reproduced from commit
 # 4ec5daa, those on its first from commit 063803a.
+# Resumable: the collections are named runs (`lab collect --run-id`, continued when they exist) and
+# SFT resumes from its last checkpoint.
 # Usage: LAB=.lab-reading INIT=<stage 3 policy> OUT=.lab-reading/policies/reading bash scripts/train-reading-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,12 +25,14 @@ OUT=${OUT:-$LAB/policies/reading}
 read -r -a extra <<< "${SFT_EXTRA:-}"
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 oracle=(--agent oracle --retries 0 --reflect none --parallel 2)
-lab collect --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 80
-lab collect --tasks factbook:train "${oracle[@]}" --tier 1 --seeds 600
-lab collect --tasks factbook:train "${oracle[@]}" --tier 2 --seeds 240
-lab collect --tasks factbook:train "${oracle[@]}" --tier 3 --seeds 300
+lab collect --run-id reading-nine --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 80
+lab collect --run-id reading-factbook-t1 --tasks factbook:train "${oracle[@]}" --tier 1 --seeds 600
+lab collect --run-id reading-factbook-t2 --tasks factbook:train "${oracle[@]}" --tier 2 --seeds 240
+lab collect --run-id reading-factbook-t3 --tasks factbook:train "${oracle[@]}" --tier 3 --seeds 300
 agents=(); for f in shop flights webmail hotels jobs calendar realestate compare tickets factbook; do agents+=(--agent "oracle:$f"); done
-lab datasets create --name reading-oracle "${agents[@]}" --status success --split 0.97,0.03,0 \
-  --description "oracle, training seeds: nine training families x 80 (tier 1); factbook 600 (tier 1), 240 (tier 2), 300 (tier 3)"
+if [ ! -f "$OUT/train-state.json" ]; then # frozen once: a rerun after a stop resumes SFT on the same version
+  lab datasets create --name reading-oracle "${agents[@]}" --status success --split 0.97,0.03,0 \
+    --description "oracle, training seeds: nine training families x 80 (tier 1); factbook 600 (tier 1), 240 (tier 2), 300 (tier 3)"
+fi
 lab train sft --dataset reading-oracle --init "$INIT" --out "$OUT" --thought element --element-order task-layout --max-text-chars 100 \
   --answer message --steps 800 --lr 5e-4 --min-lr 5e-5 --warmup 30 --eval-every 200 --checkpoint-every 50 ${extra[@]+"${extra[@]}"}

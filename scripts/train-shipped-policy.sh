@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Reproduces the shipped compact policy (resources/models/web-policy) in four stages, about 3.3
-# hours on two cores:
+# Reproduces the shipped compact policy (resources/models/web-policy) in six stages, about 4.5
+# hours on two cores; every stage resumes after a stop (run the same command again):
 #   1. `lab train policy --preset wide`: oracle episodes on training seeds 0-249 of the nine
 #      training families (tier 1), then 2,000 SFT steps of the copying policy (3 blocks of width
 #      128, element thoughts, `task` element order);
@@ -9,13 +9,20 @@
 #   3. 600 more steps from stage 2 (lr 5e-4);
 #   4. the reading stage (scripts/train-reading-stage.sh, in a lab of its own, $LAB-reading): 800
 #      steps from stage 3 on the nine families plus the factbook reading drill, answers cited with
-#      their value marks, the pointer's continuation bonus added (--copy-next).
+#      their value marks, the pointer's continuation bonus added (--copy-next);
+#   5. the generalist stage (scripts/train-generalist-stage.sh, in a lab of its own, $LAB-generalist;
+#      needs MINIWOB, a local checkout of Farama-Foundation/miniwob-plusplus): 1,400 steps from
+#      stage 4 on MiniWoB++, the nine families at tiers 1-2, the four varied families, both drills
+#      and labelled noisy-expert recoveries (about 40 minutes);
+#   6. the same lab, 1,200 steps more from stage 5 with 100 tier-1 seeds per original family
+#      instead of 30 (lr 3e-4; about 35 minutes).
 # The shipped policy's stages 1-2 read flights episodes of the oracle before it sorted the results
 # (2026-12-05); a fresh lab collects the sorting oracle's for every stage. Then the model files
 # are copied into resources/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAB=${LAB:-.lab}
+MINIWOB=${MINIWOB:?set MINIWOB to a local checkout of Farama-Foundation/miniwob-plusplus (stages 5-6)}
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 lab train policy --preset wide --out "$LAB/policies/wide"
 layout=(--dataset policy-recipe-wide --thought element --element-order task-layout --max-text-chars 100 --warmup 30 --eval-every 250 --checkpoint-every 50)
@@ -23,8 +30,13 @@ lab train sft "${layout[@]}" --init "$LAB/policies/wide" --out "$LAB/policies/la
 lab train sft "${layout[@]}" --init "$LAB/policies/layout" --out "$LAB/policies/layout2" --steps 600 --lr 5e-4 --min-lr 5e-5
 LAB="$LAB-reading" INIT="$LAB/policies/layout2" OUT="$LAB-reading/policies/web-policy" SFT_EXTRA="--answer cite --mark-values --copy-next" \
   bash scripts/train-reading-stage.sh
+gen="$LAB-generalist"
+MINIWOB="$MINIWOB" LAB="$gen" INIT="$LAB-reading/policies/web-policy" OUT="$gen/policies/generalist" \
+  bash scripts/train-generalist-stage.sh
+MINIWOB="$MINIWOB" LAB="$gen" INIT="$gen/policies/generalist" OUT="$gen/policies/generalist2" NINE_T1_SEEDS=100 STEPS=1200 LR=3e-4 \
+  bash scripts/train-generalist-stage.sh
 mkdir -p resources/models/web-policy
 for f in model.json weights.bin tokenizer.json policy.json train-log.jsonl runs.jsonl; do
-  cp "$LAB-reading/policies/web-policy/$f" resources/models/web-policy/
+  cp "$gen/policies/generalist2/$f" resources/models/web-policy/
 done
 echo "copied to resources/models/web-policy"
