@@ -11,9 +11,9 @@
 #     the dataset keeps the page a wrong click or a detour led to and the way back, not the mistake.
 # Then one dataset of the lab's successful oracle and noisy episodes and STEPS SFT steps from INIT
 # under the shipped policy's prompt settings.
-# Resumable after any stop: every collection is a named run (`lab collect --run-id`, continued when
-# it exists), the dataset is frozen once (skipped when the SFT job has started) and SFT resumes from
-# its last checkpoint. Run it in a lab of its own: its dataset takes every oracle episode of the lab.
+# Resumable after any stop: every collection is a named run (`lab collect --run-id`, named after its
+# seed count where a knob sets it; continued when it exists), the dataset is frozen once (skipped
+# when the SFT job has started) and SFT resumes from its last checkpoint. Run it in a lab of its own: its dataset takes every oracle episode of the lab.
 # Usage: MINIWOB=/path/to/miniwob-plusplus LAB=.lab-generalist bash scripts/train-generalist-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ tasks=$(npx tsx -e "
 import { GUR56_TASKS } from './main/tasks/miniwob/task-sets.ts';
 import { hasMiniwobOracle } from './main/tasks/miniwob/oracles/index.ts';
 process.stdout.write(GUR56_TASKS.filter((t) => hasMiniwobOracle(t)).map((t) => 'miniwob.' + t).join(','));")
-lab collect --run-id gen-miniwob --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
+lab collect --run-id "gen-miniwob-s$MINIWOB_SEEDS" --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
 lab collect --run-id "gen-nine-t1-s$NINE_T1_SEEDS" --tasks "$nine:train" "${oracle[@]}" --tier 1 --seeds "$NINE_T1_SEEDS"
 lab collect --run-id gen-nine-t2 --tasks "$nine:train" "${oracle[@]}" --tier 2 --seeds 15
 lab collect --run-id gen-varied-t1 --tasks "$varied:train" "${oracle[@]}" --tier 1 --seeds 50
