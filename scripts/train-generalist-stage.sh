@@ -13,7 +13,8 @@
 # under the shipped policy's prompt settings.
 # Resumable after any stop: every collection is a named run (`lab collect --run-id`, named after its
 # seed count where a knob sets it; continued when it exists), the dataset is frozen once (skipped
-# when the SFT job has started) and SFT resumes from its last checkpoint. Run it in a lab of its own: its dataset takes every oracle episode of the lab.
+# when the SFT job has started) and SFT resumes from its last checkpoint. Run it in a lab of its
+# own: its dataset takes every oracle and noisy episode of the lab.
 # Usage: MINIWOB=/path/to/miniwob-plusplus LAB=.lab-generalist bash scripts/train-generalist-stage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
