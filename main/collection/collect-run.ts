@@ -140,11 +140,16 @@ export class RunFolder {
     private readonly readOnly = false,
   ) {}
 
+  /** Whether the lab holds a run of this id (its config written): a caller that names its runs continues it. */
+  static exists(labDir: string, runId: string): boolean {
+    return existsSync(runFiles(labPaths.run(labDir, runId)).config);
+  }
+
   static create(labDir: string, config: Omit<CollectConfig, 'runId' | 'createdAt'> & { runId?: string }): RunFolder {
     const runId = config.runId ?? stampedId();
     const full = collectConfigSchema.parse({ ...config, endOnGoal: config.endOnGoal ?? true, runId, createdAt: new Date().toISOString() });
     const dir = labPaths.run(labDir, runId);
-    if (existsSync(runFiles(dir).config)) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
+    if (RunFolder.exists(labDir, runId)) throw new Error(`run ${runId} exists; resume it with --resume ${runId}`);
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(runFiles(dir).config, JSON.stringify(full, null, 2) + '\n');
     return new RunFolder(dir, full, []);

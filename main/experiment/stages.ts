@@ -27,7 +27,7 @@ import { readPolicySettings } from '../policy/settings.ts';
 import { initDigest, initPolicyDir, variantSeeds, type ExperimentConfig, type RolloutSet, type Variant } from './config.ts';
 import type { ExperimentFolder } from './folder.ts';
 import { labPaths } from '../store/layout.ts';
-import { evalFiles, experimentFiles, modelFiles, runFiles } from '../store/lab-files.ts';
+import { evalFiles, experimentFiles, modelFiles } from '../store/lab-files.ts';
 import { heldOutFamilies } from '../tasks/registry.ts';
 
 export class StageStopped extends Error {
@@ -88,7 +88,7 @@ function collectStage(arm: 'reflect' | 'plain'): Stage {
       const c = ctx.config.collect;
       // The run id follows from the experiment's, so a stopped stage finds its run (and its log) again.
       const runId = `${ctx.config.id}-${arm}`;
-      const run = existsSync(runFiles(labPaths.run(ctx.store.dir, runId)).config)
+      const run = RunFolder.exists(ctx.store.dir, runId)
         ? RunFolder.open(ctx.store.dir, runId)
         : RunFolder.create(ctx.store.dir, {
             runId,

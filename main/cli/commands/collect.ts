@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SHIPPED_POLICY, SHIPPED_POLICY_NAME } from '../../policy/shipped.ts';
@@ -12,8 +11,6 @@ import type { CollectSummary, EndpointConfig } from '../../collection/collect-ru
 import { extraFamilies, figure, formatColumns, intOption, openLab, printJson, withActionSetsOption, withBrowserOptions, withEndOnGoalOption, withImageOptions, withMiniwobOption, tierOption, type ActionSetFlags, type BrowserFlags, type EndOnGoalFlags, type ExtraTaskFlags, type ImageFlags, withTaskBrowser } from '../runtime.ts';
 import type { Tier } from '../../tasks/types.ts';
 import { miniwobServing } from '../../tasks/miniwob/loader.ts';
-import { labPaths } from '../../store/layout.ts';
-import { runFiles } from '../../store/lab-files.ts';
 
 interface CollectFlags extends BrowserFlags, ExtraTaskFlags, EndOnGoalFlags, ImageFlags, ActionSetFlags {
   tasks: string;
@@ -88,7 +85,7 @@ export function registerCollectCommand(program: Command): void {
     ]);
     const store = openLab(cmd);
     if (opts.resume && opts.runId && opts.resume !== opts.runId) throw new Error(`--resume ${opts.resume} and --run-id ${opts.runId} name two runs; give one`);
-    const continued = opts.resume ?? (opts.runId && existsSync(runFiles(labPaths.run(store.dir, opts.runId)).config) ? opts.runId : undefined);
+    const continued = opts.resume ?? (opts.runId && RunFolder.exists(store.dir, opts.runId) ? opts.runId : undefined);
     const run = continued ? RunFolder.open(store.dir, continued) : RunFolder.create(store.dir, { ...(await configFrom(opts)), ...(opts.runId ? { runId: opts.runId } : {}) });
     if (continued && !opts.json) process.stderr.write(`continuing run ${continued} (its saved config wins over the flags)\n`);
     // A server that moved keeps its run: --endpoint on resume points the saved config at it.

@@ -20,7 +20,7 @@ import { readTrainJob } from '../../models/train-state.ts';
 import { runSftJob } from './policy.ts';
 import { labPaths } from '../../store/layout.ts';
 import { progressBar } from '../progress.ts';
-import { modelFiles, runFiles } from '../../store/lab-files.ts';
+import { modelFiles } from '../../store/lab-files.ts';
 
 interface RecipeFlags extends BrowserFlags {
   preset: string;
@@ -74,11 +74,11 @@ export function registerPolicyRecipeCommand(train: Command): void {
     // 1. Oracle episodes (a collection run named after the policy folder, so a rerun resumes it),
     //    and with --noisy-seeds the noisy expert's, its mistakes labelled (a run of their own).
     //    With --miniwob, the oracle's MiniWoB++ episodes, in a run that records the checkout.
-    const openRun = (runId: string, agent: 'oracle' | 'noisy', seeds: number, tasks = `${recipe.families.join(',')}:train`, miniwob?: MiniwobServing) => existsSync(runFiles(labPaths.run(store.dir, runId)).config) ? RunFolder.open(store.dir, runId) : RunFolder.create(store.dir, {
+    const openRun = (runId: string, agent: 'oracle' | 'noisy', seeds: number, tasks = `${recipe.families.join(',')}:train`, miniwob?: MiniwobServing) => RunFolder.exists(store.dir, runId) ? RunFolder.open(store.dir, runId) : RunFolder.create(store.dir, {
       runId, tasks, agent, agentSeed: 0, retries: 0, reflect: 'none', shorten: false,
       parallel: recipe.parallel, seeds, tier: recipe.tier, ...(agent === 'noisy' ? { labelMistakes: true } : {}), ...(miniwob ? { miniwob } : {}),
     });
-    const miniwobResumed = !!mw && existsSync(runFiles(labPaths.run(store.dir, mw.runId)).config);
+    const miniwobResumed = !!mw && RunFolder.exists(store.dir, mw.runId);
     const miniwobRun = mw ? openRun(mw.runId, 'oracle', mw.seeds, mw.tasks, mw.serving) : undefined;
     const runs = [openRun(name, 'oracle', recipe.seeds), ...(o.noisySeeds ? [openRun(`${name}-noisy${o.noisySeeds}`, 'noisy', o.noisySeeds)] : []), ...(miniwobRun ? [miniwobRun] : [])];
     const run = runs[0];
