@@ -30,10 +30,7 @@ lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 oracle=(--agent oracle --retries 0 --reflect none --parallel 2)
 nine=shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets
 varied=forum,bank,settings,docs
-tasks=$(npx tsx -e "
-import { GUR56_TASKS } from './main/tasks/miniwob/task-sets.ts';
-import { hasMiniwobOracle } from './main/tasks/miniwob/oracles/index.ts';
-process.stdout.write(GUR56_TASKS.filter((t) => hasMiniwobOracle(t)).map((t) => 'miniwob.' + t).join(','));")
+tasks=$(npx tsx scripts/miniwob-oracle-tasks.ts)
 lab collect --run-id "gen-miniwob-s$MINIWOB_SEEDS" --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
 lab collect --run-id "gen-nine-t1-s$NINE_T1_SEEDS" --tasks "$nine:train" "${oracle[@]}" --tier 1 --seeds "$NINE_T1_SEEDS"
 lab collect --run-id gen-nine-t2 --tasks "$nine:train" "${oracle[@]}" --tier 2 --seeds 15

@@ -23,10 +23,7 @@ MINIWOB_SEEDS=${MINIWOB_SEEDS:-20}
 STEPS=${STEPS:-600}
 lab() { npx tsx main/cli/index.ts --lab "$LAB" "$@"; }
 oracle=(--agent oracle --retries 0 --reflect none --parallel 2)
-tasks=$(npx tsx -e "
-import { GUR56_TASKS } from './main/tasks/miniwob/task-sets.ts';
-import { hasMiniwobOracle } from './main/tasks/miniwob/oracles/index.ts';
-process.stdout.write(GUR56_TASKS.filter((t) => hasMiniwobOracle(t)).map((t) => 'miniwob.' + t).join(','));")
+tasks=$(npx tsx scripts/miniwob-oracle-tasks.ts)
 lab collect --run-id "mw-miniwob-s$MINIWOB_SEEDS" --miniwob "$MINIWOB" --tasks "$tasks:train" "${oracle[@]}" --seeds "$MINIWOB_SEEDS"
 lab collect --run-id mw-nine --tasks shop,flights,webmail,hotels,jobs,calendar,realestate,compare,tickets:train "${oracle[@]}" --tier 1 --seeds 30
 lab collect --run-id mw-factbook --tasks factbook:train "${oracle[@]}" --tier 1 --seeds 200
