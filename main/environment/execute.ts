@@ -126,6 +126,17 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
           deltaX: action.dx,
           deltaY: action.dy,
         });
+        // The wheel is acknowledged before the compositor applies it: the viewport moves at the
+        // next frame, which a settle with nothing else pending can beat on a loaded machine. Wait
+        // for that frame (bounded: a page may replace requestAnimationFrame or never paint).
+        // The bound is kept here, not by a page timer, which the settle wait would count as the
+        // action's own short timer.
+        await Promise.race([
+          session
+            .send('Runtime.evaluate', { expression: 'new Promise((done) => requestAnimationFrame(() => done(0)))', awaitPromise: true })
+            .catch(() => {}), // the page went away under the wheel (a navigation): nothing to wait for
+          new Promise((r) => setTimeout(r, 250)),
+        ]);
         return {};
       case 'go_back':
       case 'go_forward': {
