@@ -7,6 +7,7 @@ import type { Agent, AgentTurn } from '../../agent.ts';
 import type { Observation, PageElement } from '../../../environment/types.ts';
 import type { TaskSpec } from '../../types.ts';
 import { normalizeText } from '../../../common/normalize.ts';
+import { COOKIE_BUTTONS } from './variant.ts';
 
 /** Quote a string argument the way BrowserGym's action parser reads it. */
 export function q(s: string): string {
@@ -92,9 +93,11 @@ export function selectIfNeeded(obs: Observation, name: NameMatch, wantLabel: str
   return act.select(el, label);
 }
 
-/** Cookie banners and similar overlays get dismissed first, as a person would. */
+const OVERLAY_BUTTONS = new Set([...COOKIE_BUTTONS, 'Got it', 'Dismiss'].map(normalizeText));
+
+/** Cookie banners (in any instance's words) and similar overlays get dismissed first, as a person would. */
 export function dismissOverlay(obs: Observation): string | null {
-  const b = find(obs, 'button', /^(accept all cookies|reject non-essential|got it|dismiss)$/i);
+  const b = find(obs, 'button', (name) => OVERLAY_BUTTONS.has(normalizeText(name)));
   return b ? act.click(b) : null;
 }
 

@@ -1,6 +1,7 @@
 /** Pieces every built-in site shares: instance-absolute links and the cookie banner. */
 import type { InstanceContext, SiteRequest, SiteResponse } from '../../types.ts';
 import { html, type Raw } from './html.ts';
+import { DEFAULT_COOKIE_WORDS, type CookieWords } from './variant.ts';
 
 /** Instance path prefix, e.g. "/i/ab12cd"; pages link with absolute paths below it. */
 export function prefixOf(ctx: InstanceContext<unknown>): string {
@@ -26,15 +27,18 @@ export interface UiState {
   cookiesDismissed: boolean;
 }
 
-/** A fixed cookie bar at the bottom of the page: a distractor that can cover content until dismissed. */
-export function cookieBanner(ui: UiState, href: (p: string) => string, returnPath: string): Raw | undefined {
+/**
+ * A fixed cookie bar at the bottom of the page: a distractor that can cover content until
+ * dismissed. Its words are the instance's (./variant.ts), the original ones when none are given.
+ */
+export function cookieBanner(ui: UiState, href: (p: string) => string, returnPath: string, words: CookieWords = DEFAULT_COOKIE_WORDS): Raw | undefined {
   if (ui.cookiesDismissed) return undefined;
   return html`<div class="cookie-banner" role="region" aria-label="Cookie consent">
-<p>We use cookies to improve your experience and to show you personalised offers.</p>
+<p>${words.cookieText}</p>
 <form method="post" action="${href('/cookies')}">
 <input type="hidden" name="return" value="${returnPath}">
-<button type="submit" name="choice" value="accept">Accept all cookies</button>
-<button type="submit" name="choice" value="reject" class="secondary">Reject non-essential</button>
+<button type="submit" name="choice" value="accept">${words.cookieAccept}</button>
+<button type="submit" name="choice" value="reject" class="secondary">${words.cookieReject}</button>
 </form>
 </div>`;
 }
