@@ -1,5 +1,6 @@
 /** Real-estate data: homes for sale with type, beds, baths, size, year built and HOA, all from the seed. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
+import type { Variant } from './variant.ts';
 
 export const CITIES = ['Portland', 'Raleigh', 'Boise', 'Madison', 'Tucson', 'Richmond', 'Spokane', 'Omaha'];
 const NEIGHBORHOODS = ['Northside', 'Old Mill', 'Lakeview', 'Cedar Park', 'Downtown', 'Maple Heights'];
@@ -53,6 +54,8 @@ export interface RealEstateState {
   saved: number[];
   tours: Tour[];
   goal: HomeGoal;
+  /** How this instance looks and words itself (./variant.ts); no part of the task. */
+  variant: Variant;
 }
 
 export function generateHomes(seed: number): Home[] {

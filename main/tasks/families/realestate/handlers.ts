@@ -1,11 +1,13 @@
-/** Routes of the real-estate site: search and detail (GET); save and tour requests (POST, then redirect). */
+/** Routes of the real-estate site: search, detail and the distractors' pages (GET); save and tour requests (POST, then redirect). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { html } from '../common/html.ts';
 import { mixSeed } from '../../../common/rng.ts';
 import { hrefs } from '../common/site.ts';
 import { addDays, dayMonthYear, parseDate } from '../common/dates.ts';
 import { TOUR_TIMES, timeLabel } from './data.ts';
-import { detailPage, homePage, listPage, simpleList, tourPage, type Ctx, type TourForm } from './pages.ts';
+import { infoPage, type Ctx } from './chrome.ts';
+import { homePage, listPage } from './pages.ts';
+import { detailPage, simpleList, tourPage, type TourForm } from './pages-detail.ts';
 
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 const NAME_RE = /^[\p{L}][\p{L} '\-.]*$/u;
@@ -14,6 +16,7 @@ const empty = (): TourForm => ({ date: '', time: '', name: '', email: '', phone:
 
 export function handleRealEstate(req: SiteRequest, ctx: Ctx): SiteResponse {
   const s = ctx.state;
+  const w = s.variant.words;
   const href = hrefs(ctx);
   const hm = req.path.match(/^\/home\/(\d+)(\/save|\/tour)?$/);
   const home = hm ? s.homes.find((h) => h.id === Number(hm[1])) : undefined;
@@ -29,12 +32,13 @@ export function handleRealEstate(req: SiteRequest, ctx: Ctx): SiteResponse {
     }
     if (req.path === '/saved') {
       const hs = s.homes.filter((h) => s.saved.includes(h.id));
-      return page(simpleList(ctx, 'Saved homes', hs.length ? html`<ul>${hs.map((h) => html`<li><a href="${href(`/home/${h.id}`)}">${h.address}, ${h.city}</a></li>`)}</ul>` : html`<p>No saved homes yet.</p>`));
+      return page(simpleList(ctx, w.navSaved, hs.length ? html`<ul>${hs.map((h) => html`<li><a href="${href(`/home/${h.id}`)}">${h.address}, ${h.city}</a></li>`)}</ul>` : html`<p>No saved homes yet.</p>`));
     }
     if (req.path === '/tours') {
-      return page(simpleList(ctx, 'My tours', s.tours.length ? html`<ul>${s.tours.map((t) => html`<li><a href="${href(`/tour/${t.code}`)}">${s.homes.find((h) => h.id === t.home)?.address}: ${dayMonthYear(t.date)} at ${timeLabel(t.time)}</a></li>`)}</ul>` : html`<p>No tours requested yet.</p>`));
+      return page(simpleList(ctx, w.navTours, s.tours.length ? html`<ul>${s.tours.map((t) => html`<li><a href="${href(`/tour/${t.code}`)}">${s.homes.find((h) => h.id === t.home)?.address}: ${dayMonthYear(t.date)} at ${timeLabel(t.time)}</a></li>`)}</ul>` : html`<p>No tours requested yet.</p>`));
     }
-    return { kind: 'not_found' };
+    const info = infoPage(ctx, req);
+    return info ? page(info) : { kind: 'not_found' };
   }
   if (home && hm![2] === '/save') {
     const was = s.saved.includes(home.id);

@@ -1,4 +1,4 @@
-/** The real-estate family: homes for sale with search, filters and sort, listing facts, saving and tour requests. */
+/** The real-estate family: homes for sale with search, filters and sort, listing facts, saving and tour requests; each instance words, orders and lays out its pages its own way (./variant.ts). */
 import type { TaskFamily, Tier } from '../../types.ts';
 import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { RealEstateState } from './data.ts';
@@ -8,7 +8,7 @@ import { checkRealEstate, generateRealEstateTask } from './task.ts';
 
 export const realEstateFamily: TaskFamily<RealEstateState> = {
   name: 'realestate',
-  description: 'A real-estate listings site: search by area or address, type/bedroom/price filters, sort, listing facts, saving homes and a tour request form.',
+  description: 'A real-estate listings site: search by area or address, type/bedroom/price filters, sort, listing facts, saving homes and a tour request form; wording, order and layout vary by instance.',
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'realestate');

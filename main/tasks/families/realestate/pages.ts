@@ -1,54 +1,21 @@
-/** Real-estate pages: search listing with filters, home detail with facts and a tour request form. */
-import type { InstanceContext, SiteRequest } from '../../types.ts';
-import { attr, html, layout, type Raw } from '../common/html.ts';
+/** Real-estate pages: the home page with its sections, and the search listing with filters, sort and pages. */
+import type { SiteRequest } from '../../types.ts';
+import { attr, html, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
-import { dayMonthYear } from '../common/dates.ts';
-import { TOUR_TIMES, TYPES, timeLabel, type Home, type RealEstateState, type Tour } from './data.ts';
+import { TYPES, type Home } from './data.ts';
+import { dollars, rePage, type Ctx } from './chrome.ts';
+import { bedsLabel, countLabel, fill, type FilterKey, type SectionKey, type Words } from './variant.ts';
 
-export type Ctx = InstanceContext<RealEstateState>;
-
+/** Sort orders: the value in the URL and the key of its name on this site. */
 export const SORTS = [
-  { value: 'newest', label: 'Newest listings' },
-  { value: 'price_asc', label: 'Price (low to high)' },
-  { value: 'price_desc', label: 'Price (high to low)' },
-  { value: 'sqft', label: 'Square feet' },
-] as const;
-export const BEDS = [
-  { value: '', label: 'Any' },
-  { value: '1', label: '1+' },
-  { value: '2', label: '2+' },
-  { value: '3', label: '3+' },
-  { value: '4', label: '4+' },
-  { value: '5', label: '5+' },
-] as const;
+  { value: 'newest', word: 'sortNewest' },
+  { value: 'price_asc', word: 'sortPriceAsc' },
+  { value: 'price_desc', word: 'sortPriceDesc' },
+  { value: 'sqft', word: 'sortSqft' },
+] as const satisfies ReadonlyArray<{ value: string; word: keyof Words }>;
+/** The bedrooms filter's values: any, or at least 1 to 5. */
+export const BEDS = ['', '1', '2', '3', '4', '5'] as const;
 export const PAGE_SIZE = 9;
-
-export const dollars = (n: number) => `$${n.toLocaleString('en-US')}`;
-
-export function rePage(ctx: Ctx, title: string, main: Raw, q = ''): string {
-  const href = hrefs(ctx);
-  return layout({
-    title,
-    siteName: ctx.state.siteName,
-    theme: 'theme-homes',
-    homeHref: href('/'),
-    header: html`<form class="search" role="search" method="get" action="${href('/homes')}">
-<input type="search" name="q" value="${q}" aria-label="City, neighborhood or address" placeholder="City, neighborhood or address">
-<button type="submit">Search homes</button>
-</form>`,
-    nav: html`<ul><li><a href="${href('/homes')}">Homes for sale</a></li><li><a href="${href('/saved')}">Saved homes (${ctx.state.saved.length})</a></li><li><a href="${href('/tours')}">My tours</a></li></ul>`,
-    main,
-  });
-}
-
-function card(ctx: Ctx, h: Home): Raw {
-  return html`<li class="card">
-<h3><a href="${hrefs(ctx)(`/home/${h.id}`)}">${h.address}, ${h.city}</a></h3>
-<p class="price">${dollars(h.price)}</p>
-<p class="meta">${h.type} · ${h.beds} bd · ${h.baths} ba · ${h.sqft.toLocaleString('en-US')} sq ft</p>
-<p class="meta">${h.neighborhood} · ${h.daysListed === 0 ? 'New today' : `${h.daysListed} days on market`}</p>
-</li>`;
-}
 
 export interface HomeQuery {
   q: string;
@@ -63,7 +30,7 @@ export function parseHomeQuery(q: URLSearchParams): HomeQuery {
   return {
     q: (q.get('q') ?? '').trim(),
     type: (TYPES as readonly string[]).includes(q.get('type') ?? '') ? q.get('type')! : '',
-    beds: BEDS.some((b) => b.value === q.get('beds')) ? q.get('beds')! : '',
+    beds: (BEDS as readonly string[]).includes(q.get('beds') ?? '') ? q.get('beds')! : '',
     maxPrice: (q.get('max_price') ?? '').trim(),
     sort: SORTS.some((s) => s.value === q.get('sort')) ? q.get('sort')! : 'newest',
     page: Math.max(1, Math.floor(Number(q.get('page') ?? '1')) || 1),
@@ -87,117 +54,112 @@ export function runHomeQuery(homes: Home[], q: HomeQuery): Home[] {
     .sort(by[q.sort]);
 }
 
-export function homePage(ctx: Ctx): string {
+// ---- the home page ----
+
+function heroSection(ctx: Ctx): Raw {
+  const w = ctx.state.variant.words;
+  return html`<section class="hero"><h1>${w.heroHeading}</h1><p>${ctx.state.homes.length} homes for sale. Request a tour in minutes.</p></section>`;
+}
+
+function citiesSection(ctx: Ctx): Raw {
   const href = hrefs(ctx);
+  const w = ctx.state.variant.words;
   const cities = [...new Set(ctx.state.homes.map((h) => h.city))].sort();
-  return rePage(
-    ctx,
-    'Find a home',
-    html`<section class="hero"><h1>Find your next home</h1><p>${ctx.state.homes.length} homes for sale. Request a tour in minutes.</p></section>
-<section><h2>Browse by city</h2><ul class="chips">${cities.map((c) => html`<li><a href="${href('/homes', { q: c })}">Homes in ${c}</a></li>`)}</ul></section>`,
-  );
+  return html`<section><h2>${w.citiesHeading}</h2><ul class="chips">${cities.map((c) => html`<li><a href="${href('/homes', { q: c })}">${fill(w.cityLink, { city: c })}</a></li>`)}</ul></section>`;
+}
+
+/** A distractor: a promo box pointing at one of the site's plain pages. */
+function promo(ctx: Ctx, heading: string, text: string, link: string, path: string): Raw {
+  return html`<section class="promo"><h2>${heading}</h2><p>${text}</p><p><a href="${hrefs(ctx)(path)}">${link}</a></p></section>`;
+}
+
+const SECTIONS: Record<SectionKey, (ctx: Ctx) => Raw> = {
+  hero: heroSection,
+  cities: citiesSection,
+  rates: (ctx) => promo(ctx, 'Mortgage rates this week', 'Fixed rates are down a little since last month.', 'Compare mortgage rates', '/mortgage'),
+  selling: (ctx) => promo(ctx, 'Thinking of selling?', 'Find out what your place could be worth.', 'Get a free valuation', '/sell'),
+  guides: (ctx) => promo(ctx, 'Moving soon?', 'Checklists for packing, utilities and your first week.', 'Read the moving guides', '/guides'),
+};
+
+export function homePage(ctx: Ctx): string {
+  return rePage(ctx, 'Find a home', html`${ctx.state.variant.sections.map((k) => SECTIONS[k](ctx))}`);
+}
+
+// ---- the search listing ----
+
+function filterControl(w: Words, q: HomeQuery, k: FilterKey): Raw {
+  const controls: Record<FilterKey, () => Raw> = {
+    type: () =>
+      html`<label for="f-type">${w.filterType}</label>
+<select id="f-type" name="type"><option value="">${w.anyType}</option>${TYPES.map((t) => html`<option value="${t}"${attr('selected', t === q.type)}>${t}</option>`)}</select>`,
+    beds: () =>
+      html`<label for="f-beds">${w.filterBeds}</label>
+<select id="f-beds" name="beds">${BEDS.map((b) => html`<option value="${b}"${attr('selected', b === q.beds)}>${b ? bedsLabel(w, b) : w.anyBeds}</option>`)}</select>`,
+    maxPrice: () =>
+      html`<label for="f-max">${w.filterMaxPrice}</label>
+<input id="f-max" type="number" name="max_price" min="0" step="1000" value="${q.maxPrice}">`,
+    sort: () =>
+      html`<label for="f-sort">${w.filterSort}</label>
+<select id="f-sort" name="sort">${SORTS.map((o) => html`<option value="${o.value}"${attr('selected', o.value === q.sort)}>${w[o.word]}</option>`)}</select>`,
+  };
+  return html`<div class="filter">${controls[k]()}</div>`;
+}
+
+function filterForm(ctx: Ctx, q: HomeQuery): Raw {
+  const v = ctx.state.variant;
+  return html`<form class="filters" method="get" action="${hrefs(ctx)('/homes')}" aria-label="Filters">
+<input type="hidden" name="q" value="${q.q}">
+${v.filters.map((k) => filterControl(v.words, q, k))}
+<button type="submit">${v.words.applyFilters}</button>
+</form>`;
+}
+
+const facts = (h: Home) => `${h.type} · ${h.beds} bd · ${h.baths} ba · ${h.sqft.toLocaleString('en-US')} sq ft`;
+const onMarket = (h: Home) => (h.daysListed === 0 ? 'New today' : `${h.daysListed} days on market`);
+
+/** The results in the variant's view; every view names a home by one link, "address, city". */
+function results(ctx: Ctx, items: Home[]): Raw {
+  const href = hrefs(ctx);
+  const link = (h: Home) => html`<a href="${href(`/home/${h.id}`)}">${h.address}, ${h.city}</a>`;
+  const view = ctx.state.variant.listView;
+  if (view === 'table') {
+    return html`<table class="cart homes-table"><thead><tr><th scope="col">Address</th><th scope="col">Price</th><th scope="col">Type</th><th scope="col">Beds</th><th scope="col">Baths</th><th scope="col">Sq ft</th><th scope="col">Neighborhood</th></tr></thead>
+<tbody>${items.map((h) => html`<tr><td>${link(h)}</td><td class="price">${dollars(h.price)}</td><td>${h.type}</td><td>${h.beds}</td><td>${h.baths}</td><td>${h.sqft.toLocaleString('en-US')}</td><td>${h.neighborhood}</td></tr>`)}</tbody></table>`;
+  }
+  if (view === 'list') {
+    return html`<ul class="homes-list">${items.map((h) => html`<li>${link(h)} · <strong>${dollars(h.price)}</strong><span class="meta">${facts(h)} · ${h.neighborhood} · ${onMarket(h)}</span></li>`)}</ul>`;
+  }
+  return html`<ul class="grid">${items.map(
+    (h) => html`<li class="card">
+<h3>${link(h)}</h3>
+<p class="price">${dollars(h.price)}</p>
+<p class="meta">${facts(h)}</p>
+<p class="meta">${h.neighborhood} · ${onMarket(h)}</p>
+</li>`,
+  )}</ul>`;
 }
 
 export function listPage(ctx: Ctx, req: SiteRequest): string {
   const href = hrefs(ctx);
+  const v = ctx.state.variant;
+  const w = v.words;
   const q = parseHomeQuery(req.query);
   const all = runHomeQuery(ctx.state.homes, q);
   const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
   const page = Math.min(q.page, pages);
   const items = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const base = { q: q.q, type: q.type, beds: q.beds, max_price: q.maxPrice, sort: q.sort === 'newest' ? undefined : q.sort };
-  const heading = q.q ? `Homes for sale: ${q.q}` : 'Homes for sale';
-  return rePage(
-    ctx,
-    heading,
-    html`<div class="listing">
-<aside><form class="filters" method="get" action="${href('/homes')}" aria-label="Filters">
-<input type="hidden" name="q" value="${q.q}">
-<label for="f-type">Home type</label>
-<select id="f-type" name="type"><option value="">Any type</option>${TYPES.map((t) => html`<option value="${t}"${attr('selected', t === q.type)}>${t}</option>`)}</select>
-<label for="f-beds">Bedrooms</label>
-<select id="f-beds" name="beds">${BEDS.map((b) => html`<option value="${b.value}"${attr('selected', b.value === q.beds)}>${b.label}</option>`)}</select>
-<label for="f-max">Max price ($)</label>
-<input id="f-max" type="number" name="max_price" min="0" step="1000" value="${q.maxPrice}">
-<label for="f-sort">Sort by</label>
-<select id="f-sort" name="sort">${SORTS.map((o) => html`<option value="${o.value}"${attr('selected', o.value === q.sort)}>${o.label}</option>`)}</select>
-<button type="submit">Apply filters</button>
-</form></aside>
-<section>
+  const heading = q.q ? `${w.navHomes}: ${q.q}` : w.navHomes;
+  const pager = html`<nav class="pager" aria-label="Pagination">${page > 1 ? html`<a href="${href('/homes', { ...base, page: page - 1 })}">${w.prevPage}</a>` : ''} ${page < pages ? html`<a href="${href('/homes', { ...base, page: page + 1 })}">${w.nextPage}</a>` : ''}</nav>`;
+  // Filters in a bar sit under the heading; beside the results they fill their own column.
+  const top = v.filtersPlacement === 'top';
+  const found = html`<section>
 <h1>${heading}</h1>
-<p class="count" role="status">${all.length} ${all.length === 1 ? 'home' : 'homes'}${pages > 1 ? ` · page ${page} of ${pages}` : ''}</p>
-${items.length ? html`<ul class="grid">${items.map((h) => card(ctx, h))}</ul>` : html`<p>No homes match. Try a different area or fewer filters.</p>`}
-${pages > 1 ? html`<nav class="pager" aria-label="Pagination">${page > 1 ? html`<a href="${href('/homes', { ...base, page: page - 1 })}">Previous page</a>` : ''} ${page < pages ? html`<a href="${href('/homes', { ...base, page: page + 1 })}">Next page</a>` : ''}</nav>` : ''}
-</section>
-</div>`,
-    q.q,
-  );
-}
-
-export interface TourForm {
-  date: string;
-  time: string;
-  name: string;
-  email: string;
-  phone: string;
-  errors: Partial<Record<'date' | 'time' | 'name' | 'email' | 'phone', string>>;
-}
-
-export function detailPage(ctx: Ctx, h: Home, f: TourForm, notice?: string): string {
-  const href = hrefs(ctx);
-  const saved = ctx.state.saved.includes(h.id);
-  const errs = Object.values(f.errors);
-  const inv = (k: keyof TourForm['errors']) => (f.errors[k] ? html` aria-invalid="true" aria-describedby="t-${k}-err"` : '');
-  const err = (k: keyof TourForm['errors']) => (f.errors[k] ? html`<p class="field-error" id="t-${k}-err">${f.errors[k]}</p>` : '');
-  const text = (k: 'date' | 'name' | 'email' | 'phone', label: string, ph = '') => html`<div class="field"><label for="t-${k}">${label}</label><input id="t-${k}" type="text" name="${k}" value="${f[k]}"${ph ? html` placeholder="${ph}"` : ''}${inv(k)}>${err(k)}</div>`;
-  return rePage(
-    ctx,
-    `${h.address}, ${h.city}`,
-    html`<p><a href="${href('/homes', { q: h.city })}">More homes in ${h.city}</a></p>
-${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<article class="home">
-<h1>${h.address}, ${h.city}</h1>
-<p class="price">${dollars(h.price)}</p>
-<form method="post" action="${href(`/home/${h.id}/save`)}" class="inline"><button type="submit" aria-pressed="${saved ? 'true' : 'false'}">${saved ? 'Unsave home' : 'Save home'}</button></form>
-<h2>Facts and features</h2>
-<table class="cart facts"><tbody>
-<tr><th scope="row">Home type</th><td>${h.type}</td></tr>
-<tr><th scope="row">Bedrooms</th><td>${h.beds}</td></tr>
-<tr><th scope="row">Bathrooms</th><td>${h.baths}</td></tr>
-<tr><th scope="row">Square feet</th><td>${h.sqft.toLocaleString('en-US')}</td></tr>
-<tr><th scope="row">Year built</th><td>${h.yearBuilt}</td></tr>
-<tr><th scope="row">HOA fee</th><td>${h.hoa ? `${dollars(h.hoa)} per month` : 'None'}</td></tr>
-<tr><th scope="row">Neighborhood</th><td>${h.neighborhood}</td></tr>
-<tr><th scope="row">Listing agent</th><td>${h.agent}</td></tr>
-</tbody></table>
-<section class="reserve" aria-label="Request a tour">
-<h2>Request a tour</h2>
-${errs.length ? html`<div class="errors" role="alert"><p>Please correct the following:</p><ul>${errs.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
-<form class="booking" method="post" action="${href(`/home/${h.id}/tour`)}" novalidate>
-${text('date', 'Tour date', 'YYYY-MM-DD')}
-<div class="field"><label for="t-time">Tour time</label><select id="t-time" name="time"${inv('time')}><option value="">Choose a time</option>${TOUR_TIMES.map((t) => html`<option value="${t}"${attr('selected', t === f.time)}>${timeLabel(t)}</option>`)}</select>${err('time')}</div>
-${text('name', 'Your name')}
-${text('email', 'Email')}
-${text('phone', 'Phone')}
-<button type="submit" class="primary">Request tour</button>
-</form>
-</section>
-</article>`,
-  );
-}
-
-export function tourPage(ctx: Ctx, t: Tour): string {
-  const href = hrefs(ctx);
-  const h = ctx.state.homes.find((x) => x.id === t.home)!;
-  return rePage(
-    ctx,
-    'Tour requested',
-    html`<h1>Tour requested</h1>
-<p class="notice" role="status">${h.agent} will meet you at ${h.address} on ${dayMonthYear(t.date)} at ${timeLabel(t.time)}. Reference ${t.code}.</p>
-<p><a href="${href('/tours')}">My tours</a> · <a href="${href('/homes')}">Keep looking</a></p>`,
-  );
-}
-
-export function simpleList(ctx: Ctx, title: string, body: Raw): string {
-  return rePage(ctx, title, html`<h1>${title}</h1>${body}`);
+${top ? filterForm(ctx, q) : ''}
+<p class="count" role="status">${countLabel(w, all.length)}${pages > 1 ? ` · page ${page} of ${pages}` : ''}</p>
+${items.length ? results(ctx, items) : html`<p>No homes match. Try a different area or fewer filters.</p>`}
+${pages > 1 ? pager : ''}
+</section>`;
+  const body = top ? html`<div class="listing-top">${found}</div>` : html`<div class="listing"><aside>${filterForm(ctx, q)}</aside>${found}</div>`;
+  return rePage(ctx, heading, body, q.q);
 }

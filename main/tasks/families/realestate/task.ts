@@ -4,7 +4,8 @@ import { answerMatches, sameText } from '../../../common/normalize.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { addDays, dayMonthYear, iso } from '../common/dates.ts';
 import { TOUR_TIMES, generateHomes, timeLabel, type Home, type HomeGoal, type RealEstateState, type Tour } from './data.ts';
-import { dollars, type Ctx } from './pages.ts';
+import { dollars, type Ctx } from './chrome.ts';
+import { drawVariant } from './variant.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia', 'Pedro', 'Ingrid', 'Ravi', 'Chloe'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', "O'Brien", 'Sato', 'Karimi', 'Alves', 'Berg'];
@@ -51,7 +52,7 @@ export function generateRealEstateTask(seed: number, tier: Tier): { state: RealE
     goal = { kind: 'tour', home: target.id, date, time, name, email, phone, city: h0.city, type: h0.type, beds };
     instruction = `Find the cheapest ${h0.type.toLowerCase()} in ${h0.city} with at least ${beds} bedroom${beds > 1 ? 's' : ''} and request a tour of it on ${dayMonthYear(date)} at ${timeLabel(time)} ${who}.`;
   }
-  return { state: { siteName: rng.pick(SITES), today, homes, saved: [], tours: [], goal }, instruction, startPath, goalKind: goal.kind === 'tour' ? 'state' : 'answer' };
+  return { state: { siteName: rng.pick(SITES), today, homes, saved: [], tours: [], goal, variant: drawVariant(seed) }, instruction, startPath, goalKind: goal.kind === 'tour' ? 'state' : 'answer' };
 }
 
 const digits = (s: string) => s.replace(/\D/g, '');
