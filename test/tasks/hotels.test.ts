@@ -1,7 +1,17 @@
+/**
+ * The hotels family: booking by hand and near misses, form validation, filters, answers by
+ * message, its oracle over real HTTP on many seeds of every tier, and the variation between
+ * instances (and none within one). Every control is found by the instance's own words.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskServer, TaskInstance } from '../../main/tasks/server.ts';
 import { cheapestFitting, type HotelsGoal, type HotelsState } from '../../main/tasks/families/hotels/data.ts';
+import { WORDING, drawVariant, say, sortLabel, starsLabel } from '../../main/tasks/families/hotels/variant.ts';
+import { NAV_PATHS, navLabel } from '../../main/tasks/families/hotels/chrome.ts';
+import { searchPath } from '../../main/tasks/families/hotels/task.ts';
+import { COOKIE_BUTTONS, COOKIE_WORDING } from '../../main/tasks/families/common/variant.ts';
+import { normalizeText } from '../../main/common/normalize.ts';
 import { MiniBrowser } from './helpers/minibrowser.ts';
 import { runAgent, startServer } from './helpers/server.ts';
 
@@ -12,6 +22,7 @@ before(async () => {
 after(() => server.stop());
 
 type Book = Extract<HotelsGoal, { kind: 'book' }>;
+const mean = (xs: number[]) => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2);
 
 function open(seed: number, tier: 1 | 2 | 3, kind?: HotelsGoal['kind']): { inst: TaskInstance; s: HotelsState; b: MiniBrowser } {
   for (let sd = seed; sd < seed + 100; sd++) {
@@ -28,30 +39,31 @@ async function book(seed: number, opts: { room?: string; email?: string } = {}) 
   const { inst, s, b } = open(seed, 3);
   const g = s.goal as Book;
   const h = s.hotels.find((x) => x.id === g.hotel)!;
+  const w = s.variant.words;
   await b.goto(inst.spec.startUrl);
-  await b.click('button', 'Accept all cookies');
-  await b.fill('textbox', 'Destination', h.city.toUpperCase());
-  await b.fill('textbox', 'Check-in date', g.checkin);
-  await b.fill('textbox', 'Check-out date', g.checkout);
-  await b.fill('spinbutton', 'Guests', String(g.guests));
-  await b.click('button', 'Search hotels');
+  await b.click('button', s.variant.cookie.cookieAccept);
+  await b.fill('textbox', w.destination, h.city.toUpperCase());
+  await b.fill('textbox', w.checkin, g.checkin);
+  await b.fill('textbox', w.checkout, g.checkout);
+  await b.fill('spinbutton', w.guests, String(g.guests));
+  await b.click('button', w.search);
   assert.match(b.url, /\/search\?/);
-  while (!b.has('link', h.name)) await b.click('link', 'Next page');
+  while (!b.has('link', h.name)) await b.click('link', w.nextPage);
   await b.click('link', h.name);
   const room = h.rooms.find((r) => r.id === (opts.room ?? g.room))!;
-  await b.click('button', `Reserve ${room.name}`);
-  await b.fill('textbox', 'First name', g.first);
-  await b.fill('textbox', 'Last name', g.last);
-  await b.fill('textbox', 'Email', opts.email ?? g.email);
-  await b.click('checkbox', 'I accept the cancellation policy');
-  await b.click('button', 'Confirm booking');
+  await b.click('button', say(w.reserve, { room: room.name }));
+  await b.fill('textbox', w.first, g.first);
+  await b.fill('textbox', w.last, g.last);
+  await b.fill('textbox', w.email, opts.email ?? g.email);
+  await b.click('checkbox', w.agree);
+  await b.click('button', w.confirm);
   return { inst, s, b, g, h };
 }
 
 test('hotels: booking the right room along the forms succeeds', async () => {
-  const { inst, b, g } = await book(10000);
+  const { inst, s, b, g } = await book(10000);
   assert.match(b.url, /\/confirmation\/H[A-Z0-9]{7}$/);
-  assert.match(b.text(), /Booking confirmed/);
+  assert.ok(b.text().includes(s.variant.words.confirmedHeading));
   const r = inst.family.check(inst.ctx);
   assert.ok(r.success, JSON.stringify(r.keyPoints));
   assert.equal(inst.ctx.state && (inst.ctx.state as HotelsState).bookings[0].checkin, g.checkin);
@@ -76,31 +88,32 @@ test('hotels: booking another room of the right hotel fails on the room key poin
 
 test('hotels: search and booking forms report invalid input and book nothing', async () => {
   const { inst, s, b } = open(10001, 3);
+  const w = s.variant.words;
   await b.goto(inst.spec.startUrl);
-  await b.fill('textbox', 'Destination', 'Atlantis');
-  await b.fill('textbox', 'Check-in date', '2020-01-01');
-  await b.fill('textbox', 'Check-out date', 'someday');
-  await b.fill('spinbutton', 'Guests', '9');
-  await b.click('button', 'Search hotels');
+  await b.fill('textbox', w.destination, 'Atlantis');
+  await b.fill('textbox', w.checkin, '2020-01-01');
+  await b.fill('textbox', w.checkout, 'someday');
+  await b.fill('spinbutton', w.guests, '9');
+  await b.click('button', w.search);
   const t = b.text();
   assert.match(t, /We have no hotels in "Atlantis"/);
   assert.match(t, /Check-in cannot be in the past/);
   assert.match(t, /check-out date as YYYY-MM-DD/);
   assert.match(t, /Guests must be a number from 1 to 6/);
-  assert.equal(b.find('textbox', 'Destination').invalid, true);
+  assert.equal(b.find('textbox', w.destination).invalid, true);
   // Check-out before check-in.
   const g = s.goal as Book;
-  await b.fill('textbox', 'Destination', s.search.city);
-  await b.fill('textbox', 'Check-in date', g.checkout);
-  await b.fill('textbox', 'Check-out date', g.checkin);
-  await b.fill('spinbutton', 'Guests', '2');
-  await b.click('button', 'Search hotels');
+  await b.fill('textbox', w.destination, s.search.city);
+  await b.fill('textbox', w.checkin, g.checkout);
+  await b.fill('textbox', w.checkout, g.checkin);
+  await b.fill('spinbutton', w.guests, '2');
+  await b.click('button', w.search);
   assert.match(b.text(), /Check-out must be after check-in/);
   // The booking form: empty fields, a bad email, the policy unchecked.
   await b.goto(`${inst.ctx.baseUrl}/book?${new URLSearchParams({ hotel: String(g.hotel), room: g.room, checkin: g.checkin, checkout: g.checkout, guests: String(g.guests) })}`);
-  await b.fill('textbox', 'First name', '<b>Eve</b>');
-  await b.fill('textbox', 'Email', 'not-an-email');
-  await b.click('button', 'Confirm booking');
+  await b.fill('textbox', w.first, '<b>Eve</b>');
+  await b.fill('textbox', w.email, 'not-an-email');
+  await b.click('button', w.confirm);
   const e = b.text();
   assert.match(e, /First name may contain only letters/);
   assert.match(e, /Last name is required/);
@@ -112,16 +125,17 @@ test('hotels: search and booking forms report invalid input and book nothing', a
   // A room too small for the party cannot be booked, even by URL.
   const small = s.hotels.flatMap((h) => h.rooms.filter((r) => r.sleeps === 2).map((r) => ({ h, r })))[0];
   await b.goto(`${inst.ctx.baseUrl}/book?${new URLSearchParams({ hotel: String(small.h.id), room: small.r.id, checkin: g.checkin, checkout: g.checkout, guests: '4' })}`);
-  assert.ok(!b.has('button', 'Confirm booking'));
+  assert.ok(!b.has('button', w.confirm));
 });
 
 test('hotels: the star filter, breakfast filter and price sort narrow and order the results', async () => {
   const { inst, s, b } = open(10002, 2);
+  const w = s.variant.words;
   await b.goto(inst.spec.startUrl);
-  await b.select('Minimum stars', '4 stars or more');
-  await b.click('checkbox', 'Free breakfast');
-  await b.select('Sort by', 'Price (lowest first)');
-  await b.click('button', 'Apply filters');
+  await b.select(w.stars, starsLabel(w, '4'));
+  await b.click('checkbox', w.breakfast);
+  await b.select(w.sort, sortLabel(w, 'price_asc'));
+  await b.click('button', w.apply);
   const { city, guests } = s.search;
   const want = s.hotels
     .filter((h) => h.city === city && h.stars >= 4 && h.amenities.includes('Free breakfast') && cheapestFitting(h, guests))
@@ -130,8 +144,8 @@ test('hotels: the star filter, breakfast filter and price sort narrow and order 
     .map((h) => h.name);
   const shown = b.observe().elements.filter((e) => e.role === 'link' && s.hotels.some((h) => h.name === e.name)).map((e) => e.name);
   assert.deepEqual(shown, want);
-  assert.equal(b.find('combobox', 'Sort by').value, 'Price (lowest first)', 'the form keeps its choices');
-  assert.equal(b.find('checkbox', 'Free breakfast').checked, true);
+  assert.equal(b.find('combobox', w.sort).value, sortLabel(w, 'price_asc'), 'the form keeps its choices');
+  assert.equal(b.find('checkbox', w.breakfast).checked, true);
 });
 
 test('hotels: questions are answered by message; format-insensitive, wrong answers fail', async () => {
@@ -140,7 +154,7 @@ test('hotels: questions are answered by message; format-insensitive, wrong answe
   const h = s.hotels.find((x) => x.id === g.hotel)!;
   await b.goto(inst.spec.startUrl);
   await b.click('link', h.name);
-  assert.ok(b.text().includes(`${g.answer} per night`), 'the hotel page shows the price');
+  assert.ok(b.text().includes(say(s.variant.words.perNight, { price: g.answer })), 'the hotel page shows the price');
   await b.step(`send_msg_to_user('It is ${g.answer.replace('$', '').replace('.00', '')} dollars a night')`);
   assert.ok(inst.family.check(inst.ctx).success);
   const wrong = open(10003, 1, 'cheapest');
@@ -152,13 +166,111 @@ test('hotels: questions are answered by message; format-insensitive, wrong answe
   assert.deepEqual(r.keyPoints.map((k) => k.met), [true, false]);
 });
 
-test('hotels: the oracle solves every tier over real HTTP', async () => {
+test('hotels: the oracle solves 60 train and 60 test seeds of every tier over real HTTP', async (t) => {
   for (const tier of [1, 2, 3] as const) {
-    for (const seed of [10010, 10011, 10012, 10013, 10014]) {
+    const steps: number[] = [];
+    for (const seed of [...Array.from({ length: 60 }, (_, i) => i * 13), ...Array.from({ length: 60 }, (_, i) => 10000 + i)]) {
       const r = await runAgent(server, 'hotels', seed, (i) => i.family.oracle(i.ctx), { tier });
       const c = r.instance.family.check(r.instance.ctx);
-      assert.ok(c.success, `seed ${seed} tier ${tier}: ${JSON.stringify(c.keyPoints)}\n${r.actions.join('\n')}`);
+      assert.ok(c.success, `seed ${seed} tier ${tier}: ${JSON.stringify(c.keyPoints.filter((k) => !k.met))}\n${r.actions.join('\n')}`);
       assert.deepEqual(r.errors, []);
+      steps.push(r.steps);
+      server.releaseInstance(r.instance.ctx.id);
     }
+    t.diagnostic(`tier ${tier}: mean oracle steps ${mean(steps)} (min ${Math.min(...steps)}, max ${Math.max(...steps)}) over ${steps.length} seeds`);
   }
+});
+
+test('hotels: every label has three or four synonyms and no two labels share a name', () => {
+  for (const [key, list] of Object.entries(WORDING)) assert.ok(list.length >= 3 && list.length <= 4, key);
+  const all = Object.values(WORDING).flat().map(normalizeText);
+  assert.equal(new Set(all).size, all.length, 'a name always means one thing');
+  // Nor do they share a name with the cookie banner, the overlay buttons oracles close, or a distractor.
+  const others = [...COOKIE_BUTTONS, ...COOKIE_WORDING.cookieText, 'Got it', 'Dismiss', 'Deals', 'Gift cards', 'Careers', 'Travel guides', 'About the rewards club', 'Get the app'].map(normalizeText);
+  assert.deepEqual(all.filter((x) => others.includes(x)), []);
+});
+
+test('hotels: instances differ in wording, order, distractors and layout; one seed renders the same twice', async () => {
+  const variants = Array.from({ length: 40 }, (_, i) => drawVariant(10000 + i));
+  for (const knob of ['navPlacement', 'resultsView', 'filtersPlacement', 'roomsView', 'accent'] as const) {
+    assert.ok(new Set(variants.map((v) => v[knob])).size >= 2, `${knob} never varies`);
+  }
+  for (const key of ['search', 'apply', 'confirm', 'reserve', 'nextPage'] as const) {
+    assert.equal(new Set(variants.map((v) => v.words[key])).size, WORDING[key].length, `every synonym of "${WORDING[key][0]}" is drawn`);
+  }
+  assert.equal(new Set(variants.map((v) => v.cookie.cookieAccept)).size, COOKIE_WORDING.cookieAccept.length, 'the cookie banner words vary');
+  assert.ok(new Set(variants.map((v) => v.nav.join())).size >= 30, 'navigation orders vary');
+  assert.ok(new Set(variants.map((v) => v.sections.join())).size >= 15, 'home-page orders vary');
+  assert.ok(new Set(variants.map((v) => v.filters.join())).size >= 15, 'filter orders vary');
+  assert.equal(new Set(variants.map((v) => v.searchFields.join())).size, 4, 'search form orders vary');
+  assert.equal(new Set(variants.map((v) => v.bookFields.join())).size, 4, 'booking form orders vary');
+  const distractors = variants.map((v) => v.nav.length - 3 + v.sections.length - 2);
+  assert.ok(distractors.every((n) => n >= 1 && n <= 3), 'one to three distractors each');
+  assert.equal(new Set(distractors).size, 3);
+
+  // Two seeds, the same pages: different navigation names or order, a different search form.
+  const homeOf = async (seed: number) => {
+    const { inst, s, b } = open(seed, 3);
+    await b.goto(`${inst.ctx.baseUrl}/`);
+    const names = s.variant.nav.map((k) => navLabel(s.variant.words, k));
+    const nav = b.observe().elements.filter((e) => e.role === 'link' && names.includes(e.name)).map((e) => e.name);
+    const form = b.observe().elements.filter((e) => ['textbox', 'spinbutton', 'button'].includes(e.role)).map((e) => e.name);
+    return { nav, form };
+  };
+  const a = await homeOf(10000);
+  const c = await homeOf(10001);
+  assert.notDeepEqual(a.nav, c.nav);
+  assert.notDeepEqual(a.form, c.form);
+
+  // The same seed twice: byte for byte the same pages, but for the instance's own prefix.
+  const render = async (seed: number) => {
+    const { inst, s, b } = open(seed, 3);
+    const g = s.goal as Book;
+    const stay = new URLSearchParams({ checkin: g.checkin, checkout: g.checkout, guests: String(g.guests) });
+    const search = searchPath(s.search.city, g.checkin, g.checkout, g.guests);
+    const pages = [
+      '/',
+      search,
+      `${search}&page=2&sort=price_asc&stars=3&breakfast=1`,
+      `/hotel/${g.hotel}?${stay}`,
+      `/hotel/${g.hotel}`,
+      `/book?hotel=${g.hotel}&room=${g.room}&${stay}`,
+      `/city/${encodeURIComponent(s.search.city)}`,
+      ...Object.values(NAV_PATHS),
+      '/members',
+      '/app',
+    ];
+    const out: string[] = [];
+    for (const p of pages) {
+      await b.goto(inst.ctx.baseUrl + p);
+      assert.equal(b.status, 200, p);
+      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
+    }
+    server.releaseInstance(inst.ctx.id);
+    return out;
+  };
+  assert.deepEqual(await render(10007), await render(10007));
+});
+
+test('hotels: distractor links lead to plain pages that name no hotel or price and change nothing', async () => {
+  let seen = 0;
+  for (let seed = 10000; seed < 10020; seed++) {
+    const { inst, s, b } = open(seed, 3);
+    const w = s.variant.words;
+    const links = [...s.variant.nav.filter((k) => !['find', 'trips', 'help'].includes(k)).map((k) => navLabel(w, k)), ...(s.variant.sections.includes('members') ? ['About the rewards club'] : []), ...(s.variant.sections.includes('app') ? ['Get the app'] : [])];
+    for (const name of links) {
+      await b.goto(`${inst.ctx.baseUrl}/`);
+      await b.click('link', name);
+      assert.equal(b.status, 200, name);
+      const text = b.text();
+      assert.ok(!text.includes('$') && !s.hotels.some((h) => text.includes(h.name)), `${name}: ${text}`);
+      const controls = b.observe().elements.filter((e) => ['textbox', 'spinbutton', 'combobox', 'checkbox'].includes(e.role) || (e.role === 'button' && !COOKIE_BUTTONS.includes(e.name)));
+      assert.deepEqual(controls, [], name);
+      seen++;
+    }
+    assert.deepEqual(s.bookings, []);
+    assert.equal(inst.family.check(inst.ctx).success, false);
+    server.releaseInstance(inst.ctx.id);
+  }
+  assert.ok(seen >= 20, `${seen} distractor links followed`);
 });

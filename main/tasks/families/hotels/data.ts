@@ -1,6 +1,7 @@
 /** Hotel site data: cities, hotels with stars, guest ratings, amenities and room types, all from the seed. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
+import type { Variant } from './variant.ts';
 
 export const CITIES = ['Lisbon', 'Kyoto', 'Denver', 'Montreal', 'Valencia', 'Oslo', 'Austin', 'Edinburgh', 'Porto', 'Vienna'];
 const NEIGHBORHOODS = ['Old Town', 'Riverside', 'City Centre', 'Harbourfront', 'University District', 'Arts Quarter', 'Station Area', 'Hillside'];
@@ -71,6 +72,8 @@ export interface HotelsState {
   search: { city: string; checkin: string; checkout: string; guests: number };
   bookings: HotelBooking[];
   ui: UiState;
+  /** How this instance looks and words itself (variant.ts); drawn apart from everything above. */
+  variant: Variant;
 }
 
 export function ratingWord(r: number): string {

@@ -1,9 +1,15 @@
-/** Routes of the hotel site: search and browse (GET), booking (POST, then redirect to the confirmation). */
+/**
+ * Routes of the hotel site: search and browse (GET), booking (POST, then redirect to the
+ * confirmation), help and the distractor pages. Nothing changes state but a booking and the cookie banner.
+ */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { mixSeed } from '../../../common/rng.ts';
 import { handleCookies } from '../common/site.ts';
 import { parseHotelQuery, validateSearch } from './query.ts';
-import { bookPage, cityPage, confirmationPage, helpPage, homePage, hotelPage, resultsPage, tripsPage, type BookForm, type Ctx } from './pages.ts';
+import type { Ctx } from './chrome.ts';
+import { cityPage, homePage, infoPage, tripsPage } from './pages-home.ts';
+import { resultsPage } from './pages-results.ts';
+import { bookPage, confirmationPage, hotelPage, type BookForm } from './pages-stay.ts';
 
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 const NAME_RE = /^[\p{L}][\p{L} '\-.]*$/u;
@@ -51,8 +57,8 @@ export function handleHotels(req: SiteRequest, ctx: Ctx): SiteResponse {
       return b ? page(confirmationPage(ctx, req, b)) : { kind: 'not_found' };
     }
     if (path === '/trips') return page(tripsPage(ctx, req));
-    if (path === '/help') return page(helpPage(ctx, req));
-    return { kind: 'not_found' };
+    const info = infoPage(ctx, req);
+    return info ? page(info) : { kind: 'not_found' };
   }
   if (path === '/cookies') return handleCookies(req, s.ui);
   if (path === '/book') {

@@ -2,19 +2,11 @@
 import { parseDate } from '../common/dates.ts';
 import { cheapestFitting, type Hotel } from './data.ts';
 
-export const SORTS = [
-  { value: 'recommended', label: 'Recommended' },
-  { value: 'price_asc', label: 'Price (lowest first)' },
-  { value: 'price_desc', label: 'Price (highest first)' },
-  { value: 'rating', label: 'Guest rating' },
-] as const;
+/** Sort orders by their query value; each site labels them in its own words (variant.ts). */
+export const SORTS = ['recommended', 'price_asc', 'price_desc', 'rating'] as const;
 
-export const STAR_OPTIONS = [
-  { value: '', label: 'Any' },
-  { value: '3', label: '3 stars or more' },
-  { value: '4', label: '4 stars or more' },
-  { value: '5', label: '5 stars' },
-] as const;
+/** Star filter values ('' for any); labelled by variant.ts starsLabel. */
+export const STAR_OPTIONS = ['', '3', '4', '5'] as const;
 
 export const PAGE_SIZE = 8;
 
@@ -30,16 +22,22 @@ export interface HotelQuery {
   page: number;
 }
 
+/** The query's value for `key` when it is one of `allowed`, else `fallback`. */
+function oneOf(q: URLSearchParams, key: string, allowed: readonly string[], fallback: string): string {
+  const v = q.get(key);
+  return v !== null && allowed.includes(v) ? v : fallback;
+}
+
 export function parseHotelQuery(q: URLSearchParams): HotelQuery {
   return {
     city: (q.get('city') ?? '').trim(),
     checkin: (q.get('checkin') ?? '').trim(),
     checkout: (q.get('checkout') ?? '').trim(),
     guests: (q.get('guests') ?? '2').trim(),
-    stars: STAR_OPTIONS.some((o) => o.value === q.get('stars')) ? q.get('stars')! : '',
+    stars: oneOf(q, 'stars', STAR_OPTIONS, ''),
     maxPrice: (q.get('max_price') ?? '').trim(),
     breakfast: q.get('breakfast') === '1',
-    sort: SORTS.some((s) => s.value === q.get('sort')) ? q.get('sort')! : 'recommended',
+    sort: oneOf(q, 'sort', SORTS, 'recommended'),
     page: Math.max(1, Math.floor(Number(q.get('page') ?? '1')) || 1),
   };
 }

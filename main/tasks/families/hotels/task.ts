@@ -5,7 +5,8 @@ import { answerMatches, sameText } from '../../../common/normalize.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { addDays, dayMonthYear, iso } from '../common/dates.ts';
 import { cheapestFitting, generateHotels, type Hotel, type HotelBooking, type HotelsGoal, type HotelsState } from './data.ts';
-import type { Ctx } from './pages.ts';
+import type { Ctx } from './chrome.ts';
+import { drawVariant } from './variant.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia', 'Pedro', 'Ingrid', 'Ravi', 'Chloe', 'Felix', 'Amara', 'Leo'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', "O'Brien", 'Sato', 'Karimi', 'Alves', 'Berg', 'Iyer', 'Dubois', 'Wagner', 'Obi', 'Marsh'];
@@ -88,7 +89,7 @@ export function generateHotelsTask(seed: number, tier: Tier): { state: HotelsSta
     goal = { kind: 'book', hotel: h!.id, room: r.id, checkin, checkout, guests, first, last, email, minStars, breakfast };
     instruction = `Find the cheapest hotel in ${city} with at least ${minStars} stars${breakfast ? ' that includes free breakfast' : ''} for ${guestsText(guests)}, checking in on ${dayMonthYear(checkin)} and out on ${dayMonthYear(checkout)}. Book its cheapest room that sleeps ${guestsText(guests)} for ${first} ${last} (email ${email}).`;
   }
-  const state: HotelsState = { siteName: rng.pick(SITES), today, cities, hotels, goal, search: { city, checkin, checkout, guests }, bookings: [], ui: { cookiesDismissed: false } };
+  const state: HotelsState = { siteName: rng.pick(SITES), today, cities, hotels, goal, search: { city, checkin, checkout, guests }, bookings: [], ui: { cookiesDismissed: false }, variant: drawVariant(seed) };
   return { state, instruction, startPath, goalKind: goal.kind === 'book' ? 'state' : 'answer' };
 }
 
