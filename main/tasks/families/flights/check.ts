@@ -2,7 +2,7 @@
 import type { CheckResult, KeyPoint } from '../../types.ts';
 import { sameText } from '../../../common/normalize.ts';
 import { airportLabel, type Booking } from './data.ts';
-import type { Ctx } from './pages-search.ts';
+import type { Ctx } from './chrome.ts';
 
 const CRITERION_NAME = { cheapest: 'cheapest', cheapest_nonstop: 'cheapest nonstop', shortest: 'shortest' } as const;
 

@@ -1,6 +1,7 @@
 /** Flight site data: airports, airlines, and the day's flights for a route, all derived from the seed. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
+import type { Variant } from './variant.ts';
 
 export const AIRPORTS = [
   { code: 'BOS', city: 'Boston' },
@@ -95,6 +96,8 @@ export interface FlightsState {
   drafts: Draft[];
   bookings: Booking[];
   ui: UiState;
+  /** How this instance words, orders and lays out its pages (./variant.ts); no bearing on the task. */
+  variant: Variant;
 }
 
 export function airportLabel(code: string): string {

@@ -4,8 +4,11 @@ import { mixSeed } from '../../../common/rng.ts';
 import { handleCookies } from '../common/site.ts';
 import { AIRPORTS, FARE_CLASSES, flightsFor, priceFor, type FareClass } from './data.ts';
 import { parseDate } from '../common/dates.ts';
-import { confirmationPage, helpPage, passengersPage, tripsPage, type PassengerForm } from './pages-book.ts';
-import { SORTS, resultsPage, searchPage, type Ctx, type SearchForm } from './pages-search.ts';
+import { confirmationPage, passengersPage, tripsPage, type PassengerForm } from './pages-book.ts';
+import { infoPage } from './pages-info.ts';
+import type { Ctx } from './chrome.ts';
+import { SORTS, resultsPage, searchPage, type SearchForm } from './pages-search.ts';
+import { nameLabel } from './variant.ts';
 
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 const NAME_RE = /^[\p{L}][\p{L} '\-.]*$/u;
@@ -46,7 +49,7 @@ export function handleFlights(req: SiteRequest, ctx: Ctx): SiteResponse {
       const f = searchFormFrom(req.query);
       const { errors, date } = validateSearch(ctx, f);
       if (Object.keys(errors).length || !date) return page(searchPage(ctx, req, { ...f, errors }));
-      const sort = SORTS.some((x) => x.value === req.query.get('sort')) ? req.query.get('sort')! : 'departure';
+      const sort = SORTS.find((x) => x === req.query.get('sort')) ?? 'departure';
       return page(resultsPage(ctx, req, { from: f.from, to: f.to, date, passengers: Number(f.passengers), fareClass: f.fareClass as FareClass, sort, nonstop: req.query.get('nonstop') === '1' }));
     }
     const pm = path.match(/^\/passengers\/([a-z0-9]+)$/);
@@ -60,8 +63,8 @@ export function handleFlights(req: SiteRequest, ctx: Ctx): SiteResponse {
       return b ? page(confirmationPage(ctx, req, b)) : { kind: 'not_found' };
     }
     if (path === '/trips') return page(tripsPage(ctx, req));
-    if (path === '/help') return page(helpPage(ctx, req));
-    return { kind: 'not_found' };
+    const info = infoPage(ctx, req);
+    return info ? page(info) : { kind: 'not_found' };
   }
   if (path === '/cookies') return handleCookies(req, s.ui);
   if (path === '/select') {
@@ -79,11 +82,13 @@ export function handleFlights(req: SiteRequest, ctx: Ctx): SiteResponse {
     const d = s.drafts.find((x) => x.id === pm[1]);
     if (!d) return { kind: 'not_found' };
     const form: PassengerForm = { first: req.form.getAll('first'), last: req.form.getAll('last'), errors: {} };
+    // Errors name each field as its label does on this site.
     for (let i = 0; i < d.passengers; i++) {
-      for (const [part, label] of [['first', 'first name'], ['last', 'last name']] as const) {
+      for (const part of ['first', 'last'] as const) {
         const v = (form[part][i] ?? '').trim();
-        if (!v) form.errors[`${part}${i}`] = `Passenger ${i + 1} ${label} is required.`;
-        else if (!NAME_RE.test(v)) form.errors[`${part}${i}`] = `Passenger ${i + 1} ${label} may contain only letters, spaces, hyphens and apostrophes.`;
+        const label = nameLabel(s.variant.words, part, i);
+        if (!v) form.errors[`${part}${i}`] = `${label} is required.`;
+        else if (!NAME_RE.test(v)) form.errors[`${part}${i}`] = `${label} may contain only letters, spaces, hyphens and apostrophes.`;
       }
     }
     if (Object.keys(form.errors).length) return page(passengersPage(ctx, req, d, form));

@@ -1,4 +1,7 @@
-/** The flights family: search, sort and filter flights, then book with passenger details. */
+/**
+ * The flights family: search, sort and filter flights, then book with passenger details. Every
+ * instance words, orders and lays out its pages its own way (variant.ts), so a policy has to read them.
+ */
 import type { TaskFamily, Tier } from '../../types.ts';
 import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import { checkFlights } from './check.ts';
@@ -9,7 +12,7 @@ import { generateFlights } from './task.ts';
 
 export const flightsFamily: TaskFamily<FlightsState> = {
   name: 'flights',
-  description: 'A flight booking site: search with a date picker, sort and filter results, select a flight and enter passenger details.',
+  description: 'A flight booking site: search with a date picker, sort and filter results, select a flight and enter passenger details; wording, order and layout vary by instance.',
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'flights');

@@ -4,7 +4,8 @@ import { html } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
 import { airportLabel, durationText, flightsFor, hhmm, priceFor, type Booking, type Draft } from './data.ts';
 import { longDate } from '../common/dates.ts';
-import { flightsPage, type Ctx } from './pages-search.ts';
+import { errorSummary, fieldError, flightsPage, invalid, type Ctx } from './chrome.ts';
+import { fill, nameLabel, type NameField } from './variant.ts';
 
 export interface PassengerForm {
   first: string[];
@@ -24,62 +25,57 @@ function flightSummary(ctx: Ctx, d: Draft) {
 
 export function passengersPage(ctx: Ctx, req: SiteRequest, d: Draft, f: PassengerForm): string {
   const href = hrefs(ctx);
-  const errs = Object.values(f.errors);
-  const field = (i: number, part: 'first' | 'last', label: string) => {
+  const v = ctx.state.variant;
+  const w = v.words;
+  const field = (i: number, part: NameField) => {
     const key = `${part}${i}`;
     const e = f.errors[key];
-    return html`<div class="field"><label for="${key}">Passenger ${i + 1} ${label}</label>
-<input id="${key}" name="${part}" type="text" value="${f[part][i] ?? ''}" required${e ? html` aria-invalid="true" aria-describedby="${key}-err"` : ''}>
-${e ? html`<p class="field-error" id="${key}-err">${e}</p>` : ''}</div>`;
+    return html`<div class="field"><label for="${key}">${nameLabel(w, part, i)}</label>
+<input id="${key}" name="${part}" type="text" value="${f[part][i] ?? ''}" required${invalid(e, key)}>
+${fieldError(e, key)}</div>`;
   };
+  const passenger = (i: number) => html`<fieldset><legend>${fill(w.legend, { n: i + 1 })}</legend>${v.nameFields.map((part) => field(i, part))}</fieldset>`;
   return flightsPage(
     ctx,
     req,
-    'Passenger details',
-    html`<h1>Passenger details</h1>
+    w.passengersHeading,
+    html`<h1>${w.passengersHeading}</h1>
 ${flightSummary(ctx, d)}
-${errs.length ? html`<div class="errors" role="alert"><p>Please fix the following:</p><ul>${errs.map((x) => html`<li>${x}</li>`)}</ul></div>` : ''}
+${errorSummary(Object.values(f.errors))}
 <form method="post" action="${href(`/passengers/${d.id}`)}" novalidate>
-${Array.from({ length: d.passengers }, (_, i) => html`<fieldset><legend>Passenger ${i + 1} (adult)</legend>${field(i, 'first', 'first name')}${field(i, 'last', 'last name')}</fieldset>`)}
+${Array.from({ length: d.passengers }, (_, i) => passenger(i))}
 <p class="hint">Names must match the passenger's ID.</p>
-<button type="submit" class="primary">Confirm booking</button>
+<button type="submit" class="primary">${w.confirm}</button>
 </form>
-<p><a href="${href('/results', { from: d.from, to: d.to, date: d.date, passengers: String(d.passengers), class: d.fareClass })}">Back to results</a></p>`,
+<p><a href="${href('/results', { from: d.from, to: d.to, date: d.date, passengers: String(d.passengers), class: d.fareClass })}">${w.backToResults}</a></p>`,
   );
 }
 
 export function confirmationPage(ctx: Ctx, req: SiteRequest, b: Booking): string {
   const href = hrefs(ctx);
+  const w = ctx.state.variant.words;
   return flightsPage(
     ctx,
     req,
-    'Booking confirmed',
-    html`<h1>Booking confirmed</h1>
-<p role="status">Your confirmation code is <strong>${b.code}</strong>.</p>
+    w.confirmedHeading,
+    html`<h1>${w.confirmedHeading}</h1>
+<p role="status">${w.codeIs} <strong>${b.code}</strong>.</p>
 ${flightSummary(ctx, b)}
-<h2>Passengers</h2>
+<h2>${w.travellersHeading}</h2>
 <ul>${b.names.map((n) => html`<li>${n.first} ${n.last}</li>`)}</ul>
-<p><a href="${href('/trips')}">View my trips</a> · <a href="${href('/')}">Book another flight</a></p>`,
+<p><a href="${href('/trips')}">${w.viewTrips}</a> · <a href="${href('/')}">${w.bookAnother}</a></p>`,
   );
 }
 
 export function tripsPage(ctx: Ctx, req: SiteRequest): string {
   const href = hrefs(ctx);
-  const bs = ctx.state.bookings;
+  const s = ctx.state;
+  const bs = s.bookings;
   return flightsPage(
     ctx,
     req,
-    'My trips',
-    html`<h1>My trips</h1>
+    s.variant.words.navTrips,
+    html`<h1>${s.variant.words.navTrips}</h1>
 ${bs.length ? html`<ul>${bs.map((b) => html`<li><a href="${href(`/booking/${b.code}`)}">${b.code}: ${airportLabel(b.from)} to ${airportLabel(b.to)}, ${longDate(b.date)}</a></li>`)}</ul>` : html`<p>You have no upcoming trips.</p>`}`,
-  );
-}
-
-export function helpPage(ctx: Ctx, req: SiteRequest): string {
-  return flightsPage(
-    ctx,
-    req,
-    'Help',
-    html`<h1>Help</h1><p>Search by choosing where you fly from and to and a departure date. Prices are per passenger and include taxes. Bookings can be changed up to 24 hours before departure.</p>`,
   );
 }

@@ -3,6 +3,7 @@ import type { GoalKind, Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { AIRPORTS, FARE_CLASSES, cityOf, flightsFor, pickAirlines, pickByCriterion, type Criterion, type FareClass, type FlightsGoal, type FlightsState } from './data.ts';
 import { addDays, dayMonthYear, iso } from '../common/dates.ts';
+import { drawVariant } from './variant.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia', 'Pedro', 'Ingrid', 'Ravi', 'Chloe', 'Felix', 'Amara', 'Leo'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', "O'Brien", 'Sato', 'Karimi', 'Alves', 'Berg', 'Iyer', 'Dubois', 'Wagner', 'Obi', 'Marsh'];
@@ -32,7 +33,8 @@ export function generateFlights(seed: number, tier: Tier): { state: FlightsState
   const fareClass: FareClass = tier === 3 ? rng.pick(FARE_CLASSES.slice(1)) : 'Economy';
   const names = Array.from({ length: passengers }, () => ({ first: rng.pick(FIRST), last: rng.pick(LAST) }));
   const goal: FlightsGoal = { criterion, from, to, date, passengers, fareClass, names, flight: flight.number };
-  const state: FlightsState = { siteName: rng.pick(SITES), today, airlines: pickAirlines(seed), goal, drafts: [], bookings: [], ui: { cookiesDismissed: true } };
+  // The variant draws from its own stream of the seed, so the task above is what it always was.
+  const state: FlightsState = { siteName: rng.pick(SITES), today, airlines: pickAirlines(seed), goal, drafts: [], bookings: [], ui: { cookiesDismissed: true }, variant: drawVariant(seed) };
   // The flight site shows no cookie banner (the shop has one); tiers stay within their step budgets.
   const who = names.map((n) => `${n.first} ${n.last}`).join(' and ');
   const route = `from ${cityOf(from)} to ${cityOf(to)} on ${dayMonthYear(date)}`;
