@@ -2,7 +2,7 @@
 import type { CheckResult, KeyPoint } from '../../types.ts';
 import { answerMatches, normalizeText } from '../../../common/normalize.ts';
 import { folderLabel, type MailGoal, type Message } from './data.ts';
-import type { Ctx } from './pages.ts';
+import type { Ctx } from './chrome.ts';
 
 /** A sent message that replies to `target`: linked by the reply form, or addressed to its sender with its subject. */
 export function findReply(messages: Message[], target: Message): Message | undefined {

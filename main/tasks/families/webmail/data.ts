@@ -1,6 +1,7 @@
 /** Webmail data: people, a mailbox of templated messages with facts to ask about, and the state shape. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { money } from '../common/html.ts';
+import type { Variant } from './variant.ts';
 
 export const FOLDERS = [
   { id: 'inbox', label: 'Inbox' },
@@ -53,6 +54,8 @@ export interface WebmailState {
   /** Where every message started, to tell side effects from progress. */
   initial: { folders: Record<number, Folder>; starred: number[] };
   nextId: number;
+  /** How this instance looks and words itself (variant.ts); drawn apart from the mailbox and goals. */
+  variant: Variant;
 }
 
 const FIRST = ['Dana', 'Luis', 'Priya', 'Marcus', 'Elena', 'Kenji', 'Aisha', 'Tom', 'Sofia', 'Noah', 'Grace', 'Omar', 'Hannah', 'Ivan', 'Mei', 'Rosa', 'Felix', 'Nora'];

@@ -1,8 +1,11 @@
 /** Routes of the webmail site: folder, search and message pages; star, move and send on POST. */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { safeReturn } from '../common/site.ts';
-import { MOVE_TARGETS, folderLabel, type Folder, type Message, type Person } from './data.ts';
-import { composePage, listPage, messagePage, shortDate, type ComposeForm, type Ctx } from './pages.ts';
+import { MOVE_TARGETS, type Folder, type Message, type Person } from './data.ts';
+import { shortDate, type Ctx } from './chrome.ts';
+import { composePage, listPage, messagePage, type ComposeForm } from './pages.ts';
+import { infoPage } from './distractors.ts';
+import { fill, folderName } from './variant.ts';
 
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 const EMAIL_RE = /^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,]+$/;
@@ -20,6 +23,7 @@ export function searchMessages(messages: Message[], q: string): Message[] {
 
 export function handleWebmail(req: SiteRequest, ctx: Ctx): SiteResponse {
   const s = ctx.state;
+  const w = s.variant.words;
   const { path } = req;
   const byId = (id: string) => s.messages.find((m) => m.id === Number(id));
   if (req.method === 'GET') {
@@ -30,12 +34,12 @@ export function handleWebmail(req: SiteRequest, ctx: Ctx): SiteResponse {
       if (!['inbox', 'starred', 'sent', 'archive', 'spam'].includes(f)) return { kind: 'not_found' };
       const items = f === 'starred' ? s.messages.filter((m) => m.starred && m.folder !== 'spam') : s.messages.filter((m) => m.folder === f);
       const moved = req.query.get('moved');
-      const notice = req.query.get('sent') === '1' ? 'Your message has been sent.' : moved && MOVE_TARGETS.includes(moved as Folder) ? `Message moved to ${folderLabel(moved)}.` : undefined;
-      return page(listPage(ctx, req, folderLabel(f), items, { current: f, notice, basePath: `/folder/${f}` }));
+      const notice = req.query.get('sent') === '1' ? w.sentNotice : moved && MOVE_TARGETS.includes(moved as Folder) ? fill(w.moved, { folder: folderName(s.variant, moved) }) : undefined;
+      return page(listPage(ctx, req, folderName(s.variant, f), items, { current: f, notice, basePath: `/folder/${f}` }));
     }
     if (path === '/search') {
       const q = (req.query.get('q') ?? '').trim();
-      return page(listPage(ctx, req, q ? `Search results for "${q}"` : 'Search', searchMessages(s.messages, q), { q, basePath: '/search' }));
+      return page(listPage(ctx, req, q ? fill(w.searchTitle, { q }) : w.searchBox, searchMessages(s.messages, q), { q, basePath: '/search' }));
     }
     const mm = path.match(/^\/message\/(\d+)$/);
     if (mm) {
@@ -56,7 +60,8 @@ export function handleWebmail(req: SiteRequest, ctx: Ctx): SiteResponse {
       }
       return page(composePage(ctx, f));
     }
-    return { kind: 'not_found' };
+    const info = infoPage(ctx, path);
+    return info ? page(info) : { kind: 'not_found' };
   }
   const star = path.match(/^\/message\/(\d+)\/star$/);
   if (star) {

@@ -2,6 +2,7 @@
 import type { GoalKind, Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { folderLabel, generateMailbox, type Folder, type MailGoal, type Message, type WebmailState } from './data.ts';
+import { drawVariant } from './variant.ts';
 
 export const PAGE_SIZE = 15;
 const REPLIES = ['Thanks, that works for me.', 'Got it, thank you!', 'Sounds good, see you then.', 'Thanks, I will take care of it this week.', 'Perfect, thanks for letting me know.'];
@@ -67,6 +68,7 @@ export function generateWebmail(seed: number, tier: Tier): { state: WebmailState
     goals,
     initial: { folders: Object.fromEntries(messages.map((m) => [m.id, m.folder])), starred: messages.filter((m) => m.starred).map((m) => m.id) },
     nextId: 5000,
+    variant: drawVariant(seed),
   };
   return { state, instruction: parts.join(' '), goalKind: goals.some((g) => g.kind === 'answer') ? 'answer' : 'state' };
 }
