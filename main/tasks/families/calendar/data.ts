@@ -1,6 +1,7 @@
 /** Calendar data: two months of events on working days, a time grid, and the free-slot rule. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { addDays, iso, weekday } from '../common/dates.ts';
+import type { Variant } from './variant.ts';
 
 export const TITLES = [
   'Team standup', 'Budget review', 'Dentist appointment', 'Yoga class', 'Project kickoff', 'Design review', 'Quarterly planning', 'Client call', 'Code review',
@@ -55,6 +56,8 @@ export interface CalendarState {
   /** Every event as generated, to tell side effects from progress. */
   initial: CalEvent[];
   nextId: number;
+  /** How this instance looks and words itself (presentation only: ./variant.ts). */
+  variant: Variant;
 }
 
 /** Earliest one-hour slot on the half-hour grid between 9 AM and 5 PM free of events, or null. */

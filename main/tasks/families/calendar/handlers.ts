@@ -1,8 +1,11 @@
-/** Routes of the calendar: month, day, event, search (GET); create, edit, delete (POST, then redirect). */
+/** Routes of the calendar: month, day, event, search and the distractor pages (GET); create, edit, delete (POST, then redirect). */
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { parseDate } from '../common/dates.ts';
 import { TIMES, minutes } from './data.ts';
-import { dayPage, deletePage, eventPage, formPage, monthPage, searchPage, type Ctx, type EventForm } from './pages.ts';
+import { infoPage, type Ctx } from './chrome.ts';
+import { dayPage, monthPage, searchPage } from './pages-views.ts';
+import { deletePage, eventPage, formPage, type EventForm } from './pages-event.ts';
+import { fill } from './variant.ts';
 
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 
@@ -13,6 +16,7 @@ function validMonth(ym: string): boolean {
 
 export function handleCalendar(req: SiteRequest, ctx: Ctx): SiteResponse {
   const s = ctx.state;
+  const w = s.variant.words;
   const { path } = req;
   const em = path.match(/^\/event\/(\d+)(\/edit|\/delete)?$/);
   const ev = em ? s.events.find((e) => e.id === Number(em[1])) : undefined;
@@ -20,21 +24,22 @@ export function handleCalendar(req: SiteRequest, ctx: Ctx): SiteResponse {
   if (req.method === 'GET') {
     if (path === '/') return { kind: 'redirect', location: `/month/${s.today.slice(0, 7)}` };
     const mm = path.match(/^\/month\/([\d-]+)$/);
-    if (mm) return validMonth(mm[1]) ? page(monthPage(ctx, mm[1], req.query.get('deleted') ? `Deleted "${req.query.get('deleted')}".` : undefined)) : { kind: 'not_found' };
+    if (mm) return validMonth(mm[1]) ? page(monthPage(ctx, mm[1], req.query.get('deleted') ? fill(w.deleted, { title: req.query.get('deleted')! }) : undefined)) : { kind: 'not_found' };
     const dm = path.match(/^\/day\/([\d-]+)$/);
     if (dm) {
       const date = parseDate(dm[1]);
-      return date && date === dm[1] && validMonth(date.slice(0, 7)) ? page(dayPage(ctx, date, req.query.get('saved') ? 'Event saved.' : undefined)) : { kind: 'not_found' };
+      return date && date === dm[1] && validMonth(date.slice(0, 7)) ? page(dayPage(ctx, date, req.query.get('saved') ? w.saved : undefined)) : { kind: 'not_found' };
     }
     if (path === '/search') return page(searchPage(ctx, (req.query.get('q') ?? '').trim()));
     if (path === '/event/new') {
       const date = parseDate(req.query.get('date') ?? '') ?? '';
       return page(formPage(ctx, { title: '', date, start: '09:00', end: '10:00', location: '', notes: '', errors: {} }));
     }
-    if (ev && !em![2]) return page(eventPage(ctx, ev, req.query.get('saved') ? 'Event saved.' : undefined));
+    if (ev && !em![2]) return page(eventPage(ctx, ev, req.query.get('saved') ? w.saved : undefined));
     if (ev && em![2] === '/edit') return page(formPage(ctx, { id: ev.id, title: ev.title, date: ev.date, start: ev.start, end: ev.end, location: ev.location, notes: ev.notes, errors: {} }));
     if (ev && em![2] === '/delete') return page(deletePage(ctx, ev));
-    return { kind: 'not_found' };
+    const info = infoPage(ctx, path);
+    return info ? page(info) : { kind: 'not_found' };
   }
   if (ev && em![2] === '/delete') {
     s.events = s.events.filter((e) => e.id !== ev.id);

@@ -1,4 +1,8 @@
-/** The calendar family: month and day views, create/edit/delete events, find free slots; questions answered by message. */
+/**
+ * The calendar family: month and day views, create/edit/delete events, find free slots; questions
+ * answered by message. Every instance words, orders and lays out its pages its own way
+ * (variant.ts), so a policy has to read them.
+ */
 import type { TaskFamily, Tier } from '../../types.ts';
 import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { CalendarState } from './data.ts';
@@ -8,7 +12,7 @@ import { checkCalendar, generateCalendarTask } from './task.ts';
 
 export const calendarFamily: TaskFamily<CalendarState> = {
   name: 'calendar',
-  description: 'A calendar: month grid and day agenda, search, create/edit/delete events with a confirmation step, free-slot questions answered by message.',
+  description: 'A calendar: month grid and day agenda, search, create/edit/delete events with a confirmation step, free-slot questions answered by message; wording, order and layout vary by instance.',
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'calendar');

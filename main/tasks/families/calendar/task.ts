@@ -4,7 +4,8 @@ import { sameText } from '../../../common/normalize.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { addDays, dayMonthYear, longDate, weekday } from '../common/dates.ts';
 import { NEW_TITLES, firstFreeHour, fromMinutes, generateCalendar, minutes, timeLabel, type CalEvent, type CalGoal, type CalendarState } from './data.ts';
-import type { Ctx } from './pages.ts';
+import type { Ctx } from './chrome.ts';
+import { drawVariant } from './variant.ts';
 
 const OWNERS = ['Dana Whitfield', 'Luis Garcia', 'Priya Patel', 'Marcus Okafor', 'Elena Novak', 'Kenji Tanaka'];
 
@@ -98,7 +99,7 @@ export function generateCalendarTask(seed: number, tier: Tier): { state: Calenda
       `Cancel ${q(a.title)} on ${dayMonthYear(a.date)}. Move ${q(b.title)} on ${dayMonthYear(b.date)} to ${dayMonthYear(move.date)}, ${timeLabel(move.start)} to ${timeLabel(move.end)}. ` +
       `Then schedule ${q(title)} for one hour on ${dayMonthYear(date)}, starting at the earliest time between 9 AM and 5 PM when I am free.`;
   }
-  const state: CalendarState = { owner: rng.pick(OWNERS), today, events, goals, initial: events.map((e) => ({ ...e })), nextId: 9000 };
+  const state: CalendarState = { owner: rng.pick(OWNERS), today, events, goals, initial: events.map((e) => ({ ...e })), nextId: 9000, variant: drawVariant(seed) };
   // Questions (a start time, a free hour) are answered by message; the rest are changes to the calendar.
   const goalKind: GoalKind = goals.some((g) => g.kind === 'start_time' || g.kind === 'free_slot') ? 'answer' : 'state';
   return { state, instruction, goalKind };
