@@ -1,6 +1,7 @@
 /** Job board data: postings with title, company, location, type, level, salary and requirements, from the seed. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
+import type { Variant } from './variant.ts';
 
 export const TITLES = ['Software Engineer', 'Data Analyst', 'Product Designer', 'Marketing Manager', 'Registered Nurse', 'Accountant', 'Sales Representative', 'Customer Support Specialist', 'Project Manager', 'Mechanical Engineer'];
 const COMPANIES = ['Northwind Labs', 'Bluefin Health', 'Acme Robotics', 'Lumen Analytics', 'Cedar & Co.', 'Brightline Media', 'Granite Systems', 'Harbor Logistics', 'Juniper Foods', 'Summit Energy', 'Evergreen Bank', 'Falcon Aerospace', 'Copperleaf Software', 'Meridian Retail'];
@@ -60,7 +61,14 @@ export interface JobsState {
   saved: number[];
   applications: Application[];
   goal: JobsGoal;
+  /** How this board looks and words itself (variant.ts); never what it holds. */
+  variant: Variant;
   ui: UiState;
+}
+
+/** How the instruction and the checker name a posting; pages name it in the board's own words (variant.ts). */
+export function jobName(j: Job): string {
+  return `${j.title} at ${j.company}`;
 }
 
 export function salaryText(j: Job): string {

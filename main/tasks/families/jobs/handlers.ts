@@ -2,7 +2,9 @@
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { mixSeed } from '../../../common/rng.ts';
 import { handleCookies } from '../common/site.ts';
-import { SOURCES, applicationPage, applyPage, homePage, jobPage, listOfJobsPage, listPage, type ApplyForm, type Ctx } from './pages.ts';
+import type { Ctx } from './chrome.ts';
+import { homePage, infoPage, listOfJobsPage, listPage } from './pages.ts';
+import { SOURCES, applicationPage, applyPage, jobPage, type ApplyForm } from './pages-job.ts';
 
 const page = (body: string): SiteResponse => ({ kind: 'html', body });
 const NAME_RE = /^[\p{L}][\p{L} '\-.]*$/u;
@@ -27,9 +29,11 @@ export function handleJobs(req: SiteRequest, ctx: Ctx): SiteResponse {
       const a = s.applications.find((x) => x.id === am[1]);
       return a ? page(applicationPage(ctx, req, a)) : { kind: 'not_found' };
     }
-    if (path === '/saved') return page(listOfJobsPage(ctx, req, 'Saved jobs', s.jobs.filter((j) => s.saved.includes(j.id)), 'You have not saved any jobs.'));
-    if (path === '/applications') return page(listOfJobsPage(ctx, req, 'My applications', s.applications.map((a) => s.jobs.find((j) => j.id === a.job)!), 'You have not applied to any jobs yet.'));
-    return { kind: 'not_found' };
+    const w = s.variant.words;
+    if (path === '/saved') return page(listOfJobsPage(ctx, req, w.navSaved, s.jobs.filter((j) => s.saved.includes(j.id)), 'You have not saved any jobs.'));
+    if (path === '/applications') return page(listOfJobsPage(ctx, req, w.navApplications, s.applications.map((a) => s.jobs.find((j) => j.id === a.job)!), 'You have not applied to any jobs yet.'));
+    const info = infoPage(ctx, req);
+    return info ? page(info) : { kind: 'not_found' };
   }
   if (path === '/cookies') return handleCookies(req, s.ui);
   if (job && jm![2] === '/save') {

@@ -1,245 +1,105 @@
-/** Job board pages: chrome with a two-field search, listing with filters, job detail, application form. */
-import type { InstanceContext, SiteRequest } from '../../types.ts';
-import { attr, html, layout, type Raw } from '../common/html.ts';
-import { cookieBanner, currentPath, hrefs } from '../common/site.ts';
-import { JOB_TYPES, LEVELS, salaryText, type Application, type Job, type JobsState } from './data.ts';
+/**
+ * Browsing the job board: the home page (its sections in the variant's order), the listing with
+ * its filters, the saved and applied lists, and the plain pages the distractors lead to.
+ */
+import type { SiteRequest } from '../../types.ts';
+import { attr, html, type Raw } from '../common/html.ts';
+import { hrefs } from '../common/site.ts';
+import { JOB_TYPES, LEVELS, type Job } from './data.ts';
+import { jobListing, jobsPage, type Ctx } from './chrome.ts';
+import { MIN_SALARY, PAGE_SIZE, parseJobQuery, runJobQuery, sortOptions, type JobQuery } from './query.ts';
+import { resultsHeading, type FilterKey, type SectionKey } from './variant.ts';
 
-export type Ctx = InstanceContext<JobsState>;
-
-export const SORTS = [
-  { value: 'relevance', label: 'Most relevant' },
-  { value: 'newest', label: 'Newest' },
-  { value: 'salary', label: 'Salary (highest first)' },
-] as const;
-export const MIN_SALARY = [
-  { value: '', label: 'Any salary' },
-  { value: '50000', label: '$50,000+' },
-  { value: '75000', label: '$75,000+' },
-  { value: '100000', label: '$100,000+' },
-  { value: '125000', label: '$125,000+' },
-] as const;
-export const SOURCES = ['Choose one', 'Job board', 'Friend or colleague', 'Company website', 'Social media'];
-export const PAGE_SIZE = 10;
-
-export function jobName(j: Job): string {
-  return `${j.title} at ${j.company}`;
+function freshSection(ctx: Ctx): Raw {
+  const fresh = [...ctx.state.jobs].sort((a, b) => a.postedDaysAgo - b.postedDaysAgo || a.id - b.id).slice(0, 5);
+  return html`<section><h2>${ctx.state.variant.words.fresh}</h2>${jobListing(ctx, fresh)}</section>`;
 }
 
-export function jobsPage(ctx: Ctx, req: SiteRequest, title: string, main: Raw, q: { q?: string; location?: string } = {}): string {
-  const href = hrefs(ctx);
-  return layout({
-    title,
-    siteName: ctx.state.siteName,
-    theme: 'theme-jobs',
-    homeHref: href('/'),
-    header: html`<form class="search" role="search" method="get" action="${href('/jobs')}">
-<input type="search" name="q" value="${q.q ?? ''}" aria-label="Job title or keyword" placeholder="Job title or keyword">
-<input type="text" name="location" value="${q.location ?? ''}" aria-label="Location" placeholder="City or Remote">
-<button type="submit">Find jobs</button>
-</form>`,
-    nav: html`<ul><li><a href="${href('/jobs')}">All jobs</a></li><li><a href="${href('/saved')}">Saved jobs (${ctx.state.saved.length})</a></li><li><a href="${href('/applications')}">My applications</a></li></ul>`,
-    main,
-    overlay: cookieBanner(ctx.state.ui, href, currentPath(req)),
-  });
+function browseSection(ctx: Ctx): Raw {
+  return html`<p><a class="button" href="${hrefs(ctx)('/jobs')}">${ctx.state.variant.words.browseAll}</a></p>`;
 }
 
-function posted(d: number): string {
-  return d === 0 ? 'Posted today' : d === 1 ? 'Posted yesterday' : `Posted ${d} days ago`;
+/** A distractor: a promo box leading to a plain page of the board. */
+function promo(ctx: Ctx, heading: string, text: string, link: string, path: string): Raw {
+  return html`<section class="promo"><h2>${heading}</h2><p>${text}</p><p><a href="${hrefs(ctx)(path)}">${link}</a></p></section>`;
 }
 
-function card(ctx: Ctx, j: Job): Raw {
-  const href = hrefs(ctx);
-  return html`<li class="card job-card">
-<h3><a href="${href(`/job/${j.id}`)}">${jobName(j)}</a></h3>
-<p class="meta">${j.location} · ${j.type} · ${j.level}</p>
-<p class="price">${salaryText(j)}</p>
-<p class="meta">${posted(j.postedDaysAgo)}</p>
-</li>`;
-}
+const SECTIONS: Record<SectionKey, (ctx: Ctx) => Raw> = {
+  fresh: freshSection,
+  browse: browseSection,
+  advicePromo: (ctx) => promo(ctx, 'Stand out to employers', 'Short guides to CVs, cover letters and interviews.', 'Read our career tips', '/advice'),
+  alertsPromo: (ctx) => promo(ctx, 'Never miss a posting', 'Get new jobs by e-mail as soon as they are posted.', 'Set up job alerts', '/alerts'),
+  employersPromo: (ctx) => promo(ctx, 'Hiring?', 'Reach thousands of candidates this week.', 'Post a job', '/employers'),
+};
 
 export function homePage(ctx: Ctx, req: SiteRequest): string {
-  const href = hrefs(ctx);
-  const fresh = [...ctx.state.jobs].sort((a, b) => a.postedDaysAgo - b.postedDaysAgo || a.id - b.id).slice(0, 5);
+  const s = ctx.state;
+  const w = s.variant.words;
   return jobsPage(
     ctx,
     req,
-    'Find your next job',
-    html`<section class="hero"><h1>Find your next job</h1><p>${ctx.state.jobs.length} open positions from top employers.</p></section>
-<section><h2>New this week</h2><ul class="grid">${fresh.map((j) => card(ctx, j))}</ul></section>
-<p><a class="button" href="${href('/jobs')}">Browse all jobs</a></p>`,
+    w.hero,
+    html`<section class="hero"><h1>${w.hero}</h1><p>${s.jobs.length} open positions from top employers.</p></section>
+${s.variant.sections.map((k) => SECTIONS[k](ctx))}`,
   );
 }
 
-export interface JobQuery {
-  q: string;
-  location: string;
-  type: string;
-  level: string;
-  minSalary: string;
-  remote: boolean;
-  sort: string;
-  page: number;
-}
-
-export function parseJobQuery(q: URLSearchParams): JobQuery {
-  return {
-    q: (q.get('q') ?? '').trim(),
-    location: (q.get('location') ?? '').trim(),
-    type: (JOB_TYPES as readonly string[]).includes(q.get('type') ?? '') ? q.get('type')! : '',
-    level: (LEVELS as readonly string[]).includes(q.get('level') ?? '') ? q.get('level')! : '',
-    minSalary: MIN_SALARY.some((o) => o.value === q.get('min_salary')) ? q.get('min_salary')! : '',
-    remote: q.get('remote') === '1',
-    sort: SORTS.some((o) => o.value === q.get('sort')) ? q.get('sort')! : 'relevance',
-    page: Math.max(1, Math.floor(Number(q.get('page') ?? '1')) || 1),
+/** The listing's filter form, its controls in the variant's order. */
+function filterForm(ctx: Ctx, q: JobQuery): Raw {
+  const w = ctx.state.variant.words;
+  const sel = (id: string, name: string, label: string, opts: ReadonlyArray<{ value: string; label: string }>, cur: string) =>
+    html`<div class="filter"><label for="${id}">${label}</label><select id="${id}" name="${name}">${opts.map((o) => html`<option value="${o.value}"${attr('selected', o.value === cur)}>${o.label}</option>`)}</select></div>`;
+  const controls: Record<FilterKey, () => Raw> = {
+    type: () => sel('f-type', 'type', w.type, [{ value: '', label: 'Any type' }, ...JOB_TYPES.map((t) => ({ value: t, label: t }))], q.type),
+    level: () => sel('f-level', 'level', w.level, [{ value: '', label: 'Any level' }, ...LEVELS.map((t) => ({ value: t, label: t }))], q.level),
+    minSalary: () => sel('f-salary', 'min_salary', w.minSalary, MIN_SALARY, q.minSalary),
+    remote: () => html`<div class="filter"><label class="check"><input type="checkbox" name="remote" value="1"${attr('checked', q.remote)}> ${w.remote}</label></div>`,
+    sort: () => sel('f-sort', 'sort', w.sort, sortOptions(w), q.sort),
   };
-}
-
-export function runJobQuery(jobs: Job[], q: JobQuery): Job[] {
-  const words = q.q.toLowerCase().split(/\s+/).filter(Boolean);
-  const loc = q.location.toLowerCase();
-  const titleHits = (j: Job) => words.filter((w) => j.title.toLowerCase().includes(w)).length;
-  const by: Record<string, (a: Job, b: Job) => number> = {
-    relevance: (a, b) => titleHits(b) - titleHits(a) || a.postedDaysAgo - b.postedDaysAgo || a.id - b.id,
-    newest: (a, b) => a.postedDaysAgo - b.postedDaysAgo || a.id - b.id,
-    salary: (a, b) => b.salaryMax - a.salaryMax,
-  };
-  return jobs
-    .filter((j) => words.every((w) => `${j.title} ${j.company} ${j.skills.join(' ')}`.toLowerCase().includes(w)))
-    .filter((j) => !loc || j.location.toLowerCase().includes(loc))
-    .filter((j) => !q.type || j.type === q.type)
-    .filter((j) => !q.level || j.level === q.level)
-    .filter((j) => !q.minSalary || j.salaryMax >= Number(q.minSalary))
-    .filter((j) => !q.remote || j.location === 'Remote')
-    .sort(by[q.sort]);
+  return html`<form class="filters" method="get" action="${hrefs(ctx)('/jobs')}" aria-label="Filters">
+<input type="hidden" name="q" value="${q.q}"><input type="hidden" name="location" value="${q.location}">
+${ctx.state.variant.filters.map((k) => controls[k]())}
+<button type="submit">${w.applyFilters}</button>
+</form>`;
 }
 
 export function listPage(ctx: Ctx, req: SiteRequest): string {
   const href = hrefs(ctx);
+  const w = ctx.state.variant.words;
   const q = parseJobQuery(req.query);
   const all = runJobQuery(ctx.state.jobs, q);
   const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
   const page = Math.min(q.page, pages);
   const items = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const base = { q: q.q, location: q.location, type: q.type, level: q.level, min_salary: q.minSalary, remote: q.remote ? 1 : undefined, sort: q.sort === 'relevance' ? undefined : q.sort };
-  const heading = q.q ? `${q.q} jobs` : 'All jobs';
-  const sel = (id: string, name: string, label: string, opts: ReadonlyArray<{ value: string; label: string }>, cur: string) =>
-    html`<label for="${id}">${label}</label><select id="${id}" name="${name}">${opts.map((o) => html`<option value="${o.value}"${attr('selected', o.value === cur)}>${o.label}</option>`)}</select>`;
-  return jobsPage(
-    ctx,
-    req,
-    heading,
-    html`<div class="listing">
-<aside><form class="filters" method="get" action="${href('/jobs')}" aria-label="Filters">
-<input type="hidden" name="q" value="${q.q}"><input type="hidden" name="location" value="${q.location}">
-${sel('f-type', 'type', 'Job type', [{ value: '', label: 'Any type' }, ...JOB_TYPES.map((t) => ({ value: t, label: t }))], q.type)}
-${sel('f-level', 'level', 'Experience level', [{ value: '', label: 'Any level' }, ...LEVELS.map((t) => ({ value: t, label: t }))], q.level)}
-${sel('f-salary', 'min_salary', 'Minimum salary', MIN_SALARY, q.minSalary)}
-<label class="check"><input type="checkbox" name="remote" value="1"${attr('checked', q.remote)}> Remote only</label>
-${sel('f-sort', 'sort', 'Sort by', SORTS, q.sort)}
-<button type="submit">Apply filters</button>
-</form></aside>
-<section>
+  const heading = q.q ? resultsHeading(w, q.q) : w.navAll;
+  const filters = filterForm(ctx, q);
+  const pager = html`<nav class="pager" aria-label="Pagination">${page > 1 ? html`<a href="${href('/jobs', { ...base, page: page - 1 })}">${w.prevPage}</a>` : ''} ${page < pages ? html`<a href="${href('/jobs', { ...base, page: page + 1 })}">${w.nextPage}</a>` : ''}</nav>`;
+  const results = html`<section>
 <h1>${heading}</h1>
 <p class="count" role="status">${all.length} ${all.length === 1 ? 'job' : 'jobs'}${q.location ? ` in ${q.location}` : ''}${pages > 1 ? ` · page ${page} of ${pages}` : ''}</p>
-${items.length ? html`<ul class="grid">${items.map((j) => card(ctx, j))}</ul>` : html`<p>No jobs match your search. Try fewer filters.</p>`}
-${pages > 1 ? html`<nav class="pager" aria-label="Pagination">${page > 1 ? html`<a href="${href('/jobs', { ...base, page: page - 1 })}">Previous page</a>` : ''} ${page < pages ? html`<a href="${href('/jobs', { ...base, page: page + 1 })}">Next page</a>` : ''}</nav>` : ''}
-</section>
-</div>`,
-    q,
-  );
+${items.length ? jobListing(ctx, items) : html`<p>No jobs match your search. Try fewer filters.</p>`}
+${pages > 1 ? pager : ''}
+</section>`;
+  const body = ctx.state.variant.filterPlacement === 'side' ? html`<div class="listing"><aside>${filters}</aside>${results}</div>` : html`<div class="listing listing-top">${filters}${results}</div>`;
+  return jobsPage(ctx, req, heading, body, q);
 }
 
-export function jobPage(ctx: Ctx, req: SiteRequest, j: Job, notice?: string): string {
-  const href = hrefs(ctx);
-  const saved = ctx.state.saved.includes(j.id);
-  const applied = ctx.state.applications.some((a) => a.job === j.id);
-  return jobsPage(
-    ctx,
-    req,
-    jobName(j),
-    html`<p><a href="${href('/jobs', { q: j.title })}">More ${j.title} jobs</a></p>
-${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<article class="job">
-<h1>${j.title}</h1>
-<p class="brand-line">${j.company} · ${j.location}</p>
-<dl class="headers">
-<dt>Job type</dt><dd>${j.type}</dd>
-<dt>Experience level</dt><dd>${j.level}</dd>
-<dt>Salary</dt><dd>${salaryText(j)}</dd>
-<dt>Experience required</dt><dd>${j.yearsRequired === 0 ? 'No experience required' : `At least ${j.yearsRequired} year${j.yearsRequired > 1 ? 's' : ''}`}</dd>
-<dt>Posted</dt><dd>${posted(j.postedDaysAgo)}</dd>
-</dl>
-<div class="toolbar">
-${applied ? html`<p class="notice">You applied to this job.</p>` : html`<a class="button primary" href="${href(`/job/${j.id}/apply`)}">Apply now</a>`}
-<form method="post" action="${href(`/job/${j.id}/save`)}" class="inline"><button type="submit" aria-pressed="${saved ? 'true' : 'false'}">${saved ? 'Unsave job' : 'Save job'}</button></form>
-</div>
-<h2>About the role</h2>
-<p>${j.company} is hiring a ${j.level.toLowerCase()} ${j.title} to join a growing team. You will work with ${j.skills.join(', ')} every day.</p>
-<h2>Requirements</h2>
-<ul>${j.skills.map((s) => html`<li>Experience with ${s}</li>`)}</ul>
-<h2>Benefits</h2>
-<ul>${j.benefits.map((b) => html`<li>${b}</li>`)}</ul>
-</article>`,
-  );
-}
-
-export interface ApplyForm {
-  name: string;
-  email: string;
-  phone: string;
-  years: string;
-  authorized: string;
-  source: string;
-  cover: string;
-  agree: boolean;
-  errors: Partial<Record<'name' | 'email' | 'phone' | 'years' | 'authorized' | 'agree', string>>;
-}
-
-export function applyPage(ctx: Ctx, req: SiteRequest, j: Job, f: ApplyForm): string {
-  const href = hrefs(ctx);
-  const errs = Object.values(f.errors);
-  const inv = (k: keyof ApplyForm['errors']) => (f.errors[k] ? html` aria-invalid="true" aria-describedby="a-${k}-err"` : '');
-  const err = (k: keyof ApplyForm['errors']) => (f.errors[k] ? html`<p class="field-error" id="a-${k}-err">${f.errors[k]}</p>` : '');
-  const text = (k: 'name' | 'email' | 'phone', label: string) => html`<div class="field"><label for="a-${k}">${label}</label><input id="a-${k}" type="text" name="${k}" value="${f[k]}"${inv(k)}>${err(k)}</div>`;
-  return jobsPage(
-    ctx,
-    req,
-    `Apply: ${jobName(j)}`,
-    html`<p><a href="${href(`/job/${j.id}`)}">Back to the job</a></p>
-<h1>Apply for ${j.title}</h1>
-<p class="brand-line">${j.company} · ${j.location}</p>
-${errs.length ? html`<div class="errors" role="alert"><p>Please correct the following:</p><ul>${errs.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
-<form class="booking" method="post" action="${href(`/job/${j.id}/apply`)}" novalidate>
-${text('name', 'Full name')}
-${text('email', 'Email')}
-${text('phone', 'Phone')}
-<div class="field"><label for="a-years">Years of experience</label><input id="a-years" type="number" name="years" min="0" max="50" value="${f.years}"${inv('years')}>${err('years')}</div>
-<fieldset${f.errors.authorized ? html` aria-invalid="true"` : ''}><legend>Are you authorized to work in the US?</legend>
-<label class="check"><input type="radio" name="authorized" value="yes"${attr('checked', f.authorized === 'yes')}> Yes</label>
-<label class="check"><input type="radio" name="authorized" value="no"${attr('checked', f.authorized === 'no')}> No</label>
-${err('authorized')}</fieldset>
-<div class="field"><label for="a-source">How did you hear about us? (optional)</label><select id="a-source" name="source">${SOURCES.map((s) => html`<option value="${s === 'Choose one' ? '' : s}"${attr('selected', s === f.source)}>${s}</option>`)}</select></div>
-<div class="field"><label for="a-cover">Cover letter (optional)</label><textarea id="a-cover" name="cover" rows="5">${f.cover}</textarea></div>
-<div class="field"><label class="check"><input type="checkbox" name="agree" value="1"${attr('checked', f.agree)}${inv('agree')}> I agree to the privacy policy</label>${err('agree')}</div>
-<button type="submit" class="primary">Submit application</button>
-</form>`,
-  );
-}
-
-export function applicationPage(ctx: Ctx, req: SiteRequest, a: Application): string {
-  const href = hrefs(ctx);
-  const j = ctx.state.jobs.find((x) => x.id === a.job)!;
-  return jobsPage(
-    ctx,
-    req,
-    'Application sent',
-    html`<h1>Application sent</h1>
-<p class="notice" role="status">Your application for ${jobName(j)} was sent. Reference ${a.id}.</p>
-<dl class="headers"><dt>Name</dt><dd>${a.name}</dd><dt>Email</dt><dd>${a.email}</dd><dt>Phone</dt><dd>${a.phone}</dd><dt>Years of experience</dt><dd>${a.years}</dd></dl>
-<p><a href="${href('/applications')}">My applications</a> · <a href="${href('/jobs')}">Find more jobs</a></p>`,
-  );
-}
-
+/** The saved jobs or the jobs applied to, under the heading their navigation link gives them. */
 export function listOfJobsPage(ctx: Ctx, req: SiteRequest, title: string, jobs: Job[], empty: string): string {
-  return jobsPage(ctx, req, title, html`<h1>${title}</h1>${jobs.length ? html`<ul class="grid">${jobs.map((j) => card(ctx, j))}</ul>` : html`<p>${empty}</p>`}`);
+  return jobsPage(ctx, req, title, html`<h1>${title}</h1>${jobs.length ? jobListing(ctx, jobs) : html`<p>${empty}</p>`}`);
+}
+
+const INFO: Record<string, { title: string; text: string }> = {
+  '/advice': { title: 'Career advice', text: 'Our career guides are being rewritten. Check back soon for tips on CVs, cover letters and interviews.' },
+  '/alerts': { title: 'Job alerts', text: 'Job alerts are available in our mobile app only.' },
+  '/salaries': { title: 'Salary guide', text: 'The salary guide is published every spring. This year\'s edition is not out yet.' },
+  '/employers': { title: 'For employers', text: 'To post a job, contact our sales team. Postings go live within two working days.' },
+  '/help': { title: 'Help centre', text: 'Questions about your account? Write to support; we answer within a day. Search and apply from the job pages.' },
+};
+
+/** A distractor page, or undefined for any other path. */
+export function infoPage(ctx: Ctx, req: SiteRequest): string | undefined {
+  const page = INFO[req.path];
+  return page && jobsPage(ctx, req, page.title, html`<h1>${page.title}</h1><p>${page.text}</p>`);
 }

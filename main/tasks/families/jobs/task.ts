@@ -2,8 +2,9 @@
 import type { CheckResult, GoalKind, KeyPoint, Tier } from '../../types.ts';
 import { answerMatches, sameText } from '../../../common/normalize.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
-import { generateJobs, type Application, type Job, type JobsGoal, type JobsState } from './data.ts';
-import { jobName, type Ctx } from './pages.ts';
+import { generateJobs, jobName, type Application, type Job, type JobsGoal, type JobsState } from './data.ts';
+import type { Ctx } from './chrome.ts';
+import { drawVariant } from './variant.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia', 'Pedro', 'Ingrid', 'Ravi', 'Chloe', 'Felix', 'Amara', 'Leo'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', "O'Brien", 'Sato', 'Karimi', 'Alves', 'Berg', 'Iyer', 'Dubois', 'Wagner', 'Obi', 'Marsh'];
@@ -53,7 +54,9 @@ export function generateJobsTask(seed: number, tier: Tier): { state: JobsState; 
     goal = { kind: 'apply', job: j.id, name, email, phone, years, title: j.title, level: j.level, remote };
     instruction = `Find the best-paying ${remote ? 'remote ' : ''}${j.level.toLowerCase()} ${j.title} job (highest top of the salary range) and apply to it. ${who}`;
   }
-  const state: JobsState = { siteName: rng.pick(SITES), jobs, saved: [], applications: [], goal, ui: { cookiesDismissed: false } };
+  // The presentation comes from its own stream of the seed: the content above never depends on it.
+  const variant = drawVariant(seed);
+  const state: JobsState = { siteName: rng.pick(SITES), jobs, saved: [], applications: [], goal, variant, ui: { cookiesDismissed: variant.overlay !== 'cookies' } };
   return { state, instruction, startPath, goalKind: goal.kind === 'years' ? 'answer' : 'state' };
 }
 
