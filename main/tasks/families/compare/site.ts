@@ -77,7 +77,7 @@ interface CheckoutForm {
 }
 
 /** One checkout field with its label in the store's words and its error, if any. */
-function checkoutField(st: Store, ctx: Ctx, f: CheckoutForm, k: CheckoutField): Raw {
+function checkoutField(ctx: Ctx, st: Store, f: CheckoutForm, k: CheckoutField): Raw {
   const w = lookOf(ctx, st).words;
   const err = f.errors[k];
   const input = k === 'qty' ? html`<input id="c-qty" type="number" name="qty" min="1" max="10" value="${f.qty}"` : html`<input id="c-${k}" type="text" name="${k}" value="${f[k]}"`;
@@ -99,7 +99,7 @@ function checkoutPage(ctx: Ctx, st: Store, itemId: number, f: CheckoutForm): str
 <section class="summary" aria-label="Order summary"><p>${it.name}, ${money(it.price)} each. ${w.shipping}: ${shippingText(w, st)}.</p></section>
 ${errs.length ? html`<div class="errors" role="alert"><p>Please correct the following:</p><ul>${errs.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
 <form class="booking" method="post" action="${href(`/s/${st.key}/checkout/${it.id}`)}" novalidate>
-${look.checkoutFields.map((k) => checkoutField(st, ctx, f, k))}
+${look.checkoutFields.map((k) => checkoutField(ctx, st, f, k))}
 <button type="submit" class="primary">${w.placeOrder}</button>
 </form>`,
   );
