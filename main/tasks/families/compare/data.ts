@@ -1,5 +1,6 @@
 /** Two online stores selling the same products at different prices, stock and shipping, from the seed. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
+import type { CompareVariant } from './variant.ts';
 
 const STORE_NAMES = ['GearHub', 'TrailMart', 'ValueDen', 'ShopRight', 'PrimeCart', 'Basket & Co.'];
 const PRODUCTS = [
@@ -43,6 +44,8 @@ export interface CompareState {
   stores: [Store, Store];
   goal: CompareGoal;
   orders: CompareOrder[];
+  /** How the start page and each store look and word themselves (./variant.ts); never the content. */
+  variant: CompareVariant;
 }
 
 /** What one order of `qty` costs at a store, shipping included; null when out of stock. */

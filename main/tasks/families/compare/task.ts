@@ -5,6 +5,7 @@ import { answerMatches, normalizeText, sameText } from '../../../common/normaliz
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { generateStores, totalAt, type CompareGoal, type CompareOrder, type CompareState, type Store } from './data.ts';
 import type { Ctx } from './site.ts';
+import { drawVariant } from './variant.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', 'Sato', 'Karimi', 'Berg'];
@@ -47,7 +48,7 @@ export function generateCompareTask(seed: number, tier: Tier): { state: CompareS
     goal = { kind: 'buy', item: it.id, store: cheaperStore(stores, it.id, qty)!.key, qty, name, street, city, zip };
     instruction = `Buy ${qty} × ${it.name} from whichever of ${sa} and ${sb} is cheaper in total, shipping included (a store that is out of stock does not count). Ship to ${name}, ${street}, ${city}, ZIP ${zip}.`;
   }
-  return { state: { stores, goal, orders: [] }, instruction, goalKind: goal.kind === 'buy' ? 'state' : 'answer' };
+  return { state: { stores, goal, orders: [], variant: drawVariant(seed) }, instruction, goalKind: goal.kind === 'buy' ? 'state' : 'answer' };
 }
 
 /** The store a message names first ("GearHub is cheaper than TrailMart" names GearHub). */

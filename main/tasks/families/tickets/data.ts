@@ -1,6 +1,7 @@
 /** Ticketing data: concerts, plays and games with venues, dates, seat sections and taken seats, from the seed. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { addDays, iso } from '../common/dates.ts';
+import type { Variant } from './variant.ts';
 
 export const CATEGORIES = ['Concert', 'Theater', 'Comedy', 'Sports'] as const;
 const NAMES: Record<string, string[]> = {
@@ -54,6 +55,8 @@ export interface TicketsState {
   holds: Record<number, string[]>;
   orders: TicketOrder[];
   goal: TicketGoal;
+  /** How this site looks and words itself (./variant.ts); never the content. */
+  variant: Variant;
 }
 
 export function sectionOf(seat: string) {

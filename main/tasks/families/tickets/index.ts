@@ -1,4 +1,7 @@
-/** The tickets family: concerts, plays and games; search and filters, event page, a seat map, and checkout. */
+/**
+ * The tickets family: concerts, plays and games; search and filters, event page, a seat map, and
+ * checkout. Every instance words, orders and lays out its pages its own way (variant.ts).
+ */
 import type { TaskFamily, Tier } from '../../types.ts';
 import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import type { TicketsState } from './data.ts';
@@ -8,7 +11,7 @@ import { checkTickets, generateTicketsTask } from './task.ts';
 
 export const ticketsFamily: TaskFamily<TicketsState> = {
   name: 'tickets',
-  description: 'An event ticketing site: search, category/city filters, event pages with section prices, a seat map of checkboxes, checkout with delivery choice.',
+  description: 'An event ticketing site: search, category/city filters, event pages with section prices, a seat map of checkboxes, checkout with delivery choice; wording, order and layout vary by instance.',
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'tickets');

@@ -8,6 +8,7 @@ import { minutes } from '../calendar/data.ts';
 import { dayMonthYear } from '../common/dates.ts';
 import { SECTIONS, adjacentFree, generateEvents, seatPrice, timeLabel, type TicketGoal, type TicketOrder, type TicketsState } from './data.ts';
 import { eventTitle, type Ctx } from './site.ts';
+import { drawVariant } from './variant.ts';
 
 const FIRST = ['Jane', 'Omar', 'Lucia', 'Kwame', 'Sara', 'Ben', 'Yuki', 'Nadia'];
 const LAST = ['Doe', 'Haddad', 'Fernandez', 'Mensah', 'Lund', 'Sato', 'Karimi', 'Berg'];
@@ -48,7 +49,7 @@ export function generateTicketsTask(seed: number, tier: Tier): { state: TicketsS
       instruction = `Get two seats next to each other in row ${r} for ${e.name} in ${e.city} on ${dayMonthYear(e.date)}, ${how}. Name ${name}, email ${email}.`;
     }
   }
-  return { state: { siteName: rng.pick(SITES), today, events, holds: {}, orders: [], goal }, instruction, startPath, goalKind: goal.kind === 'buy' ? 'state' : 'answer' };
+  return { state: { siteName: rng.pick(SITES), today, events, holds: {}, orders: [], goal, variant: drawVariant(seed) }, instruction, startPath, goalKind: goal.kind === 'buy' ? 'state' : 'answer' };
 }
 
 function orderPoints(ctx: Ctx, o: TicketOrder | undefined): KeyPoint[] {
