@@ -11,12 +11,10 @@ import { SORTS, parseListingQuery, runListing, type ListingQuery } from './query
 import { EXTRA_PAGES, errorBox, productList, shopPage, stars, swatchColor, type Ctx } from './chrome.ts';
 import { fill, type FilterKey, type ProductOption, type SectionKey, type Words } from './variant.ts';
 
-export type { Ctx } from './chrome.ts';
-
 // ---- home ----
 
 /** Distractor boxes: each links to a plain page and names no product, brand or category. */
-const PROMOS: Record<'guides' | 'club' | 'app', { heading: string; text: string; link: string; path: string }> = {
+const PROMOS: Record<Exclude<SectionKey, 'hero' | 'featured' | 'brands'>, { heading: string; text: string; link: string; path: string }> = {
   guides: { heading: 'Gear guides', text: 'How to layer for cold mornings, and how to look after waterproof fabrics.', link: 'Read the guides', path: '/guides' },
   club: { heading: 'Members club', text: 'Members collect points on every order and get early access to new colours.', link: 'About the club', path: '/club' },
   app: { heading: 'Shop on the go', text: 'Track your orders and save favourites in our mobile app.', link: 'Get the app', path: '/app' },

@@ -116,9 +116,9 @@ export interface Variant {
   accent: 'forest' | 'rust' | 'ocean' | 'slate';
 }
 
-export const DISTRACTOR_NAV: ExtraNav[] = ['giftCards', 'help', 'stores', 'careers'];
+const DISTRACTOR_NAV: ExtraNav[] = ['giftCards', 'help', 'stores', 'careers'];
 const CORE_SECTIONS: SectionKey[] = ['hero', 'featured', 'brands'];
-export const DISTRACTOR_SECTIONS: SectionKey[] = ['guides', 'club', 'app'];
+const DISTRACTOR_SECTIONS: SectionKey[] = ['guides', 'club', 'app'];
 const FILTERS: FilterKey[] = ['category', 'brand', 'color', 'maxPrice', 'inStock', 'sort'];
 const ADDRESS_ORDERS: AddressField[][] = [
   ['name', 'street', 'city', 'postal'],
