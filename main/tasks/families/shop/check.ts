@@ -2,7 +2,7 @@
 import type { CheckResult, KeyPoint } from '../../types.ts';
 import { sameText } from '../../../common/normalize.ts';
 import { SHIPPING, type CartLine } from './data.ts';
-import type { Ctx } from './pages-browse.ts';
+import type { Ctx } from './chrome.ts';
 
 export function checkShop(ctx: Ctx): CheckResult {
   const s = ctx.state;

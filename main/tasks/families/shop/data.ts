@@ -1,6 +1,7 @@
 /** Shop catalog and task data, generated from word lists so every seed gets its own store. */
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import type { UiState } from '../common/site.ts';
+import type { Variant } from './variant.ts';
 
 export interface Category {
   slug: string;
@@ -103,6 +104,8 @@ export interface ShopState {
   goal: ShopGoal;
   cart: CartLine[];
   orders: Order[];
+  /** How this instance looks and words itself (variant.ts); never what the task is. */
+  variant: Variant;
   ui: UiState;
 }
 

@@ -2,8 +2,9 @@
 import type { SiteRequest, SiteResponse } from '../../types.ts';
 import { handleCookies } from '../common/site.ts';
 import { SHIPPING, type Address } from './data.ts';
-import { cartPage, checkoutPage, emptyCheckout, orderPage, subtotal, type CheckoutForm } from './pages-checkout.ts';
-import { homePage, listingPage, productPage, type Ctx } from './pages-browse.ts';
+import { cartPage, checkoutPage, emptyCheckout, orderPage, subtotal, validateAddress, type CheckoutForm } from './pages-checkout.ts';
+import { homePage, infoPage, listingPage, productPage } from './pages-browse.ts';
+import type { Ctx } from './chrome.ts';
 
 const page = (body: string, status = 200): SiteResponse => ({ kind: 'html', status, body });
 
@@ -28,7 +29,8 @@ export function handleShop(req: SiteRequest, ctx: Ctx): SiteResponse {
       const o = s.orders.find((x) => x.id === om[1]);
       return o ? page(orderPage(ctx, req, o)) : { kind: 'not_found' };
     }
-    return { kind: 'not_found' };
+    const info = infoPage(ctx, req);
+    return info ? page(info) : { kind: 'not_found' };
   }
   if (path === '/cookies') return handleCookies(req, s.ui);
   if (path === '/cart/add') return addToCart(req, ctx);
@@ -68,17 +70,6 @@ function addToCart(req: SiteRequest, ctx: Ctx): SiteResponse {
   return { kind: 'redirect', location: '/cart' };
 }
 
-export function validateAddress(f: CheckoutForm): CheckoutForm['errors'] {
-  const e: CheckoutForm['errors'] = {};
-  if (!f.name.trim()) e.name = 'Full name is required.';
-  if (!f.street.trim()) e.street = 'Street address is required.';
-  if (!f.city.trim()) e.city = 'City is required.';
-  if (!f.postal.trim()) e.postal = 'Postal code is required.';
-  else if (!/^\d{5}$/.test(f.postal.trim())) e.postal = 'Postal code must be 5 digits, e.g. 02139.';
-  if (!SHIPPING.some((o) => o.id === f.shipping)) e.shipping = 'Please choose a shipping method.';
-  return e;
-}
-
 function placeOrder(req: SiteRequest, ctx: Ctx): SiteResponse {
   const s = ctx.state;
   if (!s.cart.length) return { kind: 'redirect', location: '/cart' };
@@ -90,7 +81,7 @@ function placeOrder(req: SiteRequest, ctx: Ctx): SiteResponse {
     shipping: req.form.get('shipping') ?? '',
     errors: {},
   };
-  f.errors = validateAddress(f);
+  f.errors = validateAddress(s.variant.words, f);
   if (Object.keys(f.errors).length) return page(checkoutPage(ctx, req, f), 200);
   const ship = SHIPPING.find((o) => o.id === f.shipping)!;
   const address: Address = { name: f.name.trim(), street: f.street.trim(), city: f.city.trim(), postal: f.postal.trim() };

@@ -1,4 +1,7 @@
-/** The shop family: an outdoor-gear store with search, filters, cart and checkout. */
+/**
+ * The shop family: an outdoor-gear store with search, filters, cart and checkout. Every instance
+ * words, orders and lays out its pages its own way (variant.ts), so a policy has to read them.
+ */
 import type { TaskFamily, Tier } from '../../types.ts';
 import { SEEDS, tierFromSeed } from '../common/seeds.ts';
 import { checkShop } from './check.ts';
@@ -9,7 +12,7 @@ import { generateShop } from './task.ts';
 
 export const shopFamily: TaskFamily<ShopState> = {
   name: 'shop',
-  description: 'An online outdoor-gear store: search, filter and sort products, pick options, manage the cart and check out.',
+  description: 'An online outdoor-gear store: search, filter and sort products, pick options, manage the cart and check out; wording, order and layout vary by instance.',
   seeds: { train: { ...SEEDS.train }, test: { ...SEEDS.test } },
   generate(seed: number, tier?: Tier) {
     const t = tier ?? tierFromSeed(seed, 'shop');

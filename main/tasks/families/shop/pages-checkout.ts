@@ -1,9 +1,13 @@
-/** Shop pages after browsing: the cart, the checkout form and the order confirmation. */
+/**
+ * Shop pages after browsing: the cart (each line's controls named after its product), the checkout
+ * form (its fieldsets and address fields in the variant's order) and the order confirmation.
+ */
 import type { SiteRequest } from '../../types.ts';
 import { attr, html, money, type Raw } from '../common/html.ts';
 import { hrefs } from '../common/site.ts';
 import { SHIPPING, type Address, type CartLine, type Order, type Product, type ShippingId } from './data.ts';
-import { shopPage, type Ctx } from './pages-browse.ts';
+import { errorBox, shopPage, type Ctx } from './chrome.ts';
+import { fill, verbOf, type AddressField, type Words } from './variant.ts';
 
 export function lineLabel(p: Product, l: CartLine): string {
   return [l.color, l.size ? `size ${l.size}` : ''].filter(Boolean).join(', ');
@@ -13,38 +17,48 @@ export function subtotal(ctx: Ctx, lines: CartLine[]): number {
   return lines.reduce((sum, l) => sum + (ctx.state.products.find((p) => p.id === l.productId)?.price ?? 0) * l.qty, 0);
 }
 
-export function cartPage(ctx: Ctx, req: SiteRequest, notice?: string): string {
+/** One cart line's controls, named after its product on this site ("Remove {name}"). */
+export function lineNames(w: Words, productName: string): { qty: string; update: string; remove: string } {
+  return { qty: fill(w.lineQty, { name: productName }), update: fill(w.lineUpdate, { name: productName }), remove: fill(w.lineRemove, { name: productName }) };
+}
+
+function cartRow(ctx: Ctx, l: CartLine, i: number): Raw {
   const href = hrefs(ctx);
-  const s = ctx.state;
-  const rows = s.cart.map((l, i) => {
-    const p = s.products.find((x) => x.id === l.productId)!;
-    return html`<tr>
+  const w = ctx.state.variant.words;
+  const p = ctx.state.products.find((x) => x.id === l.productId)!;
+  const names = lineNames(w, p.name);
+  return html`<tr>
 <td><a href="${href(`/product/${p.id}`)}">${p.name}</a><div class="meta">${lineLabel(p, l)}</div></td>
 <td>${money(p.price)}</td>
 <td><form method="post" action="${href('/cart/update')}" class="inline">
 <input type="hidden" name="line" value="${i}">
-<input type="number" name="qty" min="0" max="10" value="${l.qty}" aria-label="Quantity for ${p.name}">
-<button type="submit" aria-label="Update quantity for ${p.name}">Update</button>
+<input type="number" name="qty" min="0" max="10" value="${l.qty}" aria-label="${names.qty}">
+<button type="submit" aria-label="${names.update}">${verbOf(w.lineUpdate)}</button>
 </form></td>
 <td>${money(p.price * l.qty)}</td>
 <td><form method="post" action="${href('/cart/remove')}" class="inline">
 <input type="hidden" name="line" value="${i}">
-<button type="submit" class="link" aria-label="Remove ${p.name}">Remove</button>
+<button type="submit" class="link" aria-label="${names.remove}">${verbOf(w.lineRemove)}</button>
 </form></td>
 </tr>`;
-  });
+}
+
+export function cartPage(ctx: Ctx, req: SiteRequest): string {
+  const href = hrefs(ctx);
+  const s = ctx.state;
+  const w = s.variant.words;
+  const keep = html`<a href="${href('/')}">${w.keepShopping}</a>`;
   return shopPage(
     ctx,
     req,
-    'Shopping cart',
-    html`<h1>Shopping cart</h1>
-${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+    w.cartTitle,
+    html`<h1>${w.cartTitle}</h1>
 ${s.cart.length
       ? html`<table class="cart"><thead><tr><th>Product</th><th>Price</th><th>Quantity</th><th>Total</th><th><span class="sr-only">Actions</span></th></tr></thead>
-<tbody>${rows}</tbody></table>
-<p class="subtotal">Subtotal: <strong>${money(subtotal(ctx, s.cart))}</strong></p>
-<p class="actions"><a class="button" href="${href('/checkout')}">Proceed to checkout</a> <a href="${href('/')}">Continue shopping</a></p>`
-      : html`<p>Your cart is empty.</p><p><a href="${href('/')}">Continue shopping</a></p>`}`,
+<tbody>${s.cart.map((l, i) => cartRow(ctx, l, i))}</tbody></table>
+<p class="subtotal">${w.subtotal}: <strong>${money(subtotal(ctx, s.cart))}</strong></p>
+<p class="actions"><a class="button" href="${href('/checkout')}">${w.toCheckout}</a> ${keep}</p>`
+      : html`<p>${w.cartEmpty}</p><p>${keep}</p>`}`,
   );
 }
 
@@ -61,46 +75,77 @@ export function emptyCheckout(saved: Address): CheckoutForm {
   return { ...saved, shipping: 'standard', errors: {} };
 }
 
-function field(id: keyof Address, label: string, f: CheckoutForm, extra: Raw | string = ''): Raw {
+/** An address field's label on this site. */
+export function addressLabel(w: Words, k: AddressField): string {
+  return { name: w.fullName, street: w.street, city: w.city, postal: w.postal }[k];
+}
+
+const ADDRESS_EXTRA: Record<AddressField, Raw | string> = {
+  name: html` autocomplete="name"`,
+  street: html` autocomplete="street-address"`,
+  city: '',
+  postal: html` inputmode="numeric" placeholder="5 digits"`,
+};
+
+function addressField(w: Words, f: CheckoutForm, id: AddressField): Raw {
   const err = f.errors[id];
   return html`<div class="field">
-<label for="c-${id}">${label}</label>
-<input id="c-${id}" name="${id}" type="text" value="${f[id]}" required${err ? html` aria-invalid="true" aria-describedby="c-${id}-err"` : ''}${extra}>
+<label for="c-${id}">${addressLabel(w, id)}</label>
+<input id="c-${id}" name="${id}" type="text" value="${f[id]}" required${err ? html` aria-invalid="true" aria-describedby="c-${id}-err"` : ''}${ADDRESS_EXTRA[id]}>
 ${err ? html`<p class="field-error" id="c-${id}-err">${err}</p>` : ''}
 </div>`;
+}
+
+/** A shipping method's radio label on this site; it always starts with the method's name. */
+export function shippingLabel(w: Words, o: (typeof SHIPPING)[number]): string {
+  return fill(w.shippingOption, { label: o.label, detail: o.detail, price: money(o.price) });
+}
+
+/** What checkout refuses, worded with this site's field names. */
+export function validateAddress(w: Words, f: CheckoutForm): CheckoutForm['errors'] {
+  const e: CheckoutForm['errors'] = {};
+  for (const k of ['name', 'street', 'city', 'postal'] as const) if (!f[k].trim()) e[k] = `${addressLabel(w, k)} is required.`;
+  if (!e.postal && !/^\d{5}$/.test(f.postal.trim())) e.postal = `${w.postal} must be 5 digits, e.g. 02139.`;
+  if (!SHIPPING.some((o) => o.id === f.shipping)) e.shipping = 'Please choose a shipping method.';
+  return e;
+}
+
+function summaryItems(ctx: Ctx, lines: CartLine[], withPrice: boolean): Raw {
+  const s = ctx.state;
+  return html`<ul>${lines.map((l) => {
+    const p = s.products.find((x) => x.id === l.productId)!;
+    const options = lineLabel(p, l) ? `(${lineLabel(p, l)})` : '';
+    return withPrice ? html`<li>${l.qty} × ${p.name} ${options}: ${money(p.price * l.qty)}</li>` : html`<li>${l.qty} × ${p.name} ${options}</li>`;
+  })}</ul>`;
 }
 
 export function checkoutPage(ctx: Ctx, req: SiteRequest, f: CheckoutForm): string {
   const href = hrefs(ctx);
   const s = ctx.state;
-  const errs = Object.values(f.errors);
+  const v = s.variant;
+  const w = v.words;
+  const address = html`<fieldset><legend>${w.addressLegend}</legend>
+<p class="hint">${w.savedHint}</p>
+${v.addressFields.map((k) => addressField(w, f, k))}
+</fieldset>`;
+  const shipping = html`<fieldset><legend>${w.shippingLegend}</legend>
+${SHIPPING.map((o) => html`<div class="radio"><input type="radio" id="ship-${o.id}" name="shipping" value="${o.id}"${attr('checked', o.id === f.shipping)}><label for="ship-${o.id}">${shippingLabel(w, o)}</label></div>`)}
+</fieldset>`;
   return shopPage(
     ctx,
     req,
-    'Checkout',
-    html`<h1>Checkout</h1>
-${errs.length ? html`<div class="errors" role="alert"><p>Please fix the following errors:</p><ul>${errs.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
+    w.checkoutTitle,
+    html`<h1>${w.checkoutTitle}</h1>
+${errorBox(Object.values(f.errors))}
 <div class="checkout">
 <form method="post" action="${href('/checkout')}" novalidate>
-<fieldset><legend>Shipping address</legend>
-<p class="hint">Your saved address is filled in; change it to ship somewhere else.</p>
-${field('name', 'Full name', f, html` autocomplete="name"`)}
-${field('street', 'Street address', f, html` autocomplete="street-address"`)}
-${field('city', 'City', f)}
-${field('postal', 'Postal code', f, html` inputmode="numeric" placeholder="5 digits"`)}
-</fieldset>
-<fieldset><legend>Shipping method</legend>
-${SHIPPING.map((o) => html`<div class="radio"><input type="radio" id="ship-${o.id}" name="shipping" value="${o.id}"${attr('checked', o.id === f.shipping)}><label for="ship-${o.id}">${o.label} (${o.detail}) ${money(o.price)}</label></div>`)}
-</fieldset>
-<button type="submit" class="primary">Place order</button>
+${v.shippingFirst ? html`${shipping}${address}` : html`${address}${shipping}`}
+<button type="submit" class="primary">${w.placeOrder}</button>
 </form>
-<aside class="summary"><h2>Order summary</h2>
-<ul>${s.cart.map((l) => {
-      const p = s.products.find((x) => x.id === l.productId)!;
-      return html`<li>${l.qty} × ${p.name} ${lineLabel(p, l) ? `(${lineLabel(p, l)})` : ''}: ${money(p.price * l.qty)}</li>`;
-    })}</ul>
-<p>Subtotal: ${money(subtotal(ctx, s.cart))}</p>
-<p><a href="${href('/cart')}">Edit cart</a></p>
+<aside class="summary"><h2>${w.summaryTitle}</h2>
+${summaryItems(ctx, s.cart, true)}
+<p>${w.subtotal}: ${money(subtotal(ctx, s.cart))}</p>
+<p><a href="${href('/cart')}">${w.editCart}</a></p>
 </aside>
 </div>`,
   );
@@ -108,22 +153,19 @@ ${SHIPPING.map((o) => html`<div class="radio"><input type="radio" id="ship-${o.i
 
 export function orderPage(ctx: Ctx, req: SiteRequest, o: Order): string {
   const href = hrefs(ctx);
-  const s = ctx.state;
+  const w = ctx.state.variant.words;
   const ship = SHIPPING.find((x) => x.id === (o.shipping as ShippingId))!;
   return shopPage(
     ctx,
     req,
-    'Order confirmed',
-    html`<h1>Thank you for your order!</h1>
-<p role="status">Your order number is <strong>${o.id}</strong>.</p>
+    w.thanks,
+    html`<h1>${w.thanks}</h1>
+<p role="status">${w.orderNumber} <strong>${o.id}</strong>.</p>
 <h2>Items</h2>
-<ul>${o.lines.map((l) => {
-      const p = s.products.find((x) => x.id === l.productId)!;
-      return html`<li>${l.qty} × ${p.name} ${lineLabel(p, l) ? `(${lineLabel(p, l)})` : ''}</li>`;
-    })}</ul>
+${summaryItems(ctx, o.lines, false)}
 <h2>Shipping</h2>
 <p>${ship.label} (${ship.detail}) to ${o.address.name}, ${o.address.street}, ${o.address.city} ${o.address.postal}</p>
 <p>Total charged: <strong>${money(o.total)}</strong></p>
-<p><a href="${href('/')}">Continue shopping</a></p>`,
+<p><a href="${href('/')}">${w.keepShopping}</a></p>`,
   );
 }

@@ -2,6 +2,7 @@
 import type { GoalKind, Tier } from '../../types.ts';
 import { Rng, mixSeed } from '../../../common/rng.ts';
 import { FEATURED, SHIPPING, categoryOf, generateCatalog, randomAddress, type Product, type ShopGoal, type ShopState } from './data.ts';
+import { drawVariant } from './variant.ts';
 
 export function generateShop(seed: number, tier: Tier): { state: ShopState; instruction: string; goalKind: GoalKind } {
   const catalog = generateCatalog(seed);
@@ -23,7 +24,8 @@ export function generateShop(seed: number, tier: Tier): { state: ShopState; inst
       goal.address = rng.chance(0.5) ? { ...account } : { ...randomAddress(rng), name: rng.chance(0.5) ? account.name : randomAddress(rng).name };
     }
   }
-  const state: ShopState = { ...catalog, account, goal, cart: [], orders: [], ui: { cookiesDismissed: false } };
+  // The presentation comes from its own stream of the seed: drawing it changes none of the above.
+  const state: ShopState = { ...catalog, account, goal, cart: [], orders: [], variant: drawVariant(seed), ui: { cookiesDismissed: false } };
   // Every shop task is a cart or an order.
   return { state, instruction: instructionFor(goal, products), goalKind: 'state' };
 }
