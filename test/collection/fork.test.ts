@@ -14,6 +14,7 @@ import { LabService } from '../../main/server/service.ts';
 import type { LabEvents } from '../../preload/api.ts';
 import { useTaskEnvironment, type TaskEnvironmentFixture } from '../helpers/environment.ts';
 import { startChatServer } from '../helpers/chat-server.ts';
+import { drawVariant as drawShopVariant } from '../../main/tasks/families/shop/variant.ts';
 
 let fx: TaskEnvironmentFixture;
 useTaskEnvironment('lab-fork-', (f) => (fx = f));
@@ -131,7 +132,7 @@ test('a person\'s fork replays the prefix, then the page is theirs: one click ad
     const start = await lab.startForkDemo(parentId, 3);
     assert.deepEqual(start.forkOf, { episodeId: parentId, step: 3 });
     assert.deepEqual(start.steps.map((s) => s.action), parent.steps.slice(0, 3).map((s) => s.action), 'the three replayed steps, before the person\'s first input');
-    const button = start.elements.find((e) => e.role === 'button' && /add to cart/i.test(e.name) && e.inViewport);
+    const button = start.elements.find((e) => e.role === 'button' && e.name === drawShopVariant(1).words.addToCart && e.inViewport);
     assert.ok(button, `the product page at step 4 has its Add to cart button: ${start.elements.map((e) => `${e.role}:${e.name}`).join(' | ')}`);
     const done = nextEvent(lab.events, 'demoDone', (e) => e.demoId === start.demoId);
     const r = await lab.demoInput(start.demoId, { kind: 'click', x: button.box.x + button.box.width / 2, y: button.box.y + button.box.height / 2 });

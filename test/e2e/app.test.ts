@@ -16,6 +16,7 @@ import { ChromiumHost } from '../../main/environment/chromium.ts';
 import { BrowserEnv } from '../../main/environment/environment.ts';
 import { TaskServer } from '../../main/tasks/server.ts';
 import { builtinFamilies } from '../../main/tasks/registry.ts';
+import { drawVariant as drawWebmailVariant } from '../../main/tasks/families/webmail/variant.ts';
 import { LabStore } from '../../main/store/lab.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { randomAgent } from '../../main/agents/random.ts';
@@ -264,7 +265,8 @@ test('a human demonstration by clicking in the live view is recorded as an episo
   };
   await clickOn((e) => e.role === 'link' && e.name.includes(sender));
   // Starring is a page-state goal: the episode ends as the checker passes, before any Finish.
-  await clickOn((e) => e.role === 'button' && /^star/i.test(e.name));
+  const star = drawWebmailVariant(seed).mark.star; // the instance's word for starring
+  await clickOn((e) => e.role === 'button' && e.name === star);
   await page.getByTestId('demo-outcome').waitFor();
   assert.match((await page.getByTestId('demo-outcome').textContent())!, /^Success in 2 steps/);
   // The episode has ended: nothing more can be sent (no "no demonstration is running" after the fact),

@@ -21,6 +21,7 @@ import { LabStore } from '../../main/store/lab.ts';
 import { runEpisode } from '../../main/collection/episode.ts';
 import { LabService } from '../../main/server/service.ts';
 import type { WebServer } from '../../main/server/web.ts';
+import { drawVariant as drawShopVariant } from '../../main/tasks/families/shop/variant.ts';
 
 let store: LabStore;
 let web: WebServer;
@@ -93,7 +94,7 @@ test('Fork from this step with Demonstrate: the prefix is replayed, then the per
   assert.deepEqual(await page.getByTestId('demo-actions').locator('li code').allTextContents(), parent.steps.slice(0, 3).map((s) => s.action));
 
   const els = await page.evaluate(() => (window as any).__demoElements);
-  const button = els.find((e: { role: string; name: string; inViewport: boolean }) => e.inViewport && e.role === 'button' && /add to cart/i.test(e.name));
+  const button = els.find((e: { role: string; name: string; inViewport: boolean }) => e.inViewport && e.role === 'button' && e.name === drawShopVariant(1).words.addToCart);
   assert.ok(button, 'the product page has its Add to cart button');
   const img = page.getByTestId('demo-live');
   const scale = (await img.boundingBox())!.width / 1024;

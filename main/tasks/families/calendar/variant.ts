@@ -6,7 +6,8 @@
  * oracle both read the chosen words from the instance state, so the oracle finds every control by
  * the name it has on this instance.
  */
-import { drawWords, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+export { fill };
 
 /**
  * Synonyms per label; the first of each list is what the site said before it varied. Lists are
@@ -122,7 +123,3 @@ export function drawVariant(seed: number): Variant {
   };
 }
 
-/** A template's {slots} filled with data, verbatim. */
-export function fill(template: string, data: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => data[k] ?? m);
-}

@@ -41,3 +41,8 @@ export const DEFAULT_COOKIE_WORDS: CookieWords = { cookieText: COOKIE_WORDING.co
 
 /** Every button name that closes a cookie banner, on any instance (oracles dismiss by these). */
 export const COOKIE_BUTTONS: readonly string[] = [...COOKIE_WORDING.cookieAccept, ...COOKIE_WORDING.cookieReject];
+
+/** A label template with its {slots} filled in; the data goes in verbatim ("Remove {name}"). A slot without data stays as written. */
+export function fill(template: string, data: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in data ? String(data[key]) : whole));
+}

@@ -7,8 +7,9 @@
  * three. Pages and the oracle read all of it from `state.variant`; the content (stores, prices,
  * stock, goal) never depends on it.
  */
-import { drawWords, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
 import type { Rng } from '../../../common/rng.ts';
+export { fill };
 
 /**
  * A store's labels. The first synonym is what the stores said before they varied. Lists are
@@ -128,10 +129,6 @@ export function drawVariant(seed: number): CompareVariant {
   };
 }
 
-/** A label with its data filled in: fill('Search {store}', { store: 'GearHub' }) -> 'Search GearHub'. */
-export function fill(template: string, data: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => data[k] ?? m);
-}
 
 /** How many distractors an instance shows, over the start page and both stores. */
 export function distractorCount(v: CompareVariant): number {

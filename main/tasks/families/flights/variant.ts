@@ -6,7 +6,8 @@
  * synonyms, orders its navigation, home boxes, form fields and filters, adds one to three
  * distractors and picks a layout. Pages and the oracle both read the chosen words from the state.
  */
-import { COOKIE_WORDING, drawWords, variantRng, type CookieWords, type WordsOf } from '../common/variant.ts';
+import { COOKIE_WORDING, type CookieWords, drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+export { fill };
 
 /**
  * Synonyms per label; the first of each is what the site said before it varied. Lists are
@@ -141,10 +142,6 @@ export function drawVariant(seed: number): Variant {
   };
 }
 
-/** Fill a template's {placeholders}; the values go in verbatim. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
-}
 
 /** A sort option's name on this site. */
 export function sortLabel(w: Words, key: SortKey): string {

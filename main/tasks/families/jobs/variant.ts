@@ -6,7 +6,7 @@
  * goal, the postings and the checker never depend on it. Pages and the oracle read the chosen words
  * from `state.variant`, so the oracle finds every control by the name this instance gave it.
  */
-import { COOKIE_WORDING, drawWords, variantRng, type CookieWords, type WordsOf } from '../common/variant.ts';
+import { COOKIE_WORDING, type CookieWords, drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
 import type { Job } from './data.ts';
 
 /**
@@ -153,10 +153,6 @@ export function drawVariant(seed: number): Variant {
   };
 }
 
-/** Fill a template's {slots} with data, kept verbatim. */
-function fill(template: string, slots: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => slots[k] ?? m);
-}
 
 /** A posting's link name on this board, e.g. "Data Analyst at Acme Robotics". */
 export function jobLabel(w: Words, j: Job): string {

@@ -6,7 +6,8 @@
  * oracle both read the chosen words from the instance state, so the oracle finds every control by
  * the name it has on this site.
  */
-import { drawWords, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+export { fill };
 
 /**
  * Synonyms per label; the first of each list is what the site said before it varied. Lists are
@@ -130,10 +131,6 @@ export function drawVariant(seed: number): Variant {
   };
 }
 
-/** A template's text with its data filled in verbatim: fill("Homes in {city}", { city: "Boise" }). */
-export function fill(template: string, data: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in data ? String(data[k]) : m));
-}
 
 /** The navigation link's name; the saved-homes link shows how many are saved. */
 export function navLabel(w: Words, key: NavKey, savedCount: number): string {

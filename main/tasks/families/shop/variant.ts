@@ -7,8 +7,9 @@
  * goal and instruction of every seed stay what they were. Pages and the oracle both read the chosen
  * words from `state.variant`, so the oracle finds every control by the name it has on this site.
  */
-import { COOKIE_WORDING, drawWords, variantRng, type CookieWords } from '../common/variant.ts';
+import { COOKIE_WORDING, type CookieWords, drawWords, fill, variantRng } from '../common/variant.ts';
 import { CATEGORIES } from './data.ts';
+export { fill };
 
 /**
  * Synonyms per label; the first of each list is what the store said before it varied. Lists are
@@ -153,10 +154,6 @@ export function drawVariant(seed: number): Variant {
   };
 }
 
-/** A worded template with its data put in verbatim: fill('Remove {name}', { name: 'X' }) -> 'Remove X'. */
-export function fill(template: string, data: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in data ? String(data[key]) : whole));
-}
 
 /** The cart link's name for any count on this site, as a pattern ("Basket (3)"). */
 export function cartLinkPattern(words: Words): RegExp {

@@ -6,9 +6,8 @@
  * listed, how dates and times print, an accent). Pages and the oracle read all of it from
  * `state.variant`; the events, seats, prices and goal never depend on it.
  */
-import { drawWords, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
 // Filling a label's {placeholders} is the same for both families this change varied; compare has it.
-import { fill } from '../compare/variant.ts';
 
 export { fill };
 

@@ -7,7 +7,8 @@
  * so a seed keeps its task. Pages and the oracle both read the chosen words from the instance state.
  */
 import type { Rng } from '../../../common/rng.ts';
-import { drawWords, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+export { fill };
 
 /**
  * Synonyms per label; the first of each is what the site said before it varied. Lists are
@@ -145,10 +146,6 @@ export function folderName(v: Variant, id: string): string {
   return v.words[id as 'inbox' | 'sent' | 'archive' | 'spam'] ?? id;
 }
 
-/** Fill a template's {key} slots with data, verbatim. */
-export function fill(template: string, data: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, k: string) => (k in data ? String(data[k]) : whole));
-}
 
 /** A message's link name in a listing on this site. */
 export function messageLinkName(v: Variant, who: string, subject: string): string {
