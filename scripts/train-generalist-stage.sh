@@ -3,7 +3,8 @@
 # episodes of everything the workbench can train on at once, so that no one kind of page takes
 # the model over (the MiniWoB++ stage alone, 70% MiniWoB++, cost held-out success):
 #   - MiniWoB++: the tasks of the 56-task set that have an oracle, MINIWOB_SEEDS training seeds each;
-#   - the nine original training families at tier 1 and tier 2 (tier 2 is trained for, not only reported);
+#   - the nine original training families at tier 1 and tier 2 (tier 2 is trained for, not only reported;
+#     their pages vary per seed since 2026-12-07);
 #   - the four families whose wording, order and layout vary per seed (forum, bank, settings, docs),
 #     tiers 1 and 2;
 #   - the two drills: directory (navigation) and factbook (reading);

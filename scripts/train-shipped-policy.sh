@@ -16,6 +16,9 @@
 #      and labelled noisy-expert recoveries (about 40 minutes);
 #   6. the same lab, 1,200 steps more from stage 5 with 100 tier-1 seeds per original family
 #      instead of 30 (lr 3e-4; about 35 minutes).
+# The shipped policy was trained before the nine original families varied their words, order and
+# layout per seed (2026-12-07); a rerun now trains every stage on the varied pages, so it reproduces
+# the recipe, not those weights (docs/policy.md, "Stage 7").
 # The shipped policy's stages 1-2 read flights episodes of the oracle before it sorted the results
 # (2026-12-05); a fresh lab collects the sorting oracle's for every stage. Then the model files
 # are copied into resources/.
