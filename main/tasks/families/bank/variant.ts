@@ -5,7 +5,7 @@
  * sections, adds one to three distractors and picks a layout. Pages and the oracle both read the
  * chosen words from the instance state, so the oracle finds every control by the name it has.
  */
-import { Rng, mixSeed } from '../../../common/rng.ts';
+import { drawWords, placeDistractors, variantRng } from '../common/variant.ts';
 
 /**
  * Synonyms per label. Lists are disjoint across keys that can share a page, so a name found on a
@@ -95,12 +95,9 @@ const PAYEE_ORDERS: PayeeField[][] = [
 ];
 
 export function drawVariant(seed: number): Variant {
-  const rng = new Rng(mixSeed(seed, 'bank-variant'));
-  const words = Object.fromEntries(Object.entries(WORDING).map(([k, options]) => [k, rng.pick(options)])) as Words;
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors = rng.sample([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
-  const nav = rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((n) => distractors.includes(n))]);
-  const sections = rng.shuffle([...CORE_SECTIONS, ...DISTRACTOR_SECTIONS.filter((s) => distractors.includes(s))]);
+  const rng = variantRng(seed, 'bank');
+  const words: Words = drawWords(rng, WORDING);
+  const { nav, sections } = placeDistractors(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: CORE_SECTIONS, extra: DISTRACTOR_SECTIONS });
   const r = rng.next();
   return {
     words,

@@ -6,7 +6,7 @@
  * oracle both read the chosen words from the instance state, so the oracle finds every control by
  * the name it has on this instance.
  */
-import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, placeDistractors, variantRng, type WordsOf } from '../common/variant.ts';
 export { fill };
 
 /**
@@ -104,12 +104,12 @@ const FORM_ORDERS: FormField[][] = [
 export function drawVariant(seed: number): Variant {
   const rng = variantRng(seed, 'calendar');
   const words = drawWords(rng, WORDING);
-  // One to three distractors, spread over the navigation and the month page.
-  const distractors = rng.sample<NavKey | SectionKey>([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
+  // Distractors go into the navigation and the month page.
+  const { nav, sections } = placeDistractors<NavKey, SectionKey>(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: ['month'], extra: DISTRACTOR_SECTIONS });
   return {
     words,
-    nav: rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((n) => distractors.includes(n))]),
-    sections: rng.shuffle(['month', ...DISTRACTOR_SECTIONS.filter((b) => distractors.includes(b))]),
+    nav,
+    sections,
     navPlacement: rng.pick(['top', 'side', 'header'] as const),
     monthView: rng.pick(['grid', 'list', 'cards'] as const),
     dayView: rng.pick(['list', 'table', 'cards'] as const),

@@ -46,3 +46,21 @@ export const COOKIE_BUTTONS: readonly string[] = [...COOKIE_WORDING.cookieAccept
 export function fill(template: string, data: Readonly<Record<string, string | number>>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in data ? String(data[key]) : whole));
 }
+
+/** A region's own items, always shown, and the distractors it may get. */
+export interface Slots<T> {
+  core: readonly T[];
+  extra: readonly T[];
+}
+
+/**
+ * One to three distractors drawn from the navigation's and the home page's pools together, each
+ * region then shuffled with its own items and the distractors it got.
+ */
+export function placeDistractors<N, S>(rng: Rng, nav: Slots<N>, sections: Slots<S>): { nav: N[]; sections: S[] } {
+  const chosen = rng.sample<N | S>([...nav.extra, ...sections.extra], rng.int(1, 3));
+  return {
+    nav: rng.shuffle([...nav.core, ...nav.extra.filter((k) => chosen.includes(k))]),
+    sections: rng.shuffle([...sections.core, ...sections.extra.filter((k) => chosen.includes(k))]),
+  };
+}

@@ -6,7 +6,7 @@
  * synonyms, orders its navigation, home boxes, form fields and filters, adds one to three
  * distractors and picks a layout. Pages and the oracle both read the chosen words from the state.
  */
-import { COOKIE_WORDING, type CookieWords, drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+import { COOKIE_WORDING, type CookieWords, drawWords, fill, placeDistractors, variantRng, type WordsOf } from '../common/variant.ts';
 export { fill };
 
 /**
@@ -124,13 +124,12 @@ export function drawVariant(seed: number): Variant {
   const rng = variantRng(seed, 'flights');
   const words = drawWords(rng, WORDING);
   const cookie = drawWords(rng, COOKIE_WORDING);
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors = rng.sample<NavKey | SectionKey>([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
+  const { nav, sections } = placeDistractors<NavKey, SectionKey>(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: ['search'], extra: DISTRACTOR_SECTIONS });
   return {
     words,
     cookie,
-    nav: rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((n) => distractors.includes(n))]),
-    sections: rng.shuffle<SectionKey>(['search', ...DISTRACTOR_SECTIONS.filter((s) => distractors.includes(s))]),
+    nav,
+    sections,
     searchFields: rng.pick(SEARCH_ORDERS),
     filters: rng.shuffle<FilterControl>(['sort', 'nonstop']),
     sorts: rng.shuffle<SortKey>(['price', 'duration', 'departure']),

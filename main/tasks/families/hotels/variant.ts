@@ -6,7 +6,7 @@
  * has its own stream of the seed (common/variant.ts), so the task's content never changes with it.
  * Pages and the oracle both read the chosen words from the instance state.
  */
-import { COOKIE_WORDING, drawWords, variantRng, type CookieWords, type WordsOf } from '../common/variant.ts';
+import { COOKIE_WORDING, drawWords, placeDistractors, variantRng, type CookieWords, type WordsOf } from '../common/variant.ts';
 
 /**
  * Synonyms per label; the first of each list is what the site said before it varied. Every string
@@ -119,13 +119,12 @@ export function drawVariant(seed: number): Variant {
   const rng = variantRng(seed, 'hotels');
   const words = drawWords(rng, WORDING);
   const cookie = drawWords(rng, COOKIE_WORDING);
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors = rng.sample([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
+  const { nav, sections } = placeDistractors(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: CORE_SECTIONS, extra: DISTRACTOR_SECTIONS });
   return {
     words,
     cookie,
-    nav: rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((n) => distractors.includes(n))]),
-    sections: rng.shuffle([...CORE_SECTIONS, ...DISTRACTOR_SECTIONS.filter((s) => distractors.includes(s))]),
+    nav,
+    sections,
     searchFields: rng.pick(SEARCH_ORDERS),
     filters: rng.shuffle<FilterKey>(['stars', 'maxPrice', 'breakfast', 'sort']),
     bookFields: rng.pick(BOOK_ORDERS),

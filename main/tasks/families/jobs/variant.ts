@@ -6,7 +6,7 @@
  * goal, the postings and the checker never depend on it. Pages and the oracle read the chosen words
  * from `state.variant`, so the oracle finds every control by the name this instance gave it.
  */
-import { COOKIE_WORDING, type CookieWords, drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+import { COOKIE_WORDING, type CookieWords, drawWords, fill, placeDistractors, variantRng, type WordsOf } from '../common/variant.ts';
 import type { Job } from './data.ts';
 
 /**
@@ -134,13 +134,12 @@ export function drawVariant(seed: number): Variant {
   const [yes, no] = rng.pick(YES_NO);
   const words: Words = { ...drawWords(rng, WORDING), save, unsave, yes, no };
   const cookieWords = drawWords(rng, COOKIE_WORDING);
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors = rng.sample([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
+  const { nav, sections } = placeDistractors(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: CORE_SECTIONS, extra: DISTRACTOR_SECTIONS });
   return {
     words,
     cookieWords,
-    nav: rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((n) => distractors.includes(n))]),
-    sections: rng.shuffle([...CORE_SECTIONS, ...DISTRACTOR_SECTIONS.filter((s) => distractors.includes(s))]),
+    nav,
+    sections,
     filters: rng.shuffle(FILTERS),
     facts: rng.shuffle(FACTS),
     applyFields: [...rng.shuffle(CONTACT_FIELDS), ...rng.shuffle(QUESTION_FIELDS)],

@@ -6,7 +6,7 @@
  * oracle both read the chosen words from the instance state, so the oracle finds every control by
  * the name it has on this site.
  */
-import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, placeDistractors, variantRng, type WordsOf } from '../common/variant.ts';
 export { fill };
 
 /**
@@ -113,12 +113,11 @@ const TOUR_ORDERS: TourField[][] = [
 export function drawVariant(seed: number): Variant {
   const rng = variantRng(seed, 'realestate');
   const words = drawWords(rng, WORDING);
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors = rng.sample<NavKey | SectionKey>([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
+  const { nav, sections } = placeDistractors(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: CORE_SECTIONS, extra: DISTRACTOR_SECTIONS });
   return {
     words,
-    nav: rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((n) => distractors.includes(n))]),
-    sections: rng.shuffle([...CORE_SECTIONS, ...DISTRACTOR_SECTIONS.filter((s) => distractors.includes(s))]),
+    nav,
+    sections,
     filters: rng.shuffle(FILTERS),
     facts: rng.shuffle(FACTS),
     tourFields: rng.pick(TOUR_ORDERS),

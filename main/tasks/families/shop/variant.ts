@@ -7,7 +7,7 @@
  * goal and instruction of every seed stay what they were. Pages and the oracle both read the chosen
  * words from `state.variant`, so the oracle finds every control by the name it has on this site.
  */
-import { COOKIE_WORDING, type CookieWords, drawWords, fill, variantRng } from '../common/variant.ts';
+import { COOKIE_WORDING, type CookieWords, drawWords, fill, placeDistractors, variantRng } from '../common/variant.ts';
 import { CATEGORIES } from './data.ts';
 export { fill };
 
@@ -136,13 +136,16 @@ export function drawVariant(seed: number): Variant {
   const rng = variantRng(seed, 'shop');
   const words = drawWords(rng, WORDING);
   const cookie = drawWords(rng, COOKIE_WORDING);
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors: string[] = rng.sample([...DISTRACTOR_NAV, ...DISTRACTOR_SECTIONS], rng.int(1, 3));
+  const { nav, sections } = placeDistractors<NavKey, SectionKey>(
+    rng,
+    { core: CATEGORIES.map((c) => ({ category: c.slug })), extra: DISTRACTOR_NAV.map((extra) => ({ extra })) },
+    { core: CORE_SECTIONS, extra: DISTRACTOR_SECTIONS },
+  );
   return {
     words,
     cookie,
-    nav: rng.shuffle<NavKey>([...CATEGORIES.map((c) => ({ category: c.slug })), ...DISTRACTOR_NAV.filter((k) => distractors.includes(k)).map((extra) => ({ extra }))]),
-    sections: rng.shuffle([...CORE_SECTIONS, ...DISTRACTOR_SECTIONS.filter((k) => distractors.includes(k))]),
+    nav,
+    sections,
     filters: rng.shuffle(FILTERS),
     addressFields: rng.pick(ADDRESS_ORDERS),
     productOptions: rng.pick(OPTION_ORDERS),

@@ -6,7 +6,7 @@
  * listed, how dates and times print, an accent). Pages and the oracle read all of it from
  * `state.variant`; the events, seats, prices and goal never depend on it.
  */
-import { drawWords, fill, variantRng, type WordsOf } from '../common/variant.ts';
+import { drawWords, fill, placeDistractors, variantRng, type WordsOf } from '../common/variant.ts';
 // Filling a label's {placeholders} is the same for both families this change varied; compare has it.
 
 export { fill };
@@ -112,12 +112,11 @@ const PAY_ORDERS: PayField[][] = [
 export function drawVariant(seed: number): Variant {
   const rng = variantRng(seed, 'tickets');
   const words = drawWords(rng, WORDING);
-  // One to three distractors, spread over the navigation and the home page.
-  const distractors = rng.sample<NavKey | SectionKey>([...DISTRACTOR_NAV, 'alerts'], rng.int(1, 3));
+  const { nav, sections } = placeDistractors<NavKey, SectionKey>(rng, { core: CORE_NAV, extra: DISTRACTOR_NAV }, { core: ['hero', 'comingUp'], extra: ['alerts'] });
   return {
     words,
-    nav: rng.shuffle([...CORE_NAV, ...DISTRACTOR_NAV.filter((k) => distractors.includes(k))]),
-    sections: rng.shuffle<SectionKey>(['hero', 'comingUp', ...(distractors.includes('alerts') ? (['alerts'] as const) : [])]),
+    nav,
+    sections,
     filters: rng.shuffle<FilterKey>(['category', 'city', 'sort']),
     facts: rng.shuffle<FactKey>(['category', 'venue', 'date', 'starts']),
     payFields: rng.pick(PAY_ORDERS),
