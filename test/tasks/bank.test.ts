@@ -150,13 +150,7 @@ test('bank: instances differ in wording, order, distractors and layout; one seed
   // The same seed twice: byte for byte the same pages, but for the instance's own prefix.
   const render = async (seed: number) => {
     const { inst, s, b } = open(seed, 3);
-    const out: string[] = [];
-    for (const p of ['/', '/transfer', '/payees', '/payees/new', '/scheduled', `/account/${s.accounts[0].id}`, `/account/${s.accounts.at(-1)!.id}?period=90&page=2`, `/scheduled/${s.transfers[0].code}/cancel`]) {
-      await b.goto(inst.ctx.baseUrl + p);
-      assert.equal(b.status, 200, p);
-      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
-    return out;
+    return b.instancePages(inst.ctx.baseUrl, ['/', '/transfer', '/payees', '/payees/new', '/scheduled', `/account/${s.accounts[0].id}`, `/account/${s.accounts.at(-1)!.id}?period=90&page=2`, `/scheduled/${s.transfers[0].code}/cancel`]);
   };
   assert.deepEqual(await render(10007), await render(10007));
 });

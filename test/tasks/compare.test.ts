@@ -149,13 +149,7 @@ test('compare: instances differ in wording, order, distractors and layout; one s
   const render = async (seed: number) => {
     const { inst, s, b } = open(seed, 3);
     const item = s.stores[1].items.find((i) => i.inStock)!;
-    const out: string[] = [];
-    for (const p of ['/', '/tracker', '/s/a/', '/s/b/', `/s/a/search?q=${encodeURIComponent(item.name)}`, `/s/b/p/${item.id}`, `/s/b/checkout/${item.id}`, '/s/a/orders', '/s/b/help', '/s/a/returns']) {
-      await b.goto(inst.ctx.baseUrl + p);
-      assert.equal(b.status, 200, p);
-      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
-    return out;
+    return b.instancePages(inst.ctx.baseUrl, ['/', '/tracker', '/s/a/', '/s/b/', `/s/a/search?q=${encodeURIComponent(item.name)}`, `/s/b/p/${item.id}`, `/s/b/checkout/${item.id}`, '/s/a/orders', '/s/b/help', '/s/a/returns']);
   };
   assert.deepEqual(await render(10007), await render(10007));
   // Search results carry the query, verbatim, in the store's words.

@@ -258,12 +258,7 @@ test('directory: the variation is real across seeds and fixed within one', async
     const inst = server.createInstance('directory', seed, { tier: 2 });
     const s = inst.ctx.state as DirectoryState;
     const b = new MiniBrowser();
-    const pages: string[] = [];
-    for (const p of paths(s)) {
-      await b.goto(inst.ctx.baseUrl + p);
-      assert.equal(b.status, 200, p);
-      pages.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
+    const pages = await b.instancePages(inst.ctx.baseUrl, paths(s));
     server.releaseInstance(inst.ctx.id);
     return pages;
   };

@@ -240,12 +240,7 @@ test('hotels: instances differ in wording, order, distractors and layout; one se
       '/members',
       '/app',
     ];
-    const out: string[] = [];
-    for (const p of pages) {
-      await b.goto(inst.ctx.baseUrl + p);
-      assert.equal(b.status, 200, p);
-      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
+    const out = await b.instancePages(inst.ctx.baseUrl, pages);
     server.releaseInstance(inst.ctx.id);
     return out;
   };

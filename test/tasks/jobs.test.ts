@@ -219,13 +219,7 @@ test('jobs: instances differ in wording, order, distractors and layout; one seed
   const render = async (seed: number) => {
     const { inst, s, b } = open(seed, 3);
     const j = s.jobs[0];
-    const out: string[] = [];
-    for (const p of ['/', '/jobs', `/jobs?q=${encodeURIComponent(j.title)}&sort=salary&page=1`, '/jobs?page=2', `/job/${j.id}`, `/job/${j.id}/apply`, '/saved', '/applications', ...s.variant.nav.map((k) => NAV_PATHS[k])]) {
-      await b.goto(inst.ctx.baseUrl + p);
-      assert.equal(b.status, 200, p);
-      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
-    return out;
+    return b.instancePages(inst.ctx.baseUrl, ['/', '/jobs', `/jobs?q=${encodeURIComponent(j.title)}&sort=salary&page=1`, '/jobs?page=2', `/job/${j.id}`, `/job/${j.id}/apply`, '/saved', '/applications', ...s.variant.nav.map((k) => NAV_PATHS[k])]);
   };
   assert.deepEqual(await render(10007), await render(10007));
 });

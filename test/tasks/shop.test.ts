@@ -222,13 +222,7 @@ test('shop: instances differ in wording, order, distractors and layout; one seed
     const { inst, s, b } = open(seed, 3);
     const p = s.products.find((x) => x.inStock && x.sizes.length)!;
     s.cart.push({ productId: p.id, color: p.colors[0], size: p.sizes[0], qty: 2 });
-    const out: string[] = [];
-    for (const path of ['/', '/search?q=tee', '/search?category=jackets&sort=price_asc&page=2', `/product/${p.id}`, '/cart', '/checkout', ...INFO_PATHS]) {
-      await b.goto(inst.ctx.baseUrl + path);
-      assert.equal(b.status, 200, path);
-      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
-    return out;
+    return b.instancePages(inst.ctx.baseUrl, ['/', '/search?q=tee', '/search?category=jackets&sort=price_asc&page=2', `/product/${p.id}`, '/cart', '/checkout', ...INFO_PATHS]);
   };
   assert.deepEqual(await render(10007), await render(10007));
 });

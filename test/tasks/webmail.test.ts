@@ -245,13 +245,7 @@ test('webmail: instances differ in wording, order, distractors and layout; one s
     const inst = server.createInstance('webmail', seed, { tier: 3 });
     const s = inst.ctx.state as WebmailState;
     const b = new MiniBrowser(inst.ctx.agentMessages);
-    const out: string[] = [];
-    for (const p of ['/folder/inbox', '/folder/inbox?page=2', '/folder/archive', '/folder/starred', `/message/${s.messages[0].id}`, `/search?q=${encodeURIComponent(s.messages[3].subject)}`, `/compose?reply=${s.messages[1].id}`, '/compose', '/contacts', '/app']) {
-      await b.goto(inst.ctx.baseUrl + p);
-      assert.equal(b.status, 200, p);
-      out.push(b.html.replaceAll(new URL(inst.ctx.baseUrl).pathname, '/i/X'));
-    }
-    return out;
+    return b.instancePages(inst.ctx.baseUrl, ['/folder/inbox', '/folder/inbox?page=2', '/folder/archive', '/folder/starred', `/message/${s.messages[0].id}`, `/search?q=${encodeURIComponent(s.messages[3].subject)}`, `/compose?reply=${s.messages[1].id}`, '/compose', '/contacts', '/app']);
   };
   assert.deepEqual(await render(10007), await render(10007));
 });

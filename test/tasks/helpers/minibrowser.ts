@@ -7,6 +7,7 @@
  * field submits its form. It runs no page JavaScript, so the sites must work without it (they
  * enhance progressively). parse5 builds the tree a browser would (implied end tags, entities).
  */
+import assert from 'node:assert/strict';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { parseAction, type Action } from '../../../main/environment/actions.ts';
 import type { Observation, PageElement } from '../../../main/environment/types.ts';
@@ -202,6 +203,21 @@ export class MiniBrowser {
     this.url = res.url;
     this.html = await res.text();
     ({ title: this.title, controls: this.controls, forms: this.forms } = parsePage(this.html));
+  }
+
+  /**
+   * Each of an instance's pages as HTML with its own prefix written as /i/X, so that two renders
+   * (two instances of one seed) compare byte for byte; every page must answer 200.
+   */
+  async instancePages(baseUrl: string, paths: readonly string[]): Promise<string[]> {
+    const prefix = new URL(baseUrl).pathname;
+    const pages: string[] = [];
+    for (const path of paths) {
+      await this.goto(baseUrl + path);
+      assert.equal(this.status, 200, path);
+      pages.push(this.html.replaceAll(prefix, '/i/X'));
+    }
+    return pages;
   }
 
   observe(instruction = ''): Observation {
