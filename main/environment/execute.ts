@@ -7,7 +7,7 @@
 import type { CdpSession } from './cdp.ts';
 import { actionPoints, type Action, type MouseButton } from './actions.ts';
 import type { StepError } from './types.ts';
-import { callExpression, findLabElement, functionDeclaration, inspectTarget, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
+import { callExpression, findLabElement, functionDeclaration, inspectTarget, isHovered, selectAllText, selectOptions, setValueWithEvents } from './page-scripts.ts';
 import { keyEvents, parseKeyChord } from './keys.ts';
 import type { RemoteFrames } from './remote-frames.ts';
 
@@ -64,7 +64,7 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
       case 'dblclick':
       case 'hover': {
         const target = await resolveTarget(ctx, action.id, action.type !== 'hover');
-        await mouseMove(session, target.x, target.y);
+        await movePointerOnto(session, target);
         if (action.type === 'hover') return {};
         const button = action.type === 'click' ? action.button : 'left';
         await mouseClick(session, target.x, target.y, button, 1);
@@ -75,7 +75,10 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
       case 'uncheck': {
         const target = await resolveTarget(ctx, action.id, true);
         if (target.info.checked === null) throw new ActionError('element_not_interactable', `element '${action.id}' is a <${target.info.tag}>, not a checkbox or radio`);
-        if (target.info.checked !== (action.type === 'check')) await mouseClick(session, target.x, target.y, 'left', 1);
+        if (target.info.checked !== (action.type === 'check')) {
+          await movePointerOnto(session, target);
+          await mouseClick(session, target.x, target.y, 'left', 1);
+        }
         return {};
       }
       case 'focus': {
@@ -234,6 +237,8 @@ export function checkGotoUrl(raw: string, allowedOrigins: string[]): string {
 interface ResolvedTarget {
   /** The session of the document the element lives in: the page's, or a cross-origin frame's. */
   session: CdpSession;
+  /** The element lives in a cross-origin frame (its own process). */
+  inRemoteFrame: boolean;
   objectId: string;
   x: number;
   y: number;
@@ -268,7 +273,7 @@ async function resolveTarget(ctx: ExecuteContext, id: string, needsPointer: bool
     }
     if (info.coveredBy) throw new ActionError('element_not_interactable', `element '${id}' is covered by ${info.coveredBy}`);
   }
-  return { session, objectId, x: info.x, y: info.y, info };
+  return { session, inRemoteFrame: frame !== undefined, objectId, x: info.x, y: info.y, info };
 }
 
 async function callOn<T>(session: CdpSession, objectId: string, fn: (...args: any[]) => unknown, args: unknown[]): Promise<T> {
@@ -286,6 +291,31 @@ async function callOn<T>(session: CdpSession, objectId: string, fn: (...args: an
     throw new ActionError('action_failed', r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
   }
   return r.result.value;
+}
+
+/** How long a pointer may wait for a newly loaded cross-origin frame to take input (see below). */
+const FRAME_INPUT_WAIT_MS = 1000;
+
+/**
+ * Move the pointer onto the target. The browser sends input into a cross-origin frame by its own
+ * hit test, whose data for the frame arrives with the frame's first painted frames: a click sent
+ * before then lands on the <iframe> element in the parent and is lost (seen about 1 click in 100
+ * within 200 ms of a page's load). So for such a frame, move until the element's document reports
+ * the pointer over it, one animation frame apart, bounded; the press that follows then reaches it.
+ */
+async function movePointerOnto(page: CdpSession, target: ResolvedTarget): Promise<void> {
+  await mouseMove(page, target.x, target.y);
+  if (!target.inRemoteFrame) return;
+  const deadline = Date.now() + FRAME_INPUT_WAIT_MS;
+  while (!(await callOn<boolean>(target.session, target.objectId, isHovered, [])) && Date.now() < deadline) {
+    await Promise.race([
+      target.session
+        .send('Runtime.evaluate', { expression: 'new Promise((done) => requestAnimationFrame(() => done(0)))', awaitPromise: true })
+        .catch(() => {}),
+      new Promise((r) => setTimeout(r, 100)),
+    ]);
+    await mouseMove(page, target.x, target.y);
+  }
 }
 
 const BUTTON_MASK = { left: 1, right: 2, middle: 4 } as const;

@@ -238,6 +238,11 @@ export function inspectTarget(this: Element): {
   };
 }
 
+/** Whether the pointer is over the element (or one of its descendants), as its own document sees it. */
+export function isHovered(this: Element): boolean {
+  return this.matches(':hover');
+}
+
 /** Select the element's whole content so typed text replaces it. */
 export function selectAllText(this: Element): void {
   const el = this as HTMLInputElement;
