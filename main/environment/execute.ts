@@ -132,14 +132,7 @@ export async function executeAction(ctx: ExecuteContext, action: Action): Promis
         // The wheel is acknowledged before the compositor applies it: the viewport moves at the
         // next frame, which a settle with nothing else pending can beat on a loaded machine. Wait
         // for that frame (bounded: a page may replace requestAnimationFrame or never paint).
-        // The bound is kept here, not by a page timer, which the settle wait would count as the
-        // action's own short timer.
-        await Promise.race([
-          session
-            .send('Runtime.evaluate', { expression: 'new Promise((done) => requestAnimationFrame(() => done(0)))', awaitPromise: true })
-            .catch(() => {}), // the page went away under the wheel (a navigation): nothing to wait for
-          new Promise((r) => setTimeout(r, 250)),
-        ]);
+        await nextAnimationFrame(session, 250);
         return {};
       case 'go_back':
       case 'go_forward': {
@@ -308,14 +301,22 @@ async function movePointerOnto(page: CdpSession, target: ResolvedTarget): Promis
   if (!target.inRemoteFrame) return;
   const deadline = Date.now() + FRAME_INPUT_WAIT_MS;
   while (!(await callOn<boolean>(target.session, target.objectId, isHovered, [])) && Date.now() < deadline) {
-    await Promise.race([
-      target.session
-        .send('Runtime.evaluate', { expression: 'new Promise((done) => requestAnimationFrame(() => done(0)))', awaitPromise: true })
-        .catch(() => {}),
-      new Promise((r) => setTimeout(r, 100)),
-    ]);
+    await nextAnimationFrame(target.session, 100);
     await mouseMove(page, target.x, target.y);
   }
+}
+
+/**
+ * Wait for the document's next animation frame, at most boundMs: a page may replace
+ * requestAnimationFrame or never paint. The bound is kept here, not by a page timer, which the
+ * settle wait would count as the action's own short timer. A document that goes away meanwhile (a
+ * navigation) has nothing to wait for.
+ */
+async function nextAnimationFrame(session: CdpSession, boundMs: number): Promise<void> {
+  await Promise.race([
+    session.send('Runtime.evaluate', { expression: 'new Promise((done) => requestAnimationFrame(() => done(0)))', awaitPromise: true }).catch(() => {}),
+    new Promise((r) => setTimeout(r, boundMs)),
+  ]);
 }
 
 const BUTTON_MASK = { left: 1, right: 2, middle: 4 } as const;
